@@ -1,0 +1,1 @@
+//! Node (N-API) binding for gsd-core.

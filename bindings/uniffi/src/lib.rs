@@ -1,0 +1,1 @@
+//! uniffi binding for gsd-core.
