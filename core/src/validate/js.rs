@@ -85,6 +85,18 @@ pub(crate) fn as_object(v: Option<&Value>) -> Option<&Map<String, Value>> {
     v.and_then(Value::as_object)
 }
 
+/// `Object.prototype.hasOwnProperty.call(v, key)` for an object-typed JSON value (arrays
+/// own their indices and `length`).
+pub(crate) fn has_own_property(v: &Value, key: &str) -> bool {
+    match v {
+        Value::Object(map) => map.contains_key(key),
+        Value::Array(items) => {
+            key == "length" || array_index(key).is_some_and(|i| (i as usize) < items.len())
+        }
+        _ => false,
+    }
+}
+
 /// JavaScript `Number.prototype.toString()` for a finite double.
 pub(crate) fn number_to_string(x: f64) -> String {
     if x.is_nan() {

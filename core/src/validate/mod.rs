@@ -133,11 +133,6 @@ impl Sink {
                 .with_field(field),
         );
     }
-
-    /// Number of errors collected so far.
-    pub(crate) fn len(&self) -> usize {
-        self.out.len()
-    }
 }
 
 /// `JSON.stringify(v)` of manifest data, sanitized for a message.
