@@ -56,6 +56,11 @@ pub(crate) fn nesting_depth(text: &str, limit: usize) -> usize {
     deepest
 }
 
+/// A parse failure; the field at fault is the manifest text itself.
+fn fail(code: ErrorCode, message: String) -> Error {
+    Error::new(code, message).with_field("manifest")
+}
+
 /// Parses manifest text with every bound applied before serde runs.
 ///
 /// # Errors
@@ -67,7 +72,7 @@ pub(crate) fn nesting_depth(text: &str, limit: usize) -> usize {
 ///   line and column, e.g. `{"id": }`).
 pub fn parse_manifest(text: &str) -> Result<Value, Error> {
     if text.len() > MAX_MANIFEST_BYTES {
-        return Err(Error::new(
+        return Err(fail(
             ErrorCode::ManifestTooLarge,
             format!(
                 "manifest is {} bytes, over the limit of {MAX_MANIFEST_BYTES} bytes",
@@ -77,7 +82,7 @@ pub fn parse_manifest(text: &str) -> Result<Value, Error> {
     }
     let depth = nesting_depth(text, MAX_MANIFEST_DEPTH);
     if depth > MAX_MANIFEST_DEPTH {
-        return Err(Error::new(
+        return Err(fail(
             ErrorCode::ManifestTooDeep,
             format!(
                 "manifest nests arrays/objects deeper than the limit of {MAX_MANIFEST_DEPTH} levels"
@@ -92,7 +97,7 @@ pub fn parse_manifest(text: &str) -> Result<Value, Error> {
             .next()
             .unwrap_or(&reason)
             .to_owned();
-        Error::new(
+        fail(
             ErrorCode::ManifestInvalidJson,
             format!(
                 "manifest is not valid JSON at line {}, column {}: {reason}",
