@@ -21,10 +21,13 @@ pub mod embedded;
 pub mod error;
 pub mod manifest;
 pub mod registry;
+pub mod sanitize;
+pub mod validate;
 pub mod vocab;
 
 pub use diagnostic::{Diagnostic, Severity};
 pub use error::{Error, ErrorCode};
 pub use manifest::{ArtifactLayout, Capability, ConfigHome, LayoutEntry, RuntimeDescriptor};
 pub use registry::Registry;
+pub use validate::{parse_manifest, validate_capability, warning_records};
 pub use vocab::Scope;
