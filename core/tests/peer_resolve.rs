@@ -590,3 +590,55 @@ fn slash_spellings_equal_the_peer() {
     }
     println!("slash cases compared: {}", cases.len());
 }
+
+/// The worked example of `docs/plan.md` (claude, global + local): its trigger surface and
+/// resolved scopes are the peer's.
+#[test]
+fn docs_example_agrees_with_the_peer() {
+    let text =
+        std::fs::read_to_string(util::repo_root().join("docs/plan.md")).expect("docs/plan.md");
+    let start = text
+        .find("<!-- example:begin -->\n```json\n")
+        .expect("begin marker")
+        + "<!-- example:begin -->\n```json\n".len();
+    let end = text[start..]
+        .find("\n```\n<!-- example:end -->")
+        .expect("end marker")
+        + start;
+    let example: Value = serde_json::from_str(&text[start..end]).expect("example JSON");
+    let surface = ask(
+        "trigger",
+        &[
+            json!({ "runtime": "claude", "scopes": ["global", "local"], "stems": ["help", "plan-phase"], "routerStems": [], "childToRouters": {} }),
+        ],
+    );
+    assert_eq!(
+        example["triggers"], surface[0]["ok"],
+        "documented trigger surface"
+    );
+    let shadowed = example["triggers"]
+        .as_array()
+        .expect("triggers")
+        .iter()
+        .filter(|t| !t["shadowedBy"].is_null())
+        .count();
+    assert_eq!(
+        shadowed, 2,
+        "the local commands are shadowed by the global skills (#2218)"
+    );
+    let scope_cases: Vec<Value> = ["global", "local"]
+        .iter()
+        .map(|id| json!({ "runtime": "claude", "id": id, "home": "/home/u", "cwd": "/work/p", "env": {}, "existing": [], "explicitDir": null }))
+        .collect();
+    let scopes = ask("scope", &scope_cases);
+    for (plan, peer) in example["plans"]
+        .as_array()
+        .expect("plans")
+        .iter()
+        .zip(&scopes)
+    {
+        for (key, value) in peer["ok"].as_object().expect("peer scope") {
+            assert_eq!(&plan["scope"][key], value, "documented scope {key}");
+        }
+    }
+}
