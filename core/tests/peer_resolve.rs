@@ -189,8 +189,9 @@ fn host_cases(runtime: &str) -> Vec<Value> {
     out
 }
 
-#[test]
-fn scopes_equal_the_peer() {
+/// Scope cases: every runtime (and some non-runtimes) × host scenarios × both scopes, the
+/// explicit-directory variants, and invalid scope ids.
+fn scope_cases() -> Vec<Value> {
     let explicit = [
         "~",
         "~/x",
@@ -237,6 +238,12 @@ fn scopes_equal_the_peer() {
             cases.push(json!({ "runtime": runtime, "id": id, "home": "/home/u", "cwd": "/work/p", "env": {}, "existing": [], "explicitDir": null }));
         }
     }
+    cases
+}
+
+#[test]
+fn scopes_equal_the_peer() {
+    let cases = scope_cases();
     let answers = ask("scope", &cases);
     for (case, answer) in cases.iter().zip(&answers) {
         let host = host_of(case);

@@ -76,7 +76,9 @@ fn claude_global_installs_skills_with_a_converter() {
         "/home/u/.claude/skills/gsd-help/SKILL.md"
     );
     assert_eq!(
-        p.placements[0].converter.map(|c| c.as_str()),
+        p.placements[0]
+            .converter
+            .map(gsd_core::vocab::ConverterName::as_str),
         Some("convertClaudeCommandToClaudeSkill")
     );
     assert_eq!(p.placements[2].converter, None);
