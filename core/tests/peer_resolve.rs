@@ -649,3 +649,33 @@ fn docs_example_agrees_with_the_peer() {
         }
     }
 }
+
+#[test]
+fn runtime_names_equal_the_peer() {
+    let mut inputs: Vec<String> = runtime_ids();
+    for (_, aliases) in gsd_core::slash::RUNTIME_ALIASES {
+        inputs.extend(aliases.iter().map(|a| (*a).to_owned()));
+    }
+    let odd = [
+        "",
+        "   ",
+        "Claude Code",
+        "  CODEX__cli ",
+        "Future_Thing",
+        "kimi\tcode",
+        "\u{feff}kimi",
+        "x\u{85}y",
+        "GEMINI",
+    ];
+    inputs.extend(odd.map(String::from));
+    let cases: Vec<Value> = inputs.iter().map(|n| json!({ "name": n })).collect();
+    let answers = ask("names", &cases);
+    for (name, answer) in inputs.iter().zip(&answers) {
+        let ours = json!({
+            "canonical": gsd_core::canonicalize_runtime_name(name),
+            "resolved": gsd_core::slash::resolve_runtime_name_from_candidates(&[name]),
+        });
+        assert_eq!(answer["ok"], ours, "{name:?}");
+    }
+    println!("runtime-name cases compared: {}", cases.len());
+}

@@ -10,6 +10,7 @@ const homes = require(path.join(lib, 'runtime-homes.cjs'));
 const layoutMod = require(path.join(lib, 'runtime-artifact-layout.cjs'));
 const adapter = require(path.join(lib, 'runtime-config-adapter-registry.cjs'));
 const slash = require(path.join(lib, 'runtime-slash.cjs'));
+const names = require(path.join(lib, 'runtime-name-policy.cjs'));
 
 // existsSync built from the same set the Rust side passes as host.existingPaths; every
 // probe is recorded so the test can compare it with our probe list.
@@ -57,6 +58,12 @@ const areas = {
   },
   intent(c) {
     return attempt(() => adapter.resolveInstallPlan(c.runtime));
+  },
+  names(c) {
+    return attempt(() => ({
+      canonical: names.canonicalizeRuntimeName(c.name),
+      resolved: names.resolveRuntimeNameFromCandidates(c.name),
+    }));
   },
   slash(c) {
     return attempt(() => slash.formatGsdSlash(c.name, c.runtime === null ? undefined : c.runtime));
