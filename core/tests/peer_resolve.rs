@@ -177,6 +177,8 @@ fn host_cases(runtime: &str) -> Vec<Value> {
         ("C:\\Users\\x", "C:\\proj"),
         ("/home/u/", "/work/p/"),
         ("/", "/"),
+        ("/home/u", "rel/p"),
+        ("", ""),
     ] {
         out.push(
             json!({ "runtime": runtime, "home": home, "cwd": cwd, "env": {}, "existing": [] }),
@@ -345,7 +347,7 @@ fn layouts_equal_the_peer() {
         .chain(["__proto__".into(), "nope".into()])
     {
         for scope in ["global", "local"] {
-            for home in ["/home/u", "/home/a b"] {
+            for home in ["/home/u", "/home/a b", "C:\\Users\\x"] {
                 for config_dir in ["/cfg/x", "/home/u/.claude", "rel/cfg", ""] {
                     cases.push(json!({ "runtime": runtime, "scope": scope, "home": home, "configDir": config_dir }));
                 }
@@ -678,4 +680,100 @@ fn runtime_names_equal_the_peer() {
         assert_eq!(answer["ok"], ours, "{name:?}");
     }
     println!("runtime-name cases compared: {}", cases.len());
+}
+
+#[test]
+fn destination_confinement_equals_the_peer() {
+    let roots = [
+        "/c",
+        "/c/",
+        "/",
+        "",
+        "rel",
+        "/home/a b/.claude",
+        "C:\\Users\\x",
+        "/c/../d",
+    ];
+    let subs = [
+        "skills",
+        "../c/x",
+        "/c/x",
+        "./skills/",
+        "x/..",
+        ".",
+        "..",
+        "/etc",
+        "",
+        "C:\\x",
+        "a\0b",
+        "skills/gsd",
+        "..\\x",
+        "../d/x",
+        "a/../../c/y",
+        "//c/z",
+    ];
+    let mut cases = Vec::new();
+    for root in roots {
+        for sub in subs {
+            cases.push(json!({ "configDir": root, "destSubpath": sub }));
+        }
+    }
+    let answers = ask("confine", &cases);
+    for (case, answer) in cases.iter().zip(&answers) {
+        let cwd = answer["cwd"].as_str().expect("peer cwd");
+        let root = case["configDir"].as_str().unwrap_or_default();
+        let ours = gsd_core::layout::dest_within_root(
+            cwd,
+            root,
+            case["destSubpath"].as_str().unwrap_or_default(),
+        );
+        match (&answer["ok"], ours) {
+            (Value::String(peer), Ok(ours)) => assert_eq!(peer, &ours, "{case}"),
+            (_, Err(err)) if answer["err"].is_object() => {
+                assert_eq!(
+                    err.code(),
+                    ErrorCode::DestinationOutsideConfigHome,
+                    "{case}"
+                );
+                assert_eq!(
+                    answer["err"]["message"].as_str(),
+                    Some(err.message()),
+                    "{case}"
+                );
+            }
+            (peer, ours) => panic!("outcome differs for {case}: peer {peer}, ours {ours:?}"),
+        }
+    }
+    println!("confinement cases compared: {}", cases.len());
+}
+
+#[test]
+fn plan_uninstall_items_equal_the_peer() {
+    let mut cases = Vec::new();
+    for runtime in runtime_ids().into_iter().filter(|r| r != "vscode") {
+        for id in ["global", "local"] {
+            for (home, cwd) in [("/home/u", "/work/p"), ("/home/a b", "/work/a b")] {
+                cases.push(
+                    json!({ "runtime": runtime, "id": id, "home": home, "cwd": cwd, "env": {} }),
+                );
+            }
+            let var = registry()
+                .runtime(&runtime)
+                .and_then(|d| d.config_home.env.first().cloned())
+                .unwrap_or_default();
+            cases.push(json!({ "runtime": runtime, "id": id, "home": "/home/u", "cwd": "/work/p", "env": { var: "/over/ride" } }));
+        }
+    }
+    let answers = ask("uninstall", &cases);
+    for (case, answer) in cases.iter().zip(&answers) {
+        let request: gsd_core::PlanRequest = serde_json::from_value(json!({
+            "runtime": case["runtime"], "scope": case["id"],
+            "host": { "home": case["home"], "cwd": case["cwd"], "env": case["env"] },
+        }))
+        .expect("request");
+        let plan = gsd_core::resolve_install_plan(registry(), &request).expect("plan");
+        let ours = json!({ "items": plan.uninstall });
+        assert_eq!(answer["ok"], ours, "{case}");
+    }
+    println!("uninstall-plan cases compared: {}", cases.len());
 }

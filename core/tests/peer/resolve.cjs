@@ -11,6 +11,7 @@ const layoutMod = require(path.join(lib, 'runtime-artifact-layout.cjs'));
 const adapter = require(path.join(lib, 'runtime-config-adapter-registry.cjs'));
 const slash = require(path.join(lib, 'runtime-slash.cjs'));
 const names = require(path.join(lib, 'runtime-name-policy.cjs'));
+const installPlan = require(path.join(lib, 'runtime-artifact-install-plan.cjs'));
 
 // existsSync built from the same set the Rust side passes as host.existingPaths; every
 // probe is recorded so the test can compare it with our probe list.
@@ -58,6 +59,20 @@ const areas = {
   },
   intent(c) {
     return attempt(() => adapter.resolveInstallPlan(c.runtime));
+  },
+  confine(c) {
+    const result = attempt(() => installPlan.assertDestWithinConfigHome(c.configDir, c.destSubpath));
+    result.cwd = process.cwd();
+    return result;
+  },
+  uninstall(c) {
+    // The scope's config directory and the layout are the peer's own; HOME feeds layout `home`.
+    process.env.HOME = c.home;
+    return attempt(() => {
+      const scope = scopeMod.resolveScope({ id: c.id, runtime: c.runtime, env: c.env, home: c.home, cwd: c.cwd, existsSync: () => false });
+      const layout = layoutMod.resolveRuntimeArtifactLayoutFromRegistry(registry, c.runtime, scope.configHome, c.id);
+      return installPlan.createRuntimeArtifactUninstallPlan(layout);
+    });
   },
   names(c) {
     return attempt(() => ({
