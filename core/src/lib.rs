@@ -16,15 +16,21 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod cross;
 pub mod diagnostic;
 pub mod embedded;
 pub mod error;
+pub mod index;
 pub mod manifest;
+pub mod profile;
 pub mod registry;
 pub mod vocab;
 
+pub use cross::{validate_cross, validate_data_flow};
 pub use diagnostic::{Diagnostic, Severity};
 pub use error::{Error, ErrorCode};
+pub use index::Index;
 pub use manifest::{ArtifactLayout, Capability, ConfigHome, LayoutEntry, RuntimeDescriptor};
-pub use registry::Registry;
+pub use profile::{ProfileSources, ResolvedProfile, resolve_profile};
+pub use registry::{Overlay, Registry};
 pub use vocab::Scope;
