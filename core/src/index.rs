@@ -484,3 +484,19 @@ pub(crate) fn hook_cycle(kind: &str, point: LoopPoint, ids: &[&str]) -> Diagnost
 pub fn validate_hook_order(members: &[Member<'_>]) -> Vec<Diagnostic> {
     Index::build(members).1
 }
+
+/// Orders the hooks of one kind (`steps` or `contributions`) at one loop point as the
+/// peer's builder does; returns the capability ids in order, or the cycle diagnostic.
+pub fn order_hooks<'a>(
+    kind: &str,
+    point: LoopPoint,
+    hooks: &[(&'a str, &'a Value)],
+) -> Result<Vec<&'a str>, Diagnostic> {
+    let entries: Vec<HookAt<'a>> = hooks
+        .iter()
+        .map(|(cap_id, hook)| HookAt { cap_id, hook })
+        .collect();
+    topo_sort(&entries)
+        .map(|sorted| sorted.iter().map(|h| h.cap_id).collect())
+        .map_err(|ids| hook_cycle(kind, point, &ids))
+}
