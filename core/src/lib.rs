@@ -16,16 +16,19 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod cross;
 pub mod diagnostic;
 pub mod embedded;
 pub mod error;
 pub mod home;
 pub mod host;
+pub mod index;
 pub mod intent;
 pub mod layout;
 pub mod manifest;
 pub mod path;
 pub mod plan;
+pub mod profile;
 pub mod registry;
 pub mod sanitize;
 pub mod scope;
@@ -34,10 +37,12 @@ pub mod trigger;
 pub mod validate;
 pub mod vocab;
 
+pub use cross::{validate_cross, validate_data_flow};
 pub use diagnostic::{Diagnostic, Severity};
 pub use error::{Error, ErrorCode};
 pub use home::{Provenance, probe_paths, resolve_config_home};
 pub use host::Host;
+pub use index::Index;
 pub use intent::{ConfigIntent, Hooks, InstallIntent, install_intent};
 pub use layout::{
     ArtifactKind, Layout, compose_command_filename, is_namespaced_by_dir, resolve_layout,
@@ -47,9 +52,10 @@ pub use plan::{
     InstallManifestRecord, Placement, Plan, PlanRequest, PlanSet, ProfileSelection, UninstallItem,
     resolve_install_plan, resolve_install_plans,
 };
-pub use registry::Registry;
-pub use validate::{parse_manifest, validate_capability, warning_records};
+pub use profile::{ProfileSources, ResolvedProfile, resolve_profile};
+pub use registry::{Overlay, Registry};
 pub use scope::{ResolvedScope, SCOPE_ORDER, parse_scope, resolve_scope, scope_probe_paths};
 pub use slash::{canonicalize_runtime_name, format_gsd_slash, normalize_runtime_name};
 pub use trigger::{Registration, ShadowedBy, Trigger, TriggerInput, resolve_trigger_surface};
+pub use validate::{parse_manifest, validate_capability, warning_records};
 pub use vocab::Scope;
