@@ -19,12 +19,17 @@
 pub mod diagnostic;
 pub mod embedded;
 pub mod error;
+pub mod install_manifest;
 pub mod manifest;
 pub mod registry;
 pub mod vocab;
 
 pub use diagnostic::{Diagnostic, Severity};
 pub use error::{Error, ErrorCode};
+pub use install_manifest::{
+    InstallManifest, InstallManifestRead, InstallManifestRecord, ManifestMode,
+    read_install_manifest,
+};
 pub use manifest::{ArtifactLayout, Capability, ConfigHome, LayoutEntry, RuntimeDescriptor};
 pub use registry::Registry;
 pub use vocab::Scope;

@@ -23,13 +23,19 @@ pub struct Registry {
 /// Replaces `fragment.path` with `fragment.inline` read from the embedded folder.
 fn materialize_fragments(value: &mut Value, fragments: &[(&str, &str)]) {
     for group in ["steps", "contributions"] {
-        let Some(Value::Array(items)) = value.get_mut(group) else { continue };
+        let Some(Value::Array(items)) = value.get_mut(group) else {
+            continue;
+        };
         for item in items {
-            let Some(Value::Object(fragment)) = item.get_mut("fragment") else { continue };
+            let Some(Value::Object(fragment)) = item.get_mut("fragment") else {
+                continue;
+            };
             if fragment.get("inline").is_some_and(Value::is_string) {
                 continue;
             }
-            let Some(path) = fragment.get("path").and_then(Value::as_str) else { continue };
+            let Some(path) = fragment.get("path").and_then(Value::as_str) else {
+                continue;
+            };
             let rel = path.trim_start_matches("./");
             if let Some((_, text)) = fragments.iter().find(|(p, _)| *p == rel) {
                 fragment.insert("inline".into(), Value::String((*text).to_owned()));
@@ -46,13 +52,30 @@ fn load_embedded(folder: &EmbeddedCapability) -> Result<Capability, String> {
 
 /// Builds the typed [`Capability`] from a manifest value that passed validation.
 pub(crate) fn capability_from_value(value: Arc<Value>) -> Result<Capability, String> {
-    let id = value.get("id").and_then(Value::as_str).ok_or("id is missing")?.to_owned();
-    let role = value.get("role").and_then(Value::as_str).and_then(Role::parse).ok_or("role is invalid")?;
-    let tier = value.get("tier").and_then(Value::as_str).and_then(Tier::parse).ok_or("tier is invalid")?;
+    let id = value
+        .get("id")
+        .and_then(Value::as_str)
+        .ok_or("id is missing")?
+        .to_owned();
+    let role = value
+        .get("role")
+        .and_then(Value::as_str)
+        .and_then(Role::parse)
+        .ok_or("role is invalid")?;
+    let tier = value
+        .get("tier")
+        .and_then(Value::as_str)
+        .and_then(Tier::parse)
+        .ok_or("tier is invalid")?;
     let requires = value
         .get("requires")
         .and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
         .unwrap_or_default();
     let runtime = match (role, value.get("runtime")) {
         (Role::Runtime, Some(body)) => Some(Arc::new(
@@ -60,7 +83,14 @@ pub(crate) fn capability_from_value(value: Arc<Value>) -> Result<Capability, Str
         )),
         _ => None,
     };
-    Ok(Capability { id, role, tier, requires, manifest: value, runtime })
+    Ok(Capability {
+        id,
+        role,
+        tier,
+        requires,
+        manifest: value,
+        runtime,
+    })
 }
 
 impl RuntimeDescriptor {
@@ -110,7 +140,10 @@ impl Registry {
 
     /// Registered runtime ids, sorted.
     pub fn runtime_ids(&self) -> impl Iterator<Item = &str> {
-        self.capabilities.values().filter(|c| c.runtime.is_some()).map(|c| c.id.as_str())
+        self.capabilities
+            .values()
+            .filter(|c| c.runtime.is_some())
+            .map(|c| c.id.as_str())
     }
 
     /// Diagnostics collected while building the registry (rejected overlays etc.).
@@ -131,6 +164,9 @@ mod tests {
         assert_eq!(reg.capabilities().count(), 46);
         assert_eq!(reg.runtime_ids().count(), 19);
         let claude = reg.runtime("claude").expect("claude");
-        assert_eq!(claude.settings_file(crate::vocab::Scope::Local), Some("settings.local.json"));
+        assert_eq!(
+            claude.settings_file(crate::vocab::Scope::Local),
+            Some("settings.local.json")
+        );
     }
 }
