@@ -13,7 +13,7 @@
 //! deeper than [`MAX_MANIFEST_DEPTH`] stops the parse; both read as "not installed" and say
 //! so in a [`Diagnostic`].
 //!
-//! [`InstallManifestRecord`] builds the v2 document the installer writes, with the peer's
+//! [`InstallManifestDocument`] builds the v2 document the installer writes, with the peer's
 //! key order, two-space indent and no trailing newline. The timestamp is the caller's: the
 //! core has no clock.
 
@@ -307,7 +307,7 @@ pub enum ManifestMode {
 /// with `files` in the order given (a repeated path keeps its first position and its last
 /// hash, as assigning to a JavaScript object does).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct InstallManifestRecord {
+pub struct InstallManifestDocument {
     /// Package version of the installer.
     pub version: String,
     /// Write time, ISO-8601, supplied by the caller.
@@ -322,7 +322,7 @@ pub struct InstallManifestRecord {
     pub files: Vec<(String, String)>,
 }
 
-impl InstallManifestRecord {
+impl InstallManifestDocument {
     /// Builds a record; `files` keep their order, a repeated path keeps its first position.
     #[must_use]
     pub fn new(
@@ -364,7 +364,7 @@ impl InstallManifestRecord {
     }
 }
 
-impl Serialize for InstallManifestRecord {
+impl Serialize for InstallManifestDocument {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         struct Files<'a>(&'a [(String, String)]);
         impl Serialize for Files<'_> {
@@ -479,7 +479,7 @@ mod tests {
 
     #[test]
     fn writer_uses_the_peer_key_order_and_no_trailing_newline() {
-        let record = InstallManifestRecord::new(
+        let record = InstallManifestDocument::new(
             "1.14.0",
             "2026-01-01T00:00:00.000Z",
             ManifestMode::Full,
@@ -495,8 +495,14 @@ mod tests {
             record.to_json(),
             "{\n  \"manifestVersion\": 2,\n  \"version\": \"1.14.0\",\n  \"timestamp\": \"2026-01-01T00:00:00.000Z\",\n  \"mode\": \"full\",\n  \"runtime\": \"claude\",\n  \"scope\": \"local\",\n  \"files\": {\n    \"b\": \"3\",\n    \"a\": \"2\"\n  }\n}"
         );
-        let empty =
-            InstallManifestRecord::new("v", "t", ManifestMode::Minimal, "codex", Scope::Global, []);
+        let empty = InstallManifestDocument::new(
+            "v",
+            "t",
+            ManifestMode::Minimal,
+            "codex",
+            Scope::Global,
+            [],
+        );
         assert!(empty.to_json().contains("\"files\": {}\n}"));
     }
 }
