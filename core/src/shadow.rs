@@ -162,11 +162,11 @@ fn strip_ansi(value: &str) -> String {
     let mut out = String::with_capacity(value.len());
     let mut i = 0;
     while i < chars.len() {
-        if chars[i] == '\u{1b}' {
-            if let Some(end) = ansi_sequence_end(&chars, i) {
-                i = end;
-                continue;
-            }
+        if chars[i] == '\u{1b}'
+            && let Some(end) = ansi_sequence_end(&chars, i)
+        {
+            i = end;
+            continue;
         }
         out.push(chars[i]);
         i += 1;
