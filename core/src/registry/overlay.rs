@@ -28,11 +28,11 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use crate::validate;
 use super::{Registry, capability_from_value, materialize_fragments};
 use crate::cross::{self, Member};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::index;
+use crate::validate;
 use crate::vocab::RESERVED_ID_PREFIXES;
 
 /// Largest accepted `capability.json` (8 MiB, as the peer's loader).
