@@ -27,9 +27,11 @@ pub mod manifest;
 pub mod path;
 pub mod plan;
 pub mod registry;
+pub mod sanitize;
 pub mod scope;
 pub mod slash;
 pub mod trigger;
+pub mod validate;
 pub mod vocab;
 
 pub use diagnostic::{Diagnostic, Severity};
@@ -46,6 +48,7 @@ pub use plan::{
     resolve_install_plan, resolve_install_plans,
 };
 pub use registry::Registry;
+pub use validate::{parse_manifest, validate_capability, warning_records};
 pub use scope::{ResolvedScope, SCOPE_ORDER, parse_scope, resolve_scope, scope_probe_paths};
 pub use slash::{canonicalize_runtime_name, format_gsd_slash, normalize_runtime_name};
 pub use trigger::{Registration, ShadowedBy, Trigger, TriggerInput, resolve_trigger_surface};
