@@ -261,6 +261,195 @@ gsd_status gsd_registry_runtime_manifest(const gsd_registry *registry,
                                          gsd_bytes *out_json,
                                          gsd_error **out_error);
 
+/**
+ * A new registry: `base` plus third-party capability overlays. `overlays_json` is a
+ * JSON array of `{"folder": "<id>", "manifest": "<capability.json text>",
+ * "fragments": {"<relative path>": "<text>"}}` (fragments optional). A rejected overlay
+ * does not fail the call: it is left out and its reasons appear in
+ * `gsd_registry_diagnostics` of the new registry. Malformed JSON is
+ * `GSD_STATUS_INVALID_ARGUMENT`.
+ *
+ * On success writes a new `gsd_registry` to `out_registry`; free it with
+ * `gsd_registry_free` (independently of `base`). `out_error` may be NULL. `base` is
+ * borrowed and `overlays_json` copied for the call only.
+ *
+ * # Safety
+ * `base` must be NULL or a live `gsd_registry`; `overlays_json` must be NULL or readable for
+ * `overlays_json_len` bytes; `out_registry` must be valid for a write; `out_error` must be
+ * NULL or valid for a write.
+ */
+gsd_status gsd_registry_with_overlays(const gsd_registry *base,
+                                      const char *overlays_json,
+                                      size_t overlays_json_len,
+                                      gsd_registry **out_registry,
+                                      gsd_error **out_error);
+
+/**
+ * Resolves the install plan of one runtime at one scope. `request_json` is a JSON
+ * `PlanRequest`: `{"runtime", "scope": "global"|"local", "host": {"home", "cwd", "env"?,
+ * "existingPaths"?}, "explicitDir"?, "commands"?, "agents"?, "routerStems"?,
+ * "childToRouters"?, "profile"?}`. Failures: `GSD_STATUS_UNKNOWN_RUNTIME`,
+ * `GSD_STATUS_INVALID_SCOPE`, `GSD_STATUS_NO_CONFIG_HOME`, `GSD_STATUS_INVALID_HOST`,
+ * `GSD_STATUS_DESTINATION_OUTSIDE_CONFIG_HOME`, `GSD_STATUS_INVALID_ARGUMENT` (bad JSON).
+ *
+ * On success writes the `Plan` as JSON to `out_plan`; free it with `gsd_bytes_free`.
+ * `out_error` may be NULL. `registry` is borrowed and `request_json` copied for the call.
+ *
+ * # Safety
+ * `registry` must be NULL or a live `gsd_registry`; `request_json` must be NULL or readable
+ * for `request_json_len` bytes; `out_plan` must be valid for a write; `out_error` must be
+ * NULL or valid for a write.
+ */
+gsd_status gsd_resolve_install_plan(const gsd_registry *registry,
+                                    const char *request_json,
+                                    size_t request_json_len,
+                                    gsd_bytes *out_plan,
+                                    gsd_error **out_error);
+
+/**
+ * Resolves one install scope: `request_json` is `{"runtime", "scope", "host",
+ * "explicitDir"?}`; the result is `{"id", "configHome", "settingsFile", "consentRequired",
+ * "hostPrecedenceRank", "provenance"}`.
+ *
+ * On success writes the JSON to `out_scope`; free it with `gsd_bytes_free`. `out_error`
+ * may be NULL. `registry` is borrowed and `request_json` copied for the call only.
+ *
+ * # Safety
+ * As `gsd_resolve_install_plan`.
+ */
+gsd_status gsd_resolve_scope(const gsd_registry *registry,
+                             const char *request_json,
+                             size_t request_json_len,
+                             gsd_bytes *out_scope,
+                             gsd_error **out_error);
+
+/**
+ * The host paths whose existence `gsd_resolve_scope` may test for the same request (a
+ * JSON array of strings, in test order): the caller checks exactly these and passes the
+ * ones that exist as `host.existingPaths`.
+ *
+ * On success writes the JSON to `out_paths`; free it with `gsd_bytes_free`. `out_error`
+ * may be NULL. `registry` is borrowed and `request_json` copied for the call only.
+ *
+ * # Safety
+ * As `gsd_resolve_install_plan`.
+ */
+gsd_status gsd_scope_probe_paths(const gsd_registry *registry,
+                                 const char *request_json,
+                                 size_t request_json_len,
+                                 gsd_bytes *out_paths,
+                                 gsd_error **out_error);
+
+/**
+ * Resolves a runtime's global config directory from its `configHome` descriptor:
+ * `request_json` is `{"runtime", "host"}`; the result is `{"configHome", "provenance",
+ * "probePaths"}`. vscode (kind `none`) fails with `GSD_STATUS_NO_CONFIG_HOME`.
+ *
+ * On success writes the JSON to `out_home`; free it with `gsd_bytes_free`. `out_error`
+ * may be NULL. `registry` is borrowed and `request_json` copied for the call only.
+ *
+ * # Safety
+ * As `gsd_resolve_install_plan`.
+ */
+gsd_status gsd_resolve_config_home(const gsd_registry *registry,
+                                   const char *request_json,
+                                   size_t request_json_len,
+                                   gsd_bytes *out_home,
+                                   gsd_error **out_error);
+
+/**
+ * Resolves the trigger surface of a runtime across scopes: `request_json` is
+ * `{"runtime", "scopes": [..], "stems"?, "routerStems"?, "childToRouters"?}`; the result is
+ * an array of `{"trigger", "kind", "scope", "destPath", "registration", "routerTrigger",
+ * "shadowedBy"}` (every loser names its winner in `shadowedBy`).
+ *
+ * On success writes the JSON to `out_triggers`; free it with `gsd_bytes_free`. `out_error`
+ * may be NULL. `registry` is borrowed and `request_json` copied for the call only.
+ *
+ * # Safety
+ * As `gsd_resolve_install_plan`.
+ */
+gsd_status gsd_resolve_trigger_surface(const gsd_registry *registry,
+                                       const char *request_json,
+                                       size_t request_json_len,
+                                       gsd_bytes *out_triggers,
+                                       gsd_error **out_error);
+
+/**
+ * Validates one capability manifest (`manifest`: the `capability.json` text; `folder`: the
+ * folder name it was read from). The manifest is bounded before it is parsed:
+ * `GSD_STATUS_MANIFEST_TOO_LARGE`, `GSD_STATUS_MANIFEST_TOO_DEEP` and
+ * `GSD_STATUS_MANIFEST_INVALID_JSON` are failures; validation findings are not: the result
+ * is `{"valid": bool, "errors": [Diagnostic], "warnings": [Diagnostic]}` (warnings only
+ * for a valid manifest).
+ *
+ * On success writes the JSON to `out_json`; free it with `gsd_bytes_free`. `out_error`
+ * may be NULL. Both inputs are copied for the call only.
+ *
+ * # Safety
+ * `manifest` and `folder` must be NULL or readable for their lengths; `out_json` must be
+ * valid for a write; `out_error` must be NULL or valid for a write.
+ */
+gsd_status gsd_validate_capability(const char *manifest,
+                                   size_t manifest_len,
+                                   const char *folder,
+                                   size_t folder_len,
+                                   gsd_bytes *out_json,
+                                   gsd_error **out_error);
+
+/**
+ * What the caller must look at before `gsd_resolve_installed_surfaces`: `request_json` is
+ * `{"runtime"?, "host"}` (no runtime: every registered runtime); the result is an array of
+ * `{"configHome", "manifestPath"}`, each once. The caller `lstat`s both paths and reads the
+ * manifest, and passes what it found as `facts`.
+ *
+ * On success writes the JSON to `out_json`; free it with `gsd_bytes_free`. `out_error`
+ * may be NULL. `registry` is borrowed and `request_json` copied for the call only.
+ *
+ * # Safety
+ * As `gsd_resolve_install_plan`.
+ */
+gsd_status gsd_surface_probe_requests(const gsd_registry *registry,
+                                      const char *request_json,
+                                      size_t request_json_len,
+                                      gsd_bytes *out_json,
+                                      gsd_error **out_error);
+
+/**
+ * Which GSD surfaces are installed: `request_json` is `{"runtime"?, "host", "facts"?:
+ * {"homes": {"<configHome>": {"configHomeIsSymlink"?, "manifestIsSymlink"?, "manifest"?}}}}`;
+ * the result is `{"surfaces": [..], "diagnostics": [..]}`.
+ *
+ * On success writes the JSON to `out_json`; free it with `gsd_bytes_free`. `out_error`
+ * may be NULL. `registry` is borrowed and `request_json` copied for the call only.
+ *
+ * # Safety
+ * As `gsd_resolve_install_plan`.
+ */
+gsd_status gsd_resolve_installed_surfaces(const gsd_registry *registry,
+                                          const char *request_json,
+                                          size_t request_json_len,
+                                          gsd_bytes *out_json,
+                                          gsd_error **out_error);
+
+/**
+ * The shadow report of one runtime: `request_json` is `{"runtime", "host", "facts"?}` (as
+ * for `gsd_resolve_installed_surfaces`, with a required runtime); the result is
+ * `{"runtime", "reason", "shadowed", "winner", "shadowedSide", "kindsDiffer", "triggers",
+ * "mismatches"}`.
+ *
+ * On success writes the JSON to `out_json`; free it with `gsd_bytes_free`. `out_error`
+ * may be NULL. `registry` is borrowed and `request_json` copied for the call only.
+ *
+ * # Safety
+ * As `gsd_resolve_install_plan`.
+ */
+gsd_status gsd_build_shadow_report(const gsd_registry *registry,
+                                   const char *request_json,
+                                   size_t request_json_len,
+                                   gsd_bytes *out_json,
+                                   gsd_error **out_error);
+
 #if defined(GSD_TEST_PANIC)
 /**
  * Test-only: panics inside the library, to prove the caller gets `GSD_STATUS_PANIC` (and

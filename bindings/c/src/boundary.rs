@@ -12,14 +12,18 @@ use std::ffi::c_char;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use gsd_core::error::boundary_error;
-use gsd_core::{Error, ErrorCode};
+use gsd_core::{Error, ErrorCode, Registry};
 
 use crate::error::{gsd_error, gsd_status};
+use crate::gsd_registry;
 
 /// Bytes owned by the library: `len` bytes at `ptr`, followed by one NUL byte that is not
 /// counted in `len` (so JSON output can be read as a C string). Free with `gsd_bytes_free`,
 /// passing the struct unchanged.
-#[allow(non_camel_case_types, reason = "C naming: the type is `gsd_bytes` in the header")]
+#[allow(
+    non_camel_case_types,
+    reason = "C naming: the type is `gsd_bytes` in the header"
+)]
 #[repr(C)]
 #[derive(Debug)]
 pub struct gsd_bytes {
@@ -37,7 +41,10 @@ pub(crate) fn guard(body: impl FnOnce() -> Outcome) -> Outcome {
     // The bodies write their out-parameters only as their last step, so a panic leaves
     // nothing half-written that the caller could observe; asserting unwind safety is sound.
     catch_unwind(AssertUnwindSafe(body)).unwrap_or_else(|_| {
-        Err(boundary_error(ErrorCode::Panic, "internal error: a panic was caught inside gsd-core"))
+        Err(boundary_error(
+            ErrorCode::Panic,
+            "internal error: a panic was caught inside gsd-core",
+        ))
     })
 }
 
@@ -68,7 +75,11 @@ fn null(name: &str) -> Error {
 
 /// Checks that an out-parameter is not NULL (before any work is done).
 pub(crate) fn require_out<T>(out: *mut T, name: &str) -> Result<(), Error> {
-    if out.is_null() { Err(null(name)) } else { Ok(()) }
+    if out.is_null() {
+        Err(null(name))
+    } else {
+        Ok(())
+    }
 }
 
 /// Borrows a handle the caller passed in.
@@ -102,12 +113,19 @@ pub(crate) unsafe fn free_handle<T>(handle: *mut T) {
 ///
 /// # Safety
 /// A non-NULL `ptr` must be valid for reads of `len` bytes.
-pub(crate) unsafe fn read_bytes(ptr: *const c_char, len: usize, name: &str) -> Result<Vec<u8>, Error> {
+pub(crate) unsafe fn read_bytes(
+    ptr: *const c_char,
+    len: usize,
+    name: &str,
+) -> Result<Vec<u8>, Error> {
     if ptr.is_null() {
         return Err(null(name));
     }
     if isize::try_from(len).is_err() {
-        return Err(boundary_error(ErrorCode::InvalidArgument, format!("{name}: length {len} is too large")));
+        return Err(boundary_error(
+            ErrorCode::InvalidArgument,
+            format!("{name}: length {len} is too large"),
+        ));
     }
     // SAFETY: `ptr` is non-NULL, the caller guarantees `len` readable bytes, and `len`
     // fits in isize as `from_raw_parts` requires.
@@ -124,7 +142,10 @@ pub(crate) unsafe fn read_str(ptr: *const c_char, len: usize, name: &str) -> Res
     String::from_utf8(bytes).map_err(|e| {
         boundary_error(
             ErrorCode::InvalidUtf8,
-            format!("{name} is not valid UTF-8 (invalid byte at offset {})", e.utf8_error().valid_up_to()),
+            format!(
+                "{name} is not valid UTF-8 (invalid byte at offset {})",
+                e.utf8_error().valid_up_to()
+            ),
         )
     })
 }
@@ -153,7 +174,9 @@ pub(crate) fn bytes_from_vec(mut bytes: Vec<u8>) -> gsd_bytes {
 /// returned by this library and not yet freed.
 pub(crate) unsafe fn bytes_free(bytes: *mut gsd_bytes) {
     // SAFETY: forwarded from the caller's contract; `as_mut` handles NULL.
-    let Some(bytes) = (unsafe { bytes.as_mut() }) else { return };
+    let Some(bytes) = (unsafe { bytes.as_mut() }) else {
+        return;
+    };
     if bytes.ptr.is_null() {
         return;
     }
@@ -162,6 +185,35 @@ pub(crate) unsafe fn bytes_free(bytes: *mut gsd_bytes) {
     drop(unsafe { Box::from_raw(whole) });
     bytes.ptr = std::ptr::null_mut();
     bytes.len = 0;
+}
+
+/// The whole body of an export that borrows a registry, reads one JSON request and writes
+/// JSON bytes: argument checks, panic guard, out-parameter and error reporting.
+///
+/// # Safety
+/// `registry` must be NULL or live; `request` NULL or readable for `request_len` bytes;
+/// `out_json` NULL or writable; `out_error` NULL or writable.
+pub(crate) unsafe fn registry_json_export(
+    registry: *const gsd_registry,
+    request: *const c_char,
+    request_len: usize,
+    (out_json, out_name): (*mut gsd_bytes, &str),
+    out_error: *mut *mut gsd_error,
+    body: impl FnOnce(&Registry, &str) -> Result<gsd_bytes, Error>,
+) -> gsd_status {
+    let outcome = guard(|| {
+        require_out(out_json, out_name)?;
+        // SAFETY: `registry` is NULL or live (contract above).
+        let registry = unsafe { borrow_handle(registry, "registry") }?;
+        // SAFETY: `request` is NULL or readable for `request_len` bytes (contract above).
+        let request = unsafe { read_str(request, request_len, "request_json") }?;
+        let json = body(&registry.inner, &request)?;
+        // SAFETY: `out_json` is non-NULL (checked) and writable (contract above).
+        unsafe { write_out(out_json, json) };
+        Ok(())
+    });
+    // SAFETY: `out_error` is NULL or writable (contract above).
+    unsafe { finish(out_error, outcome) }
 }
 
 #[cfg(test)]
@@ -187,12 +239,18 @@ mod tests {
     fn read_str_rejects_null_and_bad_utf8() {
         // SAFETY: NULL is handled before any read.
         let err = unsafe { read_str(std::ptr::null(), 0, "runtime") }.unwrap_err();
-        assert_eq!((err.code(), err.message()), (ErrorCode::NullArgument, "runtime must not be NULL"));
+        assert_eq!(
+            (err.code(), err.message()),
+            (ErrorCode::NullArgument, "runtime must not be NULL")
+        );
         let bad = [b'c', 0xff];
         // SAFETY: `bad` is readable for its length.
         let err = unsafe { read_str(bad.as_ptr().cast(), bad.len(), "runtime") }.unwrap_err();
         assert_eq!(err.code(), ErrorCode::InvalidUtf8);
-        assert_eq!(err.message(), "runtime is not valid UTF-8 (invalid byte at offset 1)");
+        assert_eq!(
+            err.message(),
+            "runtime is not valid UTF-8 (invalid byte at offset 1)"
+        );
     }
 
     #[test]

@@ -12,7 +12,10 @@ use gsd_core::{Error, ErrorCode};
 /// value names the failure, and the matching `gsd_error` (when `out_error` was given)
 /// carries the message. Ranges: 1-99 boundary failures, 100-199 resolution failures,
 /// 200-299 manifest failures.
-#[allow(non_camel_case_types, reason = "C naming: the type is `gsd_status` in the header")]
+#[allow(
+    non_camel_case_types,
+    reason = "C naming: the type is `gsd_status` in the header"
+)]
 #[repr(u32)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum gsd_status {
@@ -85,7 +88,10 @@ impl gsd_status {
     /// The core code of a failure status (`None` for `Ok`).
     #[must_use]
     pub fn code(self) -> Option<ErrorCode> {
-        ErrorCode::ALL.iter().copied().find(|c| c.status() == self as u32)
+        ErrorCode::ALL
+            .iter()
+            .copied()
+            .find(|c| c.status() == self as u32)
     }
 }
 
@@ -93,7 +99,11 @@ impl gsd_status {
 #[must_use]
 pub fn status_text(number: u32) -> &'static CStr {
     let Some(status) = gsd_status::from_number(number) else {
-        return if number == 0 { c"ok" } else { c"unknown status" };
+        return if number == 0 {
+            c"ok"
+        } else {
+            c"unknown status"
+        };
     };
     match status {
         gsd_status::Ok => c"ok",
@@ -104,7 +114,9 @@ pub fn status_text(number: u32) -> &'static CStr {
         gsd_status::UnknownRuntime => c"the runtime id is not registered",
         gsd_status::NoConfigHome => c"the runtime has no installable config directory",
         gsd_status::InvalidScope => c"the scope must be exactly 'global' or 'local'",
-        gsd_status::DestinationOutsideConfigHome => c"a destination would fall outside its config directory",
+        gsd_status::DestinationOutsideConfigHome => {
+            c"a destination would fall outside its config directory"
+        }
         gsd_status::InvalidHost => c"the host facts are malformed",
         gsd_status::InvalidDescriptor => c"a runtime descriptor in the registry cannot be resolved",
         gsd_status::ManifestTooLarge => c"the manifest exceeds the size bound",
@@ -118,7 +130,10 @@ pub fn status_text(number: u32) -> &'static CStr {
 /// Created only through the `out_error` of a `gsd_*` call; read with `gsd_error_code`,
 /// `gsd_error_code_name`, `gsd_error_message` and `gsd_error_field`; free with
 /// `gsd_error_free`.
-#[allow(non_camel_case_types, reason = "C naming: the type is `gsd_error` in the header")]
+#[allow(
+    non_camel_case_types,
+    reason = "C naming: the type is `gsd_error` in the header"
+)]
 #[derive(Debug)]
 pub struct gsd_error {
     pub(crate) status: gsd_status,
@@ -146,7 +161,10 @@ impl gsd_error {
 
 /// The NUL-terminated spelling of a code (the same text as [`ErrorCode::as_str`]).
 fn code_name(code: ErrorCode) -> &'static CStr {
-    CODE_NAMES.iter().find(|(c, _)| *c == code.as_str()).map_or(c"PANIC", |(_, name)| *name)
+    CODE_NAMES
+        .iter()
+        .find(|(c, _)| *c == code.as_str())
+        .map_or(c"PANIC", |(_, name)| *name)
 }
 
 /// `ErrorCode::as_str` spellings with their static C strings.
@@ -158,7 +176,10 @@ const CODE_NAMES: &[(&str, &CStr)] = &[
     ("UNKNOWN_RUNTIME", c"UNKNOWN_RUNTIME"),
     ("NO_CONFIG_HOME", c"NO_CONFIG_HOME"),
     ("INVALID_SCOPE", c"INVALID_SCOPE"),
-    ("DESTINATION_OUTSIDE_CONFIG_HOME", c"DESTINATION_OUTSIDE_CONFIG_HOME"),
+    (
+        "DESTINATION_OUTSIDE_CONFIG_HOME",
+        c"DESTINATION_OUTSIDE_CONFIG_HOME",
+    ),
     ("INVALID_HOST", c"INVALID_HOST"),
     ("INVALID_DESCRIPTOR", c"INVALID_DESCRIPTOR"),
     ("MANIFEST_TOO_LARGE", c"MANIFEST_TOO_LARGE"),
@@ -179,7 +200,11 @@ mod tests {
             assert_eq!(status.code(), Some(*code));
             assert_eq!(code_name(*code).to_str(), Ok(code.as_str()));
         }
-        assert_eq!(gsd_status::FAILURES.len(), ErrorCode::ALL.len(), "a status without a core code");
+        assert_eq!(
+            gsd_status::FAILURES.len(),
+            ErrorCode::ALL.len(),
+            "a status without a core code"
+        );
         assert_eq!(gsd_status::Ok.code(), None);
     }
 

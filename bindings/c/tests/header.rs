@@ -10,12 +10,14 @@ fn crate_dir() -> &'static Path {
 }
 
 fn committed_header() -> String {
-    std::fs::read_to_string(crate_dir().join("include/gsd_core.h")).expect("include/gsd_core.h is committed")
+    std::fs::read_to_string(crate_dir().join("include/gsd_core.h"))
+        .expect("include/gsd_core.h is committed")
 }
 
 #[test]
 fn committed_header_equals_a_fresh_cbindgen_run() {
-    let config = cbindgen::Config::from_file(crate_dir().join("cbindgen.toml")).expect("cbindgen.toml parses");
+    let config = cbindgen::Config::from_file(crate_dir().join("cbindgen.toml"))
+        .expect("cbindgen.toml parses");
     let bindings = cbindgen::Builder::new()
         .with_crate(crate_dir())
         .with_config(config)
@@ -54,5 +56,9 @@ fn every_error_code_has_its_name_and_number_in_the_header() {
             code.status()
         );
     }
-    assert_eq!(statuses.len(), ErrorCode::ALL.len() + 1, "the header has a status the core does not: {statuses:?}");
+    assert_eq!(
+        statuses.len(),
+        ErrorCode::ALL.len() + 1,
+        "the header has a status the core does not: {statuses:?}"
+    );
 }
