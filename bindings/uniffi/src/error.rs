@@ -128,7 +128,9 @@ impl GsdError {
             ErrorCode::UnknownRuntime => Self::UnknownRuntime { message },
             ErrorCode::NoConfigHome => Self::NoConfigHome { message },
             ErrorCode::InvalidScope => Self::InvalidScope { message },
-            ErrorCode::DestinationOutsideConfigHome => Self::DestinationOutsideConfigHome { message },
+            ErrorCode::DestinationOutsideConfigHome => {
+                Self::DestinationOutsideConfigHome { message }
+            }
             ErrorCode::InvalidHost => Self::InvalidHost { message },
             ErrorCode::InvalidDescriptor => Self::InvalidDescriptor { message },
             ErrorCode::ManifestTooLarge => Self::ManifestTooLarge { message },
@@ -138,7 +140,9 @@ impl GsdError {
             // Reason: `ErrorCode` is #[non_exhaustive], so a match outside the core needs this
             // arm. It is unreachable today; `every_error_code_round_trips` fails the build's
             // tests the moment a new core code reaches it unmapped.
-            other => Self::Panic { message: format!("unmapped error code {other}: {message}") },
+            other => Self::Panic {
+                message: format!("unmapped error code {other}: {message}"),
+            },
         }
     }
 }

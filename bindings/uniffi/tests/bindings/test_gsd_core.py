@@ -67,6 +67,125 @@ class RegistryTest(unittest.TestCase):
         self.assertRegex(gsd.version(), r"^\d+\.\d+\.\d+$")
 
 
+HOST = gsd.Host(home="/home/u", cwd="/work/p")
+
+
+class PlanTest(unittest.TestCase):
+    """Values from the specification: config homes (14.1/14.2), layouts (14.4), scopes (2)."""
+
+    def setUp(self):
+        self.registry = gsd.Registry.first_party()
+
+    def plan(self, runtime, scope, **extra):
+        request = gsd.PlanRequest(runtime=runtime, scope=scope, host=HOST, **extra)
+        return self.registry.resolve_install_plan(request)
+
+    def test_claude_global_plan(self):
+        plan = self.plan("claude", "global", commands=["help"], agents=["gsd-executor"])
+        self.assertEqual(plan.runtime, "claude")
+        self.assertEqual(plan.scope, gsd.ResolvedScope(
+            id=gsd.Scope.GLOBAL, config_home="/home/u/.claude", settings_file="settings.json",
+            consent_required=False, host_precedence_rank=2,
+            provenance_json='{"source":"default"}'))
+        self.assertEqual(plan.command_style, "slash-hyphen")
+        self.assertEqual(plan.sandbox_tier, "none")
+        self.assertEqual(plan.support_tier, 1)
+        # claude global: skills (flat, gsd- prefix, Claude skill converter), then agents
+        self.assertEqual(plan.placements, [
+            gsd.Placement(kind="skills", stem="help", source="commands/gsd/help.md",
+                          destination="/home/u/.claude/skills/gsd-help/SKILL.md",
+                          converter="convertClaudeCommandToClaudeSkill"),
+            gsd.Placement(kind="agents", stem="gsd-executor", source="agents/gsd-executor.md",
+                          destination="/home/u/.claude/agents/gsd-executor.md", converter=None),
+        ])
+        self.assertEqual(plan.triggers, [gsd.Trigger(
+            trigger="gsd-help", kind="skills", scope=gsd.Scope.GLOBAL, dest_path="skills/gsd-help",
+            registration="direct", router_trigger=None, shadowed_by=None)])
+        self.assertEqual(plan.diagnostics, [])
+
+    def test_claude_local_plan_installs_commands(self):
+        plan = self.plan("claude", "local", commands=["help"])
+        self.assertEqual(plan.scope.config_home, "/work/p/.claude")
+        self.assertEqual(plan.scope.settings_file, "settings.local.json")
+        self.assertTrue(plan.scope.consent_required)
+        self.assertEqual([p.destination for p in plan.placements],
+                         ["/work/p/.claude/commands/gsd-help.md"])
+
+    def test_env_override_moves_the_config_home(self):
+        host = gsd.Host(home="/home/u", cwd="/work/p", env={"CLAUDE_CONFIG_DIR": "~/alt"})
+        scope = self.registry.resolve_scope("claude", "global", host, None)
+        self.assertEqual(scope.config_home, "/home/u/alt")
+
+    def test_unknown_runtime_raises_unknown_runtime(self):
+        with self.assertRaises(gsd.GsdError.UnknownRuntime):
+            self.plan("gemini", "global")
+
+    def test_bad_scope_raises_invalid_scope(self):
+        with self.assertRaises(gsd.GsdError.InvalidScope) as caught:
+            self.plan("claude", "GLOBAL")
+        self.assertEqual(caught.exception.message,
+                         "id must be one of 'global' | 'local', got \"GLOBAL\"")
+        with self.assertRaises(gsd.GsdError.InvalidScope):
+            self.registry.resolve_trigger_surface("claude", ["project"], [], [], {})
+
+    def test_vscode_has_no_config_home(self):
+        with self.assertRaises(gsd.GsdError.NoConfigHome):
+            self.registry.resolve_scope("vscode", "global", HOST, None)
+
+    def test_global_skill_shadows_local_command(self):
+        triggers = self.registry.resolve_trigger_surface("claude", ["local", "global"], ["help"], [], {})
+        winner = gsd.Trigger(trigger="gsd-help", kind="skills", scope=gsd.Scope.GLOBAL,
+                             dest_path="skills/gsd-help", registration="direct",
+                             router_trigger=None, shadowed_by=None)
+        self.assertIn(winner, triggers)
+        losers = [t for t in triggers if t.shadowed_by is not None]
+        self.assertEqual([(t.kind, t.scope) for t in losers], [("commands", gsd.Scope.LOCAL)])
+        self.assertEqual(losers[0].shadowed_by, gsd.ShadowedBy(kind="skills", scope=gsd.Scope.GLOBAL))
+
+
+class ValidationTest(unittest.TestCase):
+    def test_shipped_manifest_is_valid(self):
+        manifest = gsd.Registry.first_party().runtime_manifest_json("codex")
+        self.assertEqual(gsd.validate_capability(manifest, "codex"),
+                         gsd.Validation(valid=True, errors=[], warnings=[]))
+
+    def test_non_object_is_one_error(self):
+        result = gsd.validate_capability("[]", "x")
+        self.assertFalse(result.valid)
+        self.assertEqual([d.message for d in result.errors], ["capability must be a JSON object"])
+        self.assertEqual(result.errors[0].severity, gsd.Severity.ERROR)
+
+    def test_bounds_raise(self):
+        with self.assertRaises(gsd.GsdError.ManifestTooLarge):
+            gsd.validate_capability("{" + " " * (8 * 1024 * 1024), "x")
+        with self.assertRaises(gsd.GsdError.ManifestTooDeep):
+            gsd.validate_capability("[" * 200, "x")
+        with self.assertRaises(gsd.GsdError.ManifestInvalidJson):
+            gsd.validate_capability('{"id": }', "x")
+
+    def test_rejected_overlay_becomes_a_diagnostic(self):
+        base = gsd.Registry.first_party()
+        next_registry = base.with_overlays([gsd.Overlay(folder="my-tool", manifest="[]")])
+        codes = [d.code for d in next_registry.diagnostics()]
+        self.assertIn("overlay_rejected", codes)
+        self.assertEqual(base.diagnostics(), [])
+        self.assertEqual(next_registry.runtime_ids(), RUNTIME_IDS)
+
+
+class SurfaceTest(unittest.TestCase):
+    def test_nothing_installed_is_not_shadowed(self):
+        import json
+
+        registry = gsd.Registry.first_party()
+        surfaces = json.loads(registry.installed_surfaces_json("claude", HOST, "{}"))
+        self.assertEqual([s["installed"] for s in surfaces["surfaces"][0]["scopes"]], [False, False])
+        report = json.loads(registry.shadow_report_json("claude", HOST, "{}"))
+        # spec 9: no counted trigger -> not_shadowed, shadowed false
+        self.assertEqual((report["reason"], report["shadowed"]), ("not_shadowed", False))
+        with self.assertRaises(gsd.GsdError.InvalidArgument):
+            registry.installed_surfaces_json("claude", HOST, "{")
+
+
 class ErrorCodeTableTest(unittest.TestCase):
     def test_the_table_matches_the_c_numbers(self):
         table = {entry.name: entry.status for entry in gsd.error_codes()}
