@@ -8,9 +8,11 @@
 #      ASan+UBSan, and under valgrind (--leak-check=full --errors-for-leak-kinds=all);
 #    * against the release library (as shipped): plain, and the example linked statically;
 #    * a negative control: a build that skips one free must fail both leak checkers.
-#    Ends with "C suite: N passed, 0 failed" (N sums the checks of every run).
+#    The C part closes with a plain "N passed, M failed" line (N sums the checks of every
+#    run, counting each program without its own count, like the example, as one).
 # Python: uniffi-bindgen generates the module offline from the release library, then
-#    python3 -m unittest runs bindings/uniffi/tests/bindings/test_*.py.
+#    python3 -m unittest runs bindings/uniffi/tests/bindings/test_*.py, and the example of
+#    docs/uniffi.md runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -60,7 +62,7 @@ expect_leak() {
     local label=$1 log
     shift
     log=$(mktemp)
-    if ! "$@" >"$log" 2>&1 && grep -qE 'definitely lost: [1-9]|detected memory leaks' "$log"; then
+    if ! "$@" >"$log" 2>&1 && grep -qE 'are definitely lost|definitely lost: [1-9]|detected memory leaks' "$log"; then
         passed=$((passed + 1))
         echo "ok   $label (leak detected as expected)"
     else
@@ -103,7 +105,8 @@ run "release/static/example_c_api" "$OUT/static/example_c_api"
 expect_leak "negative control: valgrind" "${VALGRIND[@]}" "$OUT/leak/plain/test_registry"
 expect_leak "negative control: asan" "$OUT/leak/asan/test_registry"
 echo "   C programs ran in $(elapsed "$t")"
-echo "C suite: $passed passed, $failed failed"
+echo "== C suite result"
+echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
 
 echo "== Python (uniffi)"
@@ -116,6 +119,10 @@ CARGO_NET_OFFLINE=true "$bindgen" generate --language python --out-dir "$py_out"
     "$ROOT/target/release/libgsd_core_uniffi.so"
 cp "$ROOT/target/release/libgsd_core_uniffi.so" "$py_out/"
 GSD_PY_OUT=$py_out python3 -m unittest discover -s bindings/uniffi/tests/bindings -p 'test_*.py' -v
+# The example of docs/uniffi.md runs as written.
+awk '/^## Example/ {s=1} s && /^```python$/ {f=1; next} f && /^```$/ {exit} f' docs/uniffi.md >"$py_out/example_uniffi.py"
+[ -s "$py_out/example_uniffi.py" ] || { echo "docs/uniffi.md: no example found under '## Example'" >&2; exit 1; }
+PYTHONPATH=$py_out python3 "$py_out/example_uniffi.py"
 echo "   Python generated and tested in $(elapsed "$t")"
 
 echo "test-bindings: done in $(elapsed "$t_start")"
