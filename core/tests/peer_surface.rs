@@ -14,8 +14,8 @@ use gsd_core::vocab::{ArtifactKindName, TriggerKind};
 use gsd_core::{
     ConfigHomeFacts, Host, InstallManifestDocument, ManifestMismatch, ManifestMode, Registry,
     Scope, ShadowReason, ShadowReport, SurfaceFacts, build_shadow_report, compose_command_filename,
-    is_namespaced_by_dir, probe_requests, read_install_manifest, render_shadow_report,
-    resolve_installed_surfaces, sanitize_for_render,
+    is_namespaced_by_dir, probe_requests, read_install_manifest, read_install_manifest_bytes,
+    render_shadow_report, resolve_installed_surfaces, sanitize_for_render,
 };
 use serde_json::{Value, json};
 
@@ -162,6 +162,33 @@ fn read_install_manifest_equals_the_peer() {
     }
     println!("readInstallManifest: {compared} manifest texts compared with the peer");
     assert!(compared >= 40);
+}
+
+#[test]
+fn read_install_manifest_bytes_decodes_invalid_utf8_as_node_does() {
+    let cases: Vec<Vec<u8>> = [
+        &b"{\"runtime\":\"cl\xffaude\",\"manifestVersion\":2}"[..],
+        b"{\"runtime\":\"a\xe2\x82\",\"scope\":\"local\"}",
+        b"{\"runtime\":\"\xc0\xaf\xed\xa0\x80\xf0\x9f\x98\"}",
+        b"{\"runtime\":\"\x80\xbf\xf8\x88\x80\x80\x80\"}",
+        b"\xef\xbb\xbf{\"runtime\":\"x\"}",
+        b"{\"files\":{\"skills/gsd-\xfe/SKILL.md\":\"0\"}}",
+    ]
+    .iter()
+    .map(|b| b.to_vec())
+    .collect();
+    let peer = util::peer_eval("surface.cjs", &json!({ "manifestBytes": cases }));
+    for (bytes, want) in cases
+        .iter()
+        .zip(peer["manifestBytes"].as_array().expect("answers"))
+    {
+        let ours = read_install_manifest_bytes(Some(bytes)).manifest;
+        assert_eq!(
+            serde_json::to_value(ours).expect("json"),
+            *want,
+            "{bytes:?}"
+        );
+    }
 }
 
 /// Manifest file keys for `stems` at one scope of a runtime, from its own layout.

@@ -1,7 +1,7 @@
 // Asks the peer for installed-surface facts: readInstallManifest over manifest texts,
 // resolveInstalledSurfaces / buildShadowReport / renderShadowReport over fabricated
 // machines, sanitizeForRender over strings, and writeManifest's file text.
-// Request (stdin JSON): { manifests?: [text|null], machines?: [Machine], sanitize?: [string],
+// Request (stdin JSON): { manifests?: [text|null], manifestBytes?: [[byte]], machines?: [Machine], sanitize?: [string],
 //   renders?: [{report, sampleLimit?}], writes?: [{runtime, mode, scope, files: [[rel, body]]}] }
 // Machine: { runtime: string|null, home, cwd, env, existing: [path],
 //   homes: { <configHome>: { manifest: text|null, configHomeIsSymlink, manifestIsSymlink } },
@@ -129,6 +129,14 @@ try {
     result.manifests = input.manifests.map((text) => {
       const value = readText(text);
       return { value: wellFormed(value), order: keyOrder(value) };
+    });
+  }
+  if (input.manifestBytes) {
+    result.manifestBytes = input.manifestBytes.map((bytes) => {
+      const dir = path.join(scratch, `b${counter++}`);
+      fs.mkdirSync(dir);
+      fs.writeFileSync(path.join(dir, MANIFEST_NAME), Buffer.from(bytes));
+      return wellFormed(readInstallManifest(dir));
     });
   }
   if (input.machines) result.machines = input.machines.map(machine);
