@@ -121,120 +121,134 @@ fn probe_list(config_home: &ConfigHome) -> &[String] {
     config_home.probe.as_deref().unwrap_or(&[])
 }
 
+type Resolved = Result<(String, Provenance), Error>;
+
+/// The first usable override among `indices`, tilde-expanded.
+fn first_override(
+    config_home: &ConfigHome,
+    indices: &[usize],
+    host: &Host,
+) -> Option<(String, Provenance)> {
+    indices
+        .iter()
+        .find_map(|&index| env_override(config_home, index, host))
+        .map(|(name, value)| {
+            (
+                expand_tilde(&value, &host.home),
+                Provenance::EnvVar { name, value },
+            )
+        })
+}
+
+fn dot_home(config_home: &ConfigHome, host: &Host) -> Resolved {
+    let all: Vec<usize> = (0..config_home.env.len()).collect();
+    if let Some(found) = first_override(config_home, &all, host) {
+        return Ok(found);
+    }
+    let name = required(config_home.name.as_ref(), "name", config_home.kind)?;
+    Ok((path::join(&[&host.home, name]), Provenance::Default))
+}
+
+fn dot_home_nested(config_home: &ConfigHome, host: &Host) -> Resolved {
+    if let Some(found) = first_override(config_home, &[0], host) {
+        return Ok(found);
+    }
+    let parent = required(config_home.parent.as_ref(), "parent", config_home.kind)?;
+    let base = path::join(&[&host.home, parent]);
+    let probe = probe_list(config_home);
+    let Some(first) = probe.first() else {
+        let name = required(config_home.name.as_ref(), "name", config_home.kind)?;
+        return Ok((path::join(&[&base, name]), Provenance::Default));
+    };
+    if let Some(marker) = &config_home.probe_exists {
+        for candidate in probe {
+            let dir = path::join(&[&base, candidate]);
+            if host.exists(&path::join(&[&dir, marker])) {
+                let provenance = Provenance::Probe {
+                    candidate: dir.clone(),
+                    marker: Some(marker.clone()),
+                };
+                return Ok((dir, provenance));
+            }
+        }
+    }
+    for candidate in probe {
+        let dir = path::join(&[&base, candidate]);
+        if host.exists(&dir) {
+            return Ok((
+                dir.clone(),
+                Provenance::Probe {
+                    candidate: dir,
+                    marker: None,
+                },
+            ));
+        }
+    }
+    let dir = path::join(&[&base, first]);
+    Ok((dir.clone(), Provenance::ProbeFallback { candidate: dir }))
+}
+
+fn xdg(config_home: &ConfigHome, host: &Host) -> Resolved {
+    let home = host.home.as_str();
+    if let Some(found) = first_override(config_home, &[0], host) {
+        return Ok(found);
+    }
+    if let Some((name, value)) = env_override(config_home, 1, host) {
+        return Ok((
+            path::dirname(&expand_tilde(&value, home)),
+            Provenance::EnvVar { name, value },
+        ));
+    }
+    let dir_name = required(config_home.name.as_ref(), "name", config_home.kind)?;
+    if let Some((name, value)) = env_override(config_home, 2, host) {
+        let dir = path::join(&[&expand_tilde(&value, home), dir_name]);
+        return Ok((dir, Provenance::EnvVar { name, value }));
+    }
+    Ok((
+        path::join(&[home, ".config", dir_name]),
+        Provenance::Default,
+    ))
+}
+
+fn generic_agents_root(config_home: &ConfigHome, host: &Host) -> Resolved {
+    if let Some(found) = first_override(config_home, &[0], host) {
+        return Ok(found);
+    }
+    let probe = probe_list(config_home);
+    let first = probe
+        .first()
+        .ok_or_else(|| descriptor_error("probe", config_home.kind))?;
+    let marker = required(
+        config_home.probe_exists.as_ref(),
+        "probeExists",
+        config_home.kind,
+    )?;
+    for candidate in probe {
+        let dir = expand_tilde(candidate, &host.home);
+        if host.exists(&path::join(&[&dir, marker])) {
+            let provenance = Provenance::Probe {
+                candidate: dir.clone(),
+                marker: Some(marker.to_owned()),
+            };
+            return Ok((dir, provenance));
+        }
+    }
+    let dir = expand_tilde(first, &host.home);
+    Ok((dir.clone(), Provenance::ProbeFallback { candidate: dir }))
+}
+
 /// Resolves the global config directory of a `configHome` descriptor.
 ///
 /// # Errors
 /// - [`ErrorCode::NoConfigHome`] for kind `none` (vscode);
 /// - [`ErrorCode::InvalidDescriptor`] when a field the kind needs is missing (e.g. `name` of a
 ///   `dot-home`, `probe`/`probeExists` of a `generic-agents-root`).
-pub fn resolve_config_home(
-    config_home: &ConfigHome,
-    host: &Host,
-) -> Result<(String, Provenance), Error> {
-    let home = host.home.as_str();
-    let kind = config_home.kind;
-    match kind {
-        ConfigHomeKind::DotHome => {
-            for index in 0..config_home.env.len() {
-                if let Some((name, value)) = env_override(config_home, index, host) {
-                    return Ok((
-                        expand_tilde(&value, home),
-                        Provenance::EnvVar { name, value },
-                    ));
-                }
-            }
-            let name = required(config_home.name.as_ref(), "name", kind)?;
-            Ok((path::join(&[home, name]), Provenance::Default))
-        }
-        ConfigHomeKind::DotHomeNested => {
-            if let Some((name, value)) = env_override(config_home, 0, host) {
-                return Ok((
-                    expand_tilde(&value, home),
-                    Provenance::EnvVar { name, value },
-                ));
-            }
-            let parent = required(config_home.parent.as_ref(), "parent", kind)?;
-            let base = path::join(&[home, parent]);
-            let probe = probe_list(config_home);
-            if let Some(first) = probe.first() {
-                if let Some(marker) = &config_home.probe_exists {
-                    for candidate in probe {
-                        let dir = path::join(&[&base, candidate]);
-                        if host.exists(&path::join(&[&dir, marker])) {
-                            let provenance = Provenance::Probe {
-                                candidate: dir.clone(),
-                                marker: Some(marker.clone()),
-                            };
-                            return Ok((dir, provenance));
-                        }
-                    }
-                }
-                for candidate in probe {
-                    let dir = path::join(&[&base, candidate]);
-                    if host.exists(&dir) {
-                        return Ok((
-                            dir.clone(),
-                            Provenance::Probe {
-                                candidate: dir,
-                                marker: None,
-                            },
-                        ));
-                    }
-                }
-                let dir = path::join(&[&base, first]);
-                return Ok((dir.clone(), Provenance::ProbeFallback { candidate: dir }));
-            }
-            let name = required(config_home.name.as_ref(), "name", kind)?;
-            Ok((path::join(&[&base, name]), Provenance::Default))
-        }
-        ConfigHomeKind::Xdg => {
-            if let Some((name, value)) = env_override(config_home, 0, host) {
-                return Ok((
-                    expand_tilde(&value, home),
-                    Provenance::EnvVar { name, value },
-                ));
-            }
-            if let Some((name, value)) = env_override(config_home, 1, host) {
-                return Ok((
-                    path::dirname(&expand_tilde(&value, home)),
-                    Provenance::EnvVar { name, value },
-                ));
-            }
-            let dir_name = required(config_home.name.as_ref(), "name", kind)?;
-            if let Some((name, value)) = env_override(config_home, 2, host) {
-                let dir = path::join(&[&expand_tilde(&value, home), dir_name]);
-                return Ok((dir, Provenance::EnvVar { name, value }));
-            }
-            Ok((
-                path::join(&[home, ".config", dir_name]),
-                Provenance::Default,
-            ))
-        }
-        ConfigHomeKind::GenericAgentsRoot => {
-            if let Some((name, value)) = env_override(config_home, 0, host) {
-                return Ok((
-                    expand_tilde(&value, home),
-                    Provenance::EnvVar { name, value },
-                ));
-            }
-            let probe = probe_list(config_home);
-            let first = probe
-                .first()
-                .ok_or_else(|| descriptor_error("probe", kind))?;
-            let marker = required(config_home.probe_exists.as_ref(), "probeExists", kind)?;
-            for candidate in probe {
-                let dir = expand_tilde(candidate, home);
-                if host.exists(&path::join(&[&dir, marker])) {
-                    let provenance = Provenance::Probe {
-                        candidate: dir.clone(),
-                        marker: Some(marker.to_owned()),
-                    };
-                    return Ok((dir, provenance));
-                }
-            }
-            let dir = expand_tilde(first, home);
-            Ok((dir.clone(), Provenance::ProbeFallback { candidate: dir }))
-        }
+pub fn resolve_config_home(config_home: &ConfigHome, host: &Host) -> Resolved {
+    match config_home.kind {
+        ConfigHomeKind::DotHome => dot_home(config_home, host),
+        ConfigHomeKind::DotHomeNested => dot_home_nested(config_home, host),
+        ConfigHomeKind::Xdg => xdg(config_home, host),
+        ConfigHomeKind::GenericAgentsRoot => generic_agents_root(config_home, host),
         ConfigHomeKind::None => Err(Error::new(
             ErrorCode::NoConfigHome,
             format!(
@@ -293,8 +307,7 @@ mod tests {
     fn home_of(runtime: &str) -> ConfigHome {
         Registry::first_party()
             .runtime(runtime)
-            .map(|d| d.config_home.clone())
-            .unwrap_or_else(|| panic!("{runtime}"))
+            .map_or_else(|| panic!("{runtime}"), |d| d.config_home.clone())
     }
 
     #[test]

@@ -56,8 +56,9 @@ pub struct ArtifactKind {
 /// when strictly inside `root` (the peer's `assertDestWithinConfigHome`).
 ///
 /// # Errors
-/// [`ErrorCode::DestinationOutsideConfigHome`] when `dest_subpath` contains NUL, is empty,
-/// resolves to `root` itself or outside it (a root of `/` rejects everything, as the peer does).
+/// [`ErrorCode::DestinationOutsideConfigHome`] when `dest_subpath` contains NUL, `root` or
+/// `dest_subpath` is empty, or the target resolves to `root` itself or outside it (a root of
+/// `/` rejects everything, as the peer does).
 pub fn dest_within_root(cwd: &str, root: &str, dest_subpath: &str) -> Result<String, Error> {
     if dest_subpath.contains('\0') {
         return Err(Error::new(
@@ -68,7 +69,8 @@ pub fn dest_within_root(cwd: &str, root: &str, dest_subpath: &str) -> Result<Str
     }
     let target = path::resolve(cwd, &[root, dest_subpath]);
     let resolved_root = path::resolve(cwd, &[root]);
-    if dest_subpath.is_empty()
+    if root.is_empty()
+        || dest_subpath.is_empty()
         || target == resolved_root
         || !path::is_within(&resolved_root, &target)
     {
