@@ -1,4 +1,5 @@
 //! Properties of the manifest reader, the sanitizer and the resolver over arbitrary input.
+#![allow(clippy::needless_pass_by_value)] // Reason: quickcheck hands generated inputs over by value.
 
 use gsd_core::{
     ConfigHomeFacts, Host, Registry, SurfaceFacts, read_install_manifest,
