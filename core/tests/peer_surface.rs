@@ -435,6 +435,41 @@ fn machines(registry: &Registry) -> Vec<Machine> {
     env_host
         .existing_paths
         .insert("/home/u/.agents/skills".into());
+    // Config homes the install-plan confinement would refuse, relative ones, tilde forms.
+    for (var, value, id) in [
+        ("CLAUDE_CONFIG_DIR", "/", "claude"),
+        ("CODEX_HOME", "rel/codex", "codex"),
+        ("CLAUDE_CONFIG_DIR", "~/x/../y", "claude"),
+        ("OPENCODE_CONFIG_DIR", "/a//b/./c/", "opencode"),
+    ] {
+        let mut odd = base.clone();
+        odd.env.insert(var.into(), value.into());
+        let mut facts = SurfaceFacts::default();
+        for (i, probe) in probe_requests(registry, Some(id), &odd)
+            .unwrap_or_default()
+            .into_iter()
+            .enumerate()
+        {
+            let scope = if i == 0 { Scope::Global } else { Scope::Local };
+            facts.homes.insert(
+                probe.config_home,
+                ConfigHomeFacts {
+                    manifest: Some(manifest(
+                        id,
+                        scope.as_str(),
+                        files_for(registry, id, scope, FULL),
+                    )),
+                    ..ConfigHomeFacts::default()
+                },
+            );
+        }
+        out.push(Machine {
+            label: format!("{id}: {var}={value}"),
+            runtime: Some(id.into()),
+            host: odd,
+            facts,
+        });
+    }
     for id in ["claude", "opencode", "kilo", "antigravity", "kimi"] {
         let mut facts = SurfaceFacts::default();
         for probe in probe_requests(registry, Some(id), &env_host).unwrap_or_default() {
