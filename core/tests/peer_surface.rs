@@ -11,8 +11,8 @@ mod util;
 use std::collections::{BTreeMap, BTreeSet};
 
 use corpus::{
-    Machine, files_for, hand_built_reports, key_order, machines, manifest, manifest_texts,
-    tricky_strings,
+    Machine, acme_registry, files_for, hand_built_reports, key_order, machines, manifest,
+    manifest_texts, tricky_strings,
 };
 use gsd_core::install_manifest::{MAX_MANIFEST_BYTES, MAX_MANIFEST_DEPTH};
 use gsd_core::shadow::{DEFAULT_SAMPLE_LIMIT, ShadowSide};
@@ -396,5 +396,98 @@ fn probe_requests_name_each_config_home_once() {
                 "/work/proj/.claude/gsd-file-manifest.json"
             ),
         ])
+    );
+}
+
+#[test]
+fn deliberate_difference_overlay_runtimes_resolve() {
+    // The peer resolves config homes against its own first-party registry even when a
+    // registry is injected, so an overlay runtime is "unknown" to its resolver. We resolve
+    // it (docs/surfaces.md); first-party runtimes read the same under the overlay registry.
+    let registry = acme_registry();
+    assert!(
+        registry.runtime("acme").is_some(),
+        "{:?}",
+        registry.diagnostics()
+    );
+    let host = Host::new("/home/u", "/work/proj");
+    let machine = |id: &str| {
+        let mut facts = SurfaceFacts::default();
+        for (home, scope) in [
+            (format!("/home/u/.{id}"), Scope::Global),
+            (format!("/work/proj/.{id}"), Scope::Local),
+        ] {
+            let text = manifest(
+                id,
+                scope.as_str(),
+                files_for(&registry, id, scope, &["help", "plan"]),
+            );
+            facts.homes.insert(
+                home,
+                ConfigHomeFacts {
+                    manifest: Some(text),
+                    ..ConfigHomeFacts::default()
+                },
+            );
+        }
+        Machine {
+            label: id.into(),
+            runtime: Some(id.into()),
+            host: host.clone(),
+            facts,
+        }
+    };
+    let machines = [machine("acme"), machine("claude")];
+    let requests: Vec<Value> = machines
+        .iter()
+        .map(|m| {
+            let mut request = m.request();
+            request["registry"] = registry.to_peer_json();
+            request
+        })
+        .collect();
+    let peer = util::peer_eval("surface.cjs", &json!({ "machines": requests }));
+    let answers = peer["machines"].as_array().expect("machines");
+
+    assert_eq!(
+        answers[0]["surfaces"]["error"]["name"], "TypeError",
+        "the peer cannot resolve acme"
+    );
+    assert_eq!(answers[0]["report"]["reason"], "resolver_unavailable");
+    let ours = build_shadow_report(&registry, "acme", &host, &machines[0].facts).expect("report");
+    // Scope rank decides before kind precedence: global skills beat local commands.
+    assert_eq!(
+        ours.triggers
+            .iter()
+            .map(|t| t.trigger.as_str())
+            .collect::<Vec<_>>(),
+        ["acme-help", "acme-plan"]
+    );
+    assert_eq!(
+        ours.winner,
+        Some(ShadowSide {
+            kind: TriggerKind::Skills,
+            scope: Scope::Global
+        })
+    );
+    assert_eq!(
+        ours.shadowed_side,
+        Some(ShadowSide {
+            kind: TriggerKind::Commands,
+            scope: Scope::Local
+        })
+    );
+
+    let claude = resolve_installed_surfaces(&registry, Some("claude"), &host, &machines[1].facts)
+        .expect("claude");
+    assert_eq!(
+        serde_json::to_value(&claude.surfaces).expect("json"),
+        answers[1]["surfaces"]
+    );
+    let report =
+        build_shadow_report(&registry, "claude", &host, &machines[1].facts).expect("report");
+    assert_eq!(
+        serde_json::to_value(&report).expect("json"),
+        answers[1]["report"]
     );
 }

@@ -3,7 +3,7 @@
 // machines, sanitizeForRender over strings, and writeManifest's file text.
 // Request (stdin JSON): { manifests?: [text|null], manifestBytes?: [[byte]], machines?: [Machine], sanitize?: [string],
 //   renders?: [{report, sampleLimit?}], writes?: [{runtime, mode, scope, files: [[rel, body]]}] }
-// Machine: { runtime: string|null, home, cwd, env, existing: [path],
+// Machine: { runtime: string|null, registry?: <peer registry object>, home, cwd, env, existing: [path],
 //   homes: { <configHome>: { manifest: text|null, configHomeIsSymlink, manifestIsSymlink } },
 //   sampleLimits: [n] }
 'use strict';
@@ -65,6 +65,7 @@ function machine(m) {
   }
   const existing = new Set(m.existing || []);
   const opts = {
+    ...(m.registry ? { registry: m.registry } : {}),
     home: m.home,
     cwd: m.cwd,
     env: m.env || {},

@@ -571,3 +571,34 @@ pub fn hand_built_reports() -> Vec<(ShadowReport, Option<usize>)> {
         (no_winner, None),
     ]
 }
+
+/// A third-party runtime: claude's descriptor renamed `acme`, prefix `acme-`, commands
+/// before skills in its trigger precedence, and its own config directory.
+pub fn acme_registry() -> Registry {
+    let mut cap: Value =
+        serde_json::from_str(include_str!("../../../capabilities/claude/capability.json"))
+            .expect("claude");
+    let Some(object) = cap.as_object_mut() else {
+        return Registry::first_party().clone();
+    };
+    object.remove("reviewer");
+    object.remove("config");
+    cap["id"] = json!("acme");
+    cap["runtime"]["configHome"] =
+        json!({ "kind": "dot-home", "name": ".acme", "env": ["ACME_DIR"] });
+    cap["runtime"]["localConfigDir"] = json!(".acme");
+    cap["runtime"]["triggerPrecedence"] = json!(["commands", "skills"]);
+    for scope in ["global", "local"] {
+        if let Some(entries) = cap["runtime"]["artifactLayout"][scope].as_array_mut() {
+            for entry in entries {
+                entry["prefix"] = json!("acme-");
+            }
+        }
+    }
+    let overlay = gsd_core::Overlay {
+        folder: "acme".into(),
+        manifest: cap.to_string(),
+        fragments: Vec::new(),
+    };
+    Registry::first_party().with_overlays(&[overlay])
+}
