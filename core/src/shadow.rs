@@ -11,13 +11,13 @@
 
 use serde::Serialize;
 
-use crate::error::{Error, ErrorCode};
+use crate::error::Error;
 use crate::host::Host;
 use crate::install_manifest::is_js_whitespace;
 use crate::registry::Registry;
 use crate::surface::{
-    InstalledRuntimeSurface, InstalledScope, SurfaceFacts, resolve_installed_surfaces,
-    trigger_entries,
+    InstalledRuntimeSurface, InstalledScope, SurfaceFacts, is_input_contract_error,
+    resolve_installed_surfaces, trigger_entries,
 };
 use crate::vocab::{ArtifactKindName, Scope, TriggerKind};
 
@@ -208,20 +208,6 @@ fn ansi_sequence_end(chars: &[char], start: usize) -> Option<usize> {
 
 fn sanitize_option(value: Option<&str>) -> Option<String> {
     value.map(sanitize_for_render)
-}
-
-/// Whether an error from the resolver is of the class the peer signals with `TypeError`
-/// (unknown runtime, no config directory, malformed descriptor or argument): the report
-/// then says `resolver_unavailable` instead of failing.
-pub(crate) fn is_input_contract_error(error: &Error) -> bool {
-    matches!(
-        error.code(),
-        ErrorCode::UnknownRuntime
-            | ErrorCode::NoConfigHome
-            | ErrorCode::InvalidDescriptor
-            | ErrorCode::InvalidScope
-            | ErrorCode::InvalidArgument
-    )
 }
 
 /// Builds the shadow report of `runtime` from the same inputs as

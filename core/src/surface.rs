@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Number;
 
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::error::Error;
+use crate::error::{Error, ErrorCode};
 use crate::host::Host;
 use crate::install_manifest::{
     InstallManifest, InstallManifestRead, MANIFEST_NAME, read_install_manifest,
@@ -25,7 +25,6 @@ use crate::layout::{compose_command_filename, is_namespaced_by_dir};
 use crate::path;
 use crate::registry::Registry;
 use crate::scope::{SCOPE_ORDER, resolve_scope, scope_probe_paths};
-use crate::shadow::is_input_contract_error;
 use crate::trigger::{Trigger, TriggerInput, resolve_trigger_surface};
 use crate::vocab::{ArtifactKindName, Scope};
 
@@ -114,6 +113,20 @@ pub struct InstalledSurfaces {
     pub surfaces: Vec<InstalledRuntimeSurface>,
     /// Unreadable manifests, symbolic links not followed, facts the edge did not supply.
     pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Whether an error from the resolver is of the class the peer signals with `TypeError`
+/// (unknown runtime, no config directory, malformed descriptor or argument): the sweep
+/// skips such a runtime and the shadow report says `resolver_unavailable`.
+pub(crate) fn is_input_contract_error(error: &Error) -> bool {
+    matches!(
+        error.code(),
+        ErrorCode::UnknownRuntime
+            | ErrorCode::NoConfigHome
+            | ErrorCode::InvalidDescriptor
+            | ErrorCode::InvalidScope
+            | ErrorCode::InvalidArgument
+    )
 }
 
 /// The runtimes a call covers: the one named, or every registered id (sorted).
