@@ -137,7 +137,7 @@ fn envelope_id_version_and_requires() {
 #[test]
 fn runtime_config_home_messages() {
     let errors = errors_of("claude", |v| {
-        v["runtime"]["configHome"]["kind"] = json!("bogus")
+        v["runtime"]["configHome"]["kind"] = json!("bogus");
     });
     assert_eq!(
         only(&errors),
@@ -154,7 +154,7 @@ fn runtime_config_home_messages() {
         "capability \"claude\" runtime.configHome must be an object (got: null)"
     );
     let errors = errors_of("kilo", |v| {
-        v["runtime"]["configHome"]["skillsHome"]["env"] = json!("x")
+        v["runtime"]["configHome"]["skillsHome"]["env"] = json!("x");
     });
     assert_eq!(
         only(&errors),
@@ -169,7 +169,7 @@ fn runtime_config_home_messages() {
 #[test]
 fn gates_a_and_b() {
     let errors = errors_of("claude", |v| {
-        v["runtime"]["hooksSurface"] = json!("codex-hooks-json")
+        v["runtime"]["hooksSurface"] = json!("codex-hooks-json");
     });
     assert_eq!(
         only(&errors),
@@ -203,7 +203,7 @@ fn trigger_precedence_is_required_with_default() {
     });
     assert!(errors.is_empty(), "{errors:#?}");
     let errors = errors_of("claude", |v| {
-        v["runtime"]["triggerPrecedence"] = json!(["skills", "skills"])
+        v["runtime"]["triggerPrecedence"] = json!(["skills", "skills"]);
     });
     assert_eq!(
         only(&errors),
@@ -274,7 +274,7 @@ fn null_hook_elements_are_our_error_where_the_peer_throws() {
 #[test]
 fn unsafe_paths_get_our_own_codes() {
     let errors = errors_of("claude", |v| {
-        v["runtime"]["artifactLayout"]["global"][0]["destSubpath"] = json!("../x")
+        v["runtime"]["artifactLayout"]["global"][0]["destSubpath"] = json!("../x");
     });
     assert_eq!(
         only(&errors),
@@ -286,15 +286,15 @@ fn unsafe_paths_get_our_own_codes() {
         )
     );
     let errors = errors_of("claude", |v| {
-        v["runtime"]["configHome"]["name"] = json!("a/b")
+        v["runtime"]["configHome"]["name"] = json!("a/b");
     });
     assert_eq!(only(&errors).0, code::UNSAFE_CONFIG_HOME_NAME);
     let errors = errors_of("antigravity", |v| {
-        v["runtime"]["configHome"]["parent"] = json!("..")
+        v["runtime"]["configHome"]["parent"] = json!("..");
     });
     assert_eq!(only(&errors).0, code::UNSAFE_CONFIG_HOME_PARENT);
     let errors = errors_of("claude", |v| {
-        v["runtime"]["localConfigDir"] = json!(".claude/../../etc")
+        v["runtime"]["localConfigDir"] = json!(".claude/../../etc");
     });
     assert_eq!(
         only(&errors),
@@ -305,11 +305,11 @@ fn unsafe_paths_get_our_own_codes() {
         )
     );
     let errors = errors_of("antigravity", |v| {
-        v["runtime"]["artifactLayout"]["global"][0]["home"] = json!("/etc")
+        v["runtime"]["artifactLayout"]["global"][0]["home"] = json!("/etc");
     });
     assert_eq!(only(&errors).0, code::UNSAFE_LAYOUT_HOME);
     let errors = errors_of("security", |v| {
-        v["steps"][0]["fragment"] = json!({"path": "C:\\x.md"})
+        v["steps"][0]["fragment"] = json!({"path": "C:\\x.md"});
     });
     assert_eq!(
         only(&errors),
