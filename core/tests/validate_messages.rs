@@ -399,3 +399,16 @@ fn loading_checks_reserved_prefixes_and_the_loop_contract() {
         "capability \"security\" step.when \"no.such.key\" is not defined in capability config keys"
     );
 }
+
+#[test]
+fn a_deeply_nested_skills_home_stops_at_the_depth_bound() {
+    let mut home = json!({"kind": "dot-home", "name": ".x", "env": []});
+    for _ in 0..200 {
+        home = json!({"kind": "dot-home", "name": ".x", "env": [], "skillsHome": home});
+    }
+    let errors = errors_of("kilo", |v| v["runtime"]["configHome"] = home);
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert_eq!(errors[0].code, code::TOO_DEEP);
+    let field = format!("runtime.configHome{}", ".skillsHome".repeat(65));
+    assert_eq!(errors[0].field.as_deref(), Some(field.as_str()));
+}
