@@ -139,3 +139,16 @@ fn eight_hundred_thousand_host_behavior_keys_yield_at_most_eleven_records() {
     // Validation does not look at hostBehaviors, and stays bounded too.
     assert!(!validate_capability(&manifest, "flood").is_empty());
 }
+
+#[test]
+fn numbers_outside_the_double_range_are_invalid_json() {
+    // JSON.parse reads 1e400 as Infinity; we refuse the manifest instead (docs/validation.md).
+    let err = parse_manifest(r#"{"runtime": {"supportTier": 1e400}}"#).expect_err("out of range");
+    assert_eq!(err.code(), ErrorCode::ManifestInvalidJson);
+    assert!(
+        err.message()
+            .starts_with("manifest is not valid JSON at line 1, column "),
+        "{}",
+        err.message()
+    );
+}

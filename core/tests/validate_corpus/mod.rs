@@ -3,6 +3,7 @@
 
 mod bodies;
 mod runtime;
+mod semantics;
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -377,6 +378,7 @@ pub fn build(base: &BTreeMap<String, Value>) -> Vec<Case> {
     runtime::warning_cases(&mut corpus);
     bodies::reviewer_cases(&mut corpus);
     bodies::feature_cases(&mut corpus);
+    semantics::semantics_cases(&mut corpus);
     difference_cases(&mut corpus);
     corpus.cases
 }
