@@ -491,12 +491,12 @@ pub fn order_hooks<'a>(
     kind: &str,
     point: LoopPoint,
     hooks: &[(&'a str, &'a Value)],
-) -> Result<Vec<&'a str>, Diagnostic> {
+) -> Result<Vec<&'a str>, Box<Diagnostic>> {
     let entries: Vec<HookAt<'a>> = hooks
         .iter()
         .map(|(cap_id, hook)| HookAt { cap_id, hook })
         .collect();
     topo_sort(&entries)
         .map(|sorted| sorted.iter().map(|h| h.cap_id).collect())
-        .map_err(|ids| hook_cycle(kind, point, &ids))
+        .map_err(|ids| Box::new(hook_cycle(kind, point, &ids)))
 }
