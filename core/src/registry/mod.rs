@@ -9,7 +9,6 @@
 //! accepted. Cross-validation messages and index key order follow it, as in the peer.
 
 mod overlay;
-mod validate_shim;
 
 use std::sync::{Arc, OnceLock};
 

@@ -28,15 +28,15 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use super::validate_shim as validate;
 use super::{Registry, capability_from_value, materialize_fragments};
 use crate::cross::{self, Member};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::index;
+use crate::validate;
 use crate::vocab::RESERVED_ID_PREFIXES;
 
 /// Largest accepted `capability.json` (8 MiB, as the peer's loader).
-pub const MANIFEST_MAX_BYTES: usize = 8 * 1024 * 1024;
+pub const MANIFEST_MAX_BYTES: usize = crate::validate::MAX_MANIFEST_BYTES;
 
 /// Largest accepted fragment file (8 MiB).
 pub const FRAGMENT_MAX_BYTES: usize = 8 * 1024 * 1024;
