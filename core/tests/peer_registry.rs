@@ -612,6 +612,66 @@ fn peer_sources() -> ProfileSources {
     }
 }
 
+fn feature_overlay(id: &str, body: &Value, fragments: &[(&str, &str)]) -> gsd_core::Overlay {
+    let mut cap = json!({
+        "id": id, "role": "feature", "version": "1.0.0", "title": id, "description": "an overlay for tests",
+        "tier": "full", "requires": [], "engines": {"gsd": ">=1.0.0"},
+        "runtimeCompat": {"supported": ["*"], "unsupported": []}, "skills": [], "agents": [], "hooks": [],
+        "config": {}, "steps": [], "contributions": [], "gates": [],
+    });
+    for (k, v) in body.as_object().into_iter().flatten() {
+        cap[k] = v.clone();
+    }
+    gsd_core::Overlay {
+        folder: id.to_owned(),
+        manifest: cap.to_string(),
+        fragments: fragments
+            .iter()
+            .map(|(p, t)| ((*p).to_owned(), (*t).to_owned()))
+            .collect(),
+    }
+}
+
+/// First party plus overlays that reach every index: skills, agents, commands, config,
+/// steps ordered after first-party producers, contributions and gates sorted by id.
+fn overlay_sets() -> Vec<Vec<gsd_core::Overlay>> {
+    let gate = json!({"point": "plan:pre", "check": {"query": "verify.codebase-drift"}, "when": "acme.gate", "blocking": false, "onError": "skip"});
+    let gates = feature_overlay(
+        "acme-gate",
+        &json!({
+            "skills": ["acme-zeta", "acme-alpha"], "agents": ["acme-gate-agent"],
+            "config": {"acme.gate": {"type": "boolean", "default": false, "description": "x"},
+                       "acme.mode": {"type": "enum", "default": "a", "values": ["a", "b"], "description": "x"}},
+            "commands": [{"family": "acme", "module": "acme-router.cjs", "router": "routeAcme"}],
+            "gates": [gate],
+        }),
+        &[],
+    );
+    let step = feature_overlay(
+        "acme-step",
+        &json!({
+            "agents": ["acme-step-agent"], "requires": ["research"], "tier": "full",
+            "steps": [{"point": "plan:pre", "ref": {"agent": "acme-step-agent"}, "fragment": {"path": "fragments/s.md"},
+                       "produces": ["ACME.md"], "consumes": ["RESEARCH.md"], "onError": "skip"}],
+        }),
+        &[("fragments/s.md", "step text")],
+    );
+    let contrib = feature_overlay(
+        "acme-contrib",
+        &json!({
+            "contributions": [{"point": "plan:pre", "into": "planner", "fragment": {"inline": "be brief"},
+                               "produces": [], "consumes": ["ACME.md"]}],
+            "commands": [{"family": "aaa-first", "module": "a.cjs", "router": "routeA"}],
+        }),
+        &[],
+    );
+    vec![
+        vec![gates.clone()],
+        vec![step.clone(), contrib.clone()],
+        vec![contrib, gates, step],
+    ]
+}
+
 fn request() -> Value {
     let base = base_caps();
     let cross: Vec<Value> = cross_cases()
@@ -648,6 +708,10 @@ fn request() -> Value {
         "profiles": profiles,
         "mostRestrictive": RESTRICTIVE,
         "collate": collate_cases(),
+        "built": overlay_sets().iter().map(|set| {
+            let json = Registry::first_party().with_overlays(set).to_peer_json();
+            Value::Array(json["capabilities"].as_object().map(|m| m.values().cloned().collect()).unwrap_or_default())
+        }).collect::<Vec<_>>(),
     })
 }
 
@@ -693,6 +757,60 @@ fn every_index_equals_the_compiled_peer_registry() {
     println!(
         "compared {} exports, {compared} top-level entries (prose masked)",
         t.len()
+    );
+}
+
+/// Sorts an object's keys (for the views whose key order differs on purpose with overlays).
+fn sorted_keys(value: &Value) -> Value {
+    let mut entries: Vec<(String, Value)> = value
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    Value::Object(entries.into_iter().collect())
+}
+
+#[test]
+fn merged_registry_with_overlays_equals_the_peer_builder() {
+    let answers = peer()["built"].as_array().expect("built");
+    for (set, theirs) in overlay_sets().iter().zip(answers) {
+        let registry = Registry::first_party().with_overlays(set);
+        assert!(
+            registry.diagnostics().is_empty(),
+            "{:?}",
+            registry.diagnostics()
+        );
+        let (mut ours, mut theirs) = (registry.to_peer_json(), theirs.clone());
+        mask(&mut ours);
+        mask(&mut theirs);
+        for key in theirs
+            .as_object()
+            .map(|o| o.keys().cloned().collect::<Vec<_>>())
+            .unwrap_or_default()
+        {
+            // The peer's in-memory builder keeps insertion order for these three; the
+            // compiled module (and we) sort them (docs/registry.md).
+            let (o, t) = if ["commandFamilies", "capabilityClusters", "profileMembership"]
+                .contains(&key.as_str())
+            {
+                (sorted_keys(&ours[&key]), sorted_keys(&theirs[&key]))
+            } else {
+                (ours[&key].clone(), theirs[&key].clone())
+            };
+            let text = |v: &Value| serde_json::to_string_pretty(v).unwrap_or_default();
+            assert_eq!(
+                text(&o),
+                text(&t),
+                "{key} differs with overlays {:?}",
+                set.iter().map(|o| &o.folder).collect::<Vec<_>>()
+            );
+        }
+    }
+    println!(
+        "compared {} merged registries built by the peer",
+        answers.len()
     );
 }
 
