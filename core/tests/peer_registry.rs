@@ -835,26 +835,53 @@ fn capability_manifests_equal_the_peer_with_prose_masked() {
     println!("compared {count} manifests");
 }
 
+/// Every prose text of a manifest: descriptions (capability and config slices) and
+/// fragment bodies, keyed by where they sit.
+fn prose(cap: &Value) -> Vec<(String, String)> {
+    let mut out = vec![(
+        "description".to_owned(),
+        cap["description"].as_str().unwrap_or("").to_owned(),
+    )];
+    for (key, slice) in cap["config"].as_object().into_iter().flatten() {
+        out.push((
+            format!("config.{key}"),
+            slice["description"].as_str().unwrap_or("").to_owned(),
+        ));
+    }
+    for group in ["steps", "contributions"] {
+        for (i, hook) in cap[group].as_array().into_iter().flatten().enumerate() {
+            if let Some(text) = hook["fragment"]["inline"].as_str() {
+                out.push((format!("{group}[{i}].fragment"), text.to_owned()));
+            }
+        }
+    }
+    out
+}
+
 #[test]
 fn prose_is_our_own() {
     let theirs = &peer()["registry"]["capabilities"];
     let mut checked = 0;
     for cap in Registry::first_party().capabilities() {
-        let ours = cap.manifest["description"].as_str().unwrap_or("");
-        assert!(
-            !ours.is_empty() && !ours.contains("PLACEHOLDER"),
-            "{}",
-            cap.id
-        );
-        assert_ne!(
-            ours,
-            theirs[&cap.id]["description"].as_str().unwrap_or(""),
-            "{} copies the peer",
-            cap.id
-        );
-        checked += 1;
+        let peer_prose = prose(&theirs[&cap.id]);
+        let ours = prose(&cap.manifest);
+        assert_eq!(ours.len(), peer_prose.len(), "{}", cap.id);
+        for ((at, text), (_, peer_text)) in ours.iter().zip(&peer_prose) {
+            assert!(
+                !text.trim().is_empty() && !text.contains("PLACEHOLDER"),
+                "{} {at}",
+                cap.id
+            );
+            assert_ne!(
+                text.trim(),
+                peer_text.trim(),
+                "{} {at} copies the peer",
+                cap.id
+            );
+            checked += 1;
+        }
     }
-    println!("checked {checked} descriptions");
+    println!("checked {checked} prose texts");
 }
 
 #[test]
