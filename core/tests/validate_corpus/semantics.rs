@@ -6,6 +6,7 @@ use serde_json::json;
 
 use super::{Corpus, Expect, set};
 
+#[allow(clippy::too_many_lines)] // Reason: a data table of mutations, one line per case.
 pub fn semantics_cases(c: &mut Corpus<'_>) {
     // `cap.id || '(unknown)'` and `String(id)` in message prefixes.
     for id in [
