@@ -204,7 +204,8 @@ pub(crate) fn is_reserved_value(v: Option<&Value>) -> bool {
 /// Peer `validateCapability(cap, folderId)`: the errors, in the peer's order, as
 /// Error-severity diagnostics. Empty means valid. Total: never panics (where the peer
 /// throws, on `null` elements of `steps`, `contributions` or `gates`, this returns a
-/// `null_element` error instead).
+/// `null_element` error instead). Each diagnostic's `capability_id` is `folder_id`; past
+/// [`MAX_REPORTED_ERRORS`] errors, one `too_many_errors` summary counts the rest.
 ///
 /// ```
 /// let cap = serde_json::json!({"id": "Bad"});
