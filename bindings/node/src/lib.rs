@@ -50,3 +50,4 @@ impl Registry {
 pub fn error_codes() -> Vec<String> {
     gsd_core::ErrorCode::ALL.iter().map(|c| c.as_str().to_owned()).collect()
 }
+
