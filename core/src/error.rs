@@ -91,7 +91,11 @@ pub struct Error {
 impl Error {
     /// Builds an error (crate-internal: callers only read errors).
     pub(crate) fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        Self { code, message: message.into(), field: None }
+        Self {
+            code,
+            message: message.into(),
+            field: None,
+        }
     }
 
     /// Attaches the name of the field at fault.
@@ -140,7 +144,11 @@ mod tests {
         for code in ErrorCode::ALL {
             assert_eq!(ErrorCode::parse(code.as_str()), Some(*code));
             assert_ne!(code.status(), 0, "0 is OK");
-            assert!(seen.insert(code.status()), "status {} reused", code.status());
+            assert!(
+                seen.insert(code.status()),
+                "status {} reused",
+                code.status()
+            );
         }
     }
 }

@@ -16,15 +16,61 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod cross;
 pub mod diagnostic;
 pub mod embedded;
 pub mod error;
+pub mod home;
+pub mod host;
+pub mod index;
+pub mod install_manifest;
+pub mod intent;
+pub mod layout;
 pub mod manifest;
+pub mod path;
+pub mod plan;
+pub mod profile;
 pub mod registry;
+pub mod sanitize;
+pub mod scope;
+pub mod shadow;
+pub mod slash;
+pub mod surface;
+pub mod trigger;
+pub mod validate;
 pub mod vocab;
 
+pub use cross::{validate_cross, validate_data_flow};
 pub use diagnostic::{Diagnostic, Severity};
 pub use error::{Error, ErrorCode};
+pub use home::{Provenance, probe_paths, resolve_config_home};
+pub use host::Host;
+pub use index::Index;
+pub use install_manifest::{
+    InstallManifest, InstallManifestDocument, InstallManifestRead, ManifestMode,
+    read_install_manifest,
+};
+pub use intent::{ConfigIntent, Hooks, InstallIntent, install_intent};
+pub use layout::{
+    ArtifactKind, Layout, compose_command_filename, is_namespaced_by_dir, resolve_layout,
+};
 pub use manifest::{ArtifactLayout, Capability, ConfigHome, LayoutEntry, RuntimeDescriptor};
-pub use registry::Registry;
+pub use plan::{
+    InstallManifestRecord, Placement, Plan, PlanRequest, PlanSet, ProfileSelection, UninstallItem,
+    resolve_install_plan, resolve_install_plans,
+};
+pub use profile::{ProfileSources, ResolvedProfile, resolve_profile};
+pub use registry::{Overlay, Registry};
+pub use scope::{ResolvedScope, SCOPE_ORDER, parse_scope, resolve_scope, scope_probe_paths};
+pub use shadow::{
+    ManifestMismatch, ShadowReason, ShadowReport, ShadowSide, ShadowedTrigger, build_shadow_report,
+    render_shadow_report, sanitize_for_render,
+};
+pub use slash::{canonicalize_runtime_name, format_gsd_slash, normalize_runtime_name};
+pub use surface::{
+    ConfigHomeFacts, HomeProbe, InstalledRuntimeSurface, InstalledScope, InstalledSurfaces,
+    SurfaceFacts, probe_requests, resolve_installed_surfaces,
+};
+pub use trigger::{Registration, ShadowedBy, Trigger, TriggerInput, resolve_trigger_surface};
+pub use validate::{parse_manifest, validate_capability, warning_records};
 pub use vocab::Scope;

@@ -9,9 +9,9 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::vocab::{
-    ArtifactKindName, CommandStyle, ConfigFormat, ConfigHomeKind, ConverterName, ExtendedHookEvent,
-    ExtensionEvents, HookEvents, HooksSurface, InstallSurface, Nesting, PermissionWriter, Role,
-    SandboxTier, Scope, Tier, TriggerKind, DEFAULT_TRIGGER_PRECEDENCE,
+    ArtifactKindName, CommandStyle, ConfigFormat, ConfigHomeKind, ConverterName,
+    DEFAULT_TRIGGER_PRECEDENCE, ExtendedHookEvent, ExtensionEvents, HookEvents, HooksSurface,
+    InstallSurface, Nesting, PermissionWriter, Role, SandboxTier, Scope, Tier, TriggerKind,
 };
 
 /// `runtime.configHome` (and `configHome.skillsHome`).

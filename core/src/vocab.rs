@@ -143,8 +143,12 @@ impl LoopPoint {
 
 /// Host artifacts and the earliest loop-point index at which each exists
 /// (`HOST_ARTIFACT_EARLIEST_POINT_IDX`).
-pub const HOST_ARTIFACT_EARLIEST_POINT: &[(&str, usize)] =
-    &[("CONTEXT.md", 1), ("PLAN.md", 3), ("SUMMARY.md", 7), ("UAT.md", 9)];
+pub const HOST_ARTIFACT_EARLIEST_POINT: &[(&str, usize)] = &[
+    ("CONTEXT.md", 1),
+    ("PLAN.md", 3),
+    ("SUMMARY.md", 7),
+    ("UAT.md", 9),
+];
 
 closed_enum! {
     /// Federated config slice value types.
@@ -213,7 +217,8 @@ closed_enum! {
 }
 
 /// `DEFAULT_TRIGGER_PRECEDENCE`: skills beat commands.
-pub const DEFAULT_TRIGGER_PRECEDENCE: &[TriggerKind] = &[TriggerKind::Skills, TriggerKind::Commands];
+pub const DEFAULT_TRIGGER_PRECEDENCE: &[TriggerKind] =
+    &[TriggerKind::Skills, TriggerKind::Commands];
 
 impl TriggerKind {
     /// The artifact kind this trigger kind corresponds to.
@@ -300,7 +305,9 @@ impl ExtendedHookEvent {
     pub const fn is_gemini_agent_event(self) -> bool {
         matches!(
             self,
-            ExtendedHookEvent::BeforeAgent | ExtendedHookEvent::AfterAgent | ExtendedHookEvent::BeforeModel
+            ExtendedHookEvent::BeforeAgent
+                | ExtendedHookEvent::AfterAgent
+                | ExtendedHookEvent::BeforeModel
         )
     }
 
@@ -439,57 +446,163 @@ closed_enum! {
 }
 
 /// Fields a `role: runtime` capability must not carry.
-pub const FEATURE_FIELDS_FORBIDDEN_ON_RUNTIME: &[&str] =
-    &["skills", "agents", "steps", "contributions", "gates", "hooks", "activationKey"];
+pub const FEATURE_FIELDS_FORBIDDEN_ON_RUNTIME: &[&str] = &[
+    "skills",
+    "agents",
+    "steps",
+    "contributions",
+    "gates",
+    "hooks",
+    "activationKey",
+];
 
 /// Fields a `role: reviewer` capability must not carry.
 pub const FEATURE_FIELDS_FORBIDDEN_ON_REVIEWER: &[&str] = &[
-    "skills", "agents", "steps", "contributions", "gates", "hooks", "activationKey", "taskContentResolver",
+    "skills",
+    "agents",
+    "steps",
+    "contributions",
+    "gates",
+    "hooks",
+    "activationKey",
+    "taskContentResolver",
 ];
 
 /// The 16 known `reviewer.*` fields.
 pub const KNOWN_REVIEWER_FIELDS: &[&str] = &[
-    "slug", "flags", "transport", "probe", "invoke", "timeoutFloorMs", "emptyOutput", "reviewsSection",
-    "evidenceClass", "requiresBinaries", "promptBudgetKey", "modelConfigKey", "timeoutConfigKey",
-    "effortConfigKey", "defaultEffort", "handler",
+    "slug",
+    "flags",
+    "transport",
+    "probe",
+    "invoke",
+    "timeoutFloorMs",
+    "emptyOutput",
+    "reviewsSection",
+    "evidenceClass",
+    "requiresBinaries",
+    "promptBudgetKey",
+    "modelConfigKey",
+    "timeoutConfigKey",
+    "effortConfigKey",
+    "defaultEffort",
+    "handler",
 ];
 
 /// Known `reviewer.probe` fields.
-pub const KNOWN_PROBE_FIELDS: &[&str] = &["kind", "binary", "needle", "timeoutMs", "hostConfigKey", "path"];
+pub const KNOWN_PROBE_FIELDS: &[&str] = &[
+    "kind",
+    "binary",
+    "needle",
+    "timeoutMs",
+    "hostConfigKey",
+    "path",
+];
 
 /// `reviewer.invoke` fields only valid with `transport: spawn`.
-pub const SPAWN_ONLY_INVOKE_FIELDS: &[&str] =
-    &["binary", "args", "promptChannel", "outputChannel", "outputArg", "modelArg", "env"];
+pub const SPAWN_ONLY_INVOKE_FIELDS: &[&str] = &[
+    "binary",
+    "args",
+    "promptChannel",
+    "outputChannel",
+    "outputArg",
+    "modelArg",
+    "env",
+];
 
 /// `reviewer.invoke` fields only valid with `transport: openai-http`.
-pub const HTTP_ONLY_INVOKE_FIELDS: &[&str] =
-    &["hostConfigKey", "defaultHost", "path", "modelDiscovery", "fallbackModel"];
+pub const HTTP_ONLY_INVOKE_FIELDS: &[&str] = &[
+    "hostConfigKey",
+    "defaultHost",
+    "path",
+    "modelDiscovery",
+    "fallbackModel",
+];
 
 /// Environment keys a reviewer lane may never set (compared case-insensitively).
 pub const DENIED_LANE_ENV_KEYS: &[&str] = &[
-    "PATH", "NODE_OPTIONS", "NODE_REPL_EXTERNAL_MODULE", "NODE_PATH", "LD_PRELOAD", "LD_AUDIT",
-    "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES", "DYLD_LIBRARY_PATH", "PYTHONSTARTUP", "PYTHONPATH",
-    "BASH_ENV", "ENV", "PERL5OPT", "RUBYOPT", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "CLASSPATH",
-    "GIT_SSH_COMMAND", "GIT_EXTERNAL_DIFF",
+    "PATH",
+    "NODE_OPTIONS",
+    "NODE_REPL_EXTERNAL_MODULE",
+    "NODE_PATH",
+    "LD_PRELOAD",
+    "LD_AUDIT",
+    "LD_LIBRARY_PATH",
+    "DYLD_INSERT_LIBRARIES",
+    "DYLD_LIBRARY_PATH",
+    "PYTHONSTARTUP",
+    "PYTHONPATH",
+    "BASH_ENV",
+    "ENV",
+    "PERL5OPT",
+    "RUBYOPT",
+    "JAVA_TOOL_OPTIONS",
+    "_JAVA_OPTIONS",
+    "CLASSPATH",
+    "GIT_SSH_COMMAND",
+    "GIT_EXTERNAL_DIFF",
 ];
 
 /// The 60 known `runtime.hostBehaviors` keys, sorted.
 pub const KNOWN_HOST_BEHAVIORS: &[&str] = &[
-    "agentFileExtension", "agentFrontmatterExtensions", "agentManifestStyle", "agentTomlFiles",
-    "attributionConfigResolver", "attributionSource", "authorsCanonicalWorkflow", "brandingRewrites",
-    "cleanupSkillSidecars", "clineRulesSurface", "combinedFamilyInstall", "commandBodyConverter",
-    "doneBannerStyle", "flatCommandDir", "frontmatterDialect", "globalDirResolver", "hookPathStyle",
-    "hooksJsonSurface", "hyphenNameAgentBody", "installsCommandBodiesForWorkflowDelegation",
-    "legacyCommandsGsdCleanup", "legacyCommandsGsdInstallMigration", "legacyCommandsGsdUninstall",
-    "legacyDevinSkillsCleanup", "localCommandsViaRules", "localInstallDeferred", "localInstallStyle",
-    "localTargetIsProjectRoot", "managedHookEvents", "mcpCompanion", "namedSubagentsSupported",
-    "nativeModelAliases", "nativePlugin", "noPathRewrite", "ownsClaudePaths", "permissionsSchema",
-    "pluginOnlyInstall", "projectInstructionFile", "reapplyCommand", "reportCommandsDir",
-    "reportSkillsCount", "retiredArtifacts", "settingsFileByScope", "sharedHooksDirName",
-    "skillFrontmatterVersion", "skillPriorityFrontmatter", "skillsGlobalOnboarding",
-    "skillsManifestPrefix", "skipCodexSkillsManifest", "skipHomePrefixSubstitution", "skipSettingsUi",
-    "skipSharedHooksInstall", "skipUpdateBannerCommand", "soloStageMetadata", "sourceMarkerFile",
-    "tomlConfigInstall", "trackCategoryDescription", "unsupportedFeatures", "verificationStyle",
+    "agentFileExtension",
+    "agentFrontmatterExtensions",
+    "agentManifestStyle",
+    "agentTomlFiles",
+    "attributionConfigResolver",
+    "attributionSource",
+    "authorsCanonicalWorkflow",
+    "brandingRewrites",
+    "cleanupSkillSidecars",
+    "clineRulesSurface",
+    "combinedFamilyInstall",
+    "commandBodyConverter",
+    "doneBannerStyle",
+    "flatCommandDir",
+    "frontmatterDialect",
+    "globalDirResolver",
+    "hookPathStyle",
+    "hooksJsonSurface",
+    "hyphenNameAgentBody",
+    "installsCommandBodiesForWorkflowDelegation",
+    "legacyCommandsGsdCleanup",
+    "legacyCommandsGsdInstallMigration",
+    "legacyCommandsGsdUninstall",
+    "legacyDevinSkillsCleanup",
+    "localCommandsViaRules",
+    "localInstallDeferred",
+    "localInstallStyle",
+    "localTargetIsProjectRoot",
+    "managedHookEvents",
+    "mcpCompanion",
+    "namedSubagentsSupported",
+    "nativeModelAliases",
+    "nativePlugin",
+    "noPathRewrite",
+    "ownsClaudePaths",
+    "permissionsSchema",
+    "pluginOnlyInstall",
+    "projectInstructionFile",
+    "reapplyCommand",
+    "reportCommandsDir",
+    "reportSkillsCount",
+    "retiredArtifacts",
+    "settingsFileByScope",
+    "sharedHooksDirName",
+    "skillFrontmatterVersion",
+    "skillPriorityFrontmatter",
+    "skillsGlobalOnboarding",
+    "skillsManifestPrefix",
+    "skipCodexSkillsManifest",
+    "skipHomePrefixSubstitution",
+    "skipSettingsUi",
+    "skipSharedHooksInstall",
+    "skipUpdateBannerCommand",
+    "soloStageMetadata",
+    "sourceMarkerFile",
+    "tomlConfigInstall",
+    "trackCategoryDescription",
+    "unsupportedFeatures",
+    "verificationStyle",
     "writeCategoryDescription",
 ];
 
@@ -533,7 +646,10 @@ mod tests {
         assert_eq!(Scope::parse("GLOBAL"), None);
         assert_eq!(Scope::parse(" local"), None);
         assert_eq!(Scope::parse(""), None);
-        assert_eq!(ConfigFormat::one_of(), "settings-json, toml, markdown, markdown-dir, none");
+        assert_eq!(
+            ConfigFormat::one_of(),
+            "settings-json, toml, markdown, markdown-dir, none"
+        );
     }
 
     #[test]

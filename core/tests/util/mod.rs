@@ -20,7 +20,8 @@ pub fn peer_dir() -> PathBuf {
         PathBuf::from,
     );
     assert!(
-        dir.join("gsd-core/bin/lib/capability-validator.cjs").is_file(),
+        dir.join("gsd-core/bin/lib/capability-validator.cjs")
+            .is_file(),
         "the peer @opengsd/gsd-core@1.14.0 is not installed at {}; run `bash scripts/setup.sh` (or `cd npm && npm ci --ignore-scripts --omit=optional`)",
         dir.display()
     );
@@ -33,7 +34,9 @@ pub fn peer_dir() -> PathBuf {
 #[track_caller]
 pub fn peer_eval(script: &str, input: &serde_json::Value) -> serde_json::Value {
     let peer = peer_dir();
-    let script_path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/peer").join(script);
+    let script_path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/peer")
+        .join(script);
     let mut child = Command::new("node")
         .arg(&script_path)
         .env("GSD_PEER_LIB", peer.join("gsd-core/bin/lib"))
@@ -44,7 +47,12 @@ pub fn peer_eval(script: &str, input: &serde_json::Value) -> serde_json::Value {
         .spawn()
         .expect("spawn node");
     let body = serde_json::to_vec(input).expect("serialize input");
-    child.stdin.take().expect("stdin").write_all(&body).expect("write stdin");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(&body)
+        .expect("write stdin");
     let out = child.wait_with_output().expect("wait for node");
     assert!(
         out.status.success(),
@@ -52,6 +60,9 @@ pub fn peer_eval(script: &str, input: &serde_json::Value) -> serde_json::Value {
         String::from_utf8_lossy(&out.stderr)
     );
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!("peer script {script} printed invalid JSON ({e}): {}", String::from_utf8_lossy(&out.stdout))
+        panic!(
+            "peer script {script} printed invalid JSON ({e}): {}",
+            String::from_utf8_lossy(&out.stdout)
+        )
     })
 }

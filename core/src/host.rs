@@ -1,0 +1,51 @@
+//! Host facts as plain data.
+//!
+//! The core never reads the machine: the caller (a binding or the CLI edge) collects the
+//! user's home, the working directory, an environment snapshot and which probe paths exist
+//! ([`crate::home::probe_paths`] says exactly which paths to check), and passes them in.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+/// Everything the resolver may know about the machine it plans for.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Host {
+    /// The user's home directory (an absolute POSIX path; used verbatim, never normalised).
+    pub home: String,
+    /// The working directory: the project root for the `local` scope and the anchor of
+    /// relative paths (`path.resolve`).
+    pub cwd: String,
+    /// Environment snapshot (only the variables a descriptor names are ever read).
+    #[serde(default)]
+    pub env: BTreeMap<String, String>,
+    /// Probe paths known to exist (files or directories), spelled exactly as
+    /// [`crate::home::probe_paths`] lists them.
+    #[serde(default)]
+    pub existing_paths: BTreeSet<String>,
+}
+
+impl Host {
+    /// A host with the given home and cwd, an empty environment and nothing on disk.
+    #[must_use]
+    pub fn new(home: impl Into<String>, cwd: impl Into<String>) -> Self {
+        Self {
+            home: home.into(),
+            cwd: cwd.into(),
+            ..Self::default()
+        }
+    }
+
+    /// The value of an environment variable, when set.
+    #[must_use]
+    pub fn var(&self, name: &str) -> Option<&str> {
+        self.env.get(name).map(String::as_str)
+    }
+
+    /// Whether `path` is known to exist.
+    #[must_use]
+    pub fn exists(&self, path: &str) -> bool {
+        self.existing_paths.contains(path)
+    }
+}

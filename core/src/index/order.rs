@@ -1,0 +1,166 @@
+//! Ordering rules the peer's registry builder uses: JavaScript's default
+//! `String.prototype.localeCompare` (ICU root collation) for ASCII text, and the
+//! produces/consumes topological sort of hooks at one loop point.
+
+use std::cmp::Ordering;
+
+use serde_json::Value;
+
+/// ASCII code points that are not ignorable, in ICU root collation order. Letters pair
+/// up (`a` then `A`): same primary weight, lower case first at the tertiary level.
+const ASCII_ORDER: &[u8] = &[
+    9, 10, 11, 12, 13, 32, 95, 45, 44, 59, 58, 33, 63, 46, 39, 34, 40, 41, 91, 93, 123, 125, 64,
+    42, 47, 92, 38, 35, 37, 96, 94, 43, 60, 61, 62, 124, 126, 36, 48, 49, 50, 51, 52, 53, 54, 55,
+    56, 57, 97, 65, 98, 66, 99, 67, 100, 68, 101, 69, 102, 70, 103, 71, 104, 72, 105, 73, 106, 74,
+    107, 75, 108, 76, 109, 77, 110, 78, 111, 79, 112, 80, 113, 81, 114, 82, 115, 83, 116, 84, 117,
+    85, 118, 86, 119, 87, 120, 88, 121, 89, 122, 90,
+];
+
+/// `(primary, tertiary)` weight of one character; `None` when the collator ignores it
+/// (ASCII control characters other than tab and line breaks). Non-ASCII characters sort
+/// after every ASCII character by code point (an approximation: ids are ASCII).
+fn weight(c: char) -> Option<(u32, u8)> {
+    if !c.is_ascii() {
+        return Some((1000 + u32::from(c), 0));
+    }
+    let lower = c.to_ascii_lowercase();
+    #[allow(clippy::cast_possible_truncation)] // Reason: `c` is ASCII here.
+    let pos = ASCII_ORDER.iter().position(|b| *b == lower as u8)?;
+    #[allow(clippy::cast_possible_truncation)] // Reason: the table has under 100 entries.
+    Some((pos as u32, u8::from(c.is_ascii_uppercase())))
+}
+
+/// JavaScript `a.localeCompare(b)` under the default (root) collation, exact for ASCII:
+/// `a < A < b < B`, punctuation before digits before letters, `-` before `a`.
+#[must_use]
+pub fn locale_compare(a: &str, b: &str) -> Ordering {
+    let wa: Vec<(u32, u8)> = a.chars().filter_map(weight).collect();
+    let wb: Vec<(u32, u8)> = b.chars().filter_map(weight).collect();
+    let primary = wa.iter().map(|w| w.0).cmp(wb.iter().map(|w| w.0));
+    primary.then_with(|| wa.iter().map(|w| w.1).cmp(wb.iter().map(|w| w.1)))
+}
+
+/// JavaScript's default `Array.prototype.sort` order for strings (UTF-16 code units).
+#[must_use]
+pub fn js_sort_compare(a: &str, b: &str) -> Ordering {
+    a.encode_utf16().cmp(b.encode_utf16())
+}
+
+/// One hook (step or contribution) at a loop point, with its capability.
+#[derive(Debug, Clone)]
+pub(crate) struct HookAt<'a> {
+    pub cap_id: &'a str,
+    pub hook: &'a Value,
+}
+
+fn artifacts<'v>(hook: &'v Value, key: &str) -> impl Iterator<Item = &'v Value> {
+    hook.get(key)
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+}
+
+/// Kahn's algorithm with the peer's tie-break: the initial ready set sorted by
+/// `capId` (`localeCompare`, stable), then each batch of newly ready hooks sorted the
+/// same way and appended. `Err` holds the capability ids (input order) of a cycle.
+pub(crate) fn topo_sort<'a>(entries: &[HookAt<'a>]) -> Result<Vec<HookAt<'a>>, Vec<&'a str>> {
+    let n = entries.len();
+    if n <= 1 {
+        return Ok(entries.to_vec());
+    }
+    let mut in_degree = vec![0usize; n];
+    let mut edges: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for i in 0..n {
+        let produces: Vec<&Value> = artifacts(entries[i].hook, "produces").collect();
+        for j in (0..n).filter(|j| *j != i) {
+            if artifacts(entries[j].hook, "consumes").any(|a| produces.contains(&a)) {
+                edges[i].push(j);
+                in_degree[j] += 1;
+            }
+        }
+    }
+    let by_cap = |x: &usize, y: &usize| locale_compare(entries[*x].cap_id, entries[*y].cap_id);
+    let mut queue: std::collections::VecDeque<usize> = {
+        let mut ready: Vec<usize> = (0..n).filter(|i| in_degree[*i] == 0).collect();
+        ready.sort_by(by_cap);
+        ready.into()
+    };
+    let mut result = Vec::with_capacity(n);
+    while let Some(i) = queue.pop_front() {
+        result.push(entries[i].clone());
+        let mut ready = Vec::new();
+        for &j in &edges[i] {
+            in_degree[j] -= 1;
+            if in_degree[j] == 0 {
+                ready.push(j);
+            }
+        }
+        ready.sort_by(by_cap);
+        queue.extend(ready);
+    }
+    if result.len() < n {
+        return Err(entries.iter().map(|e| e.cap_id).collect());
+    }
+    Ok(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn locale_compare_matches_javascript_for_ascii() {
+        let mut ids = vec!["b", "B", "a", "A", "a-b", "ab", "a1", "a_b", "a.b"];
+        ids.sort_by(|a, b| locale_compare(a, b));
+        // Expected order printed by Node 20: `[...].sort((a, b) => a.localeCompare(b))`.
+        assert_eq!(ids, ["a", "A", "a_b", "a-b", "a.b", "a1", "ab", "b", "B"]);
+    }
+
+    #[test]
+    fn ready_nodes_are_appended_not_merged() {
+        // The spec's example: zeta produces A, beta consumes A, alpha and gamma are free.
+        let zeta = json!({"produces": ["A"]});
+        let beta = json!({"consumes": ["A"]});
+        let free = json!({});
+        let entries = [
+            HookAt {
+                cap_id: "zeta",
+                hook: &zeta,
+            },
+            HookAt {
+                cap_id: "beta",
+                hook: &beta,
+            },
+            HookAt {
+                cap_id: "alpha",
+                hook: &free,
+            },
+            HookAt {
+                cap_id: "gamma",
+                hook: &free,
+            },
+        ];
+        let sorted = topo_sort(&entries).expect("acyclic");
+        let ids: Vec<_> = sorted.iter().map(|e| e.cap_id).collect();
+        assert_eq!(ids, ["alpha", "gamma", "zeta", "beta"]);
+    }
+
+    #[test]
+    fn a_cycle_is_an_error_naming_the_input_order() {
+        let a = json!({"produces": ["A"], "consumes": ["B"]});
+        let b = json!({"produces": ["B"], "consumes": ["A"]});
+        let entries = [
+            HookAt {
+                cap_id: "b",
+                hook: &b,
+            },
+            HookAt {
+                cap_id: "a",
+                hook: &a,
+            },
+        ];
+        assert_eq!(topo_sort(&entries).err(), Some(vec!["b", "a"]));
+    }
+}

@@ -1,0 +1,232 @@
+//! Artifact layout: which kinds of artifacts a runtime installs at a scope, where, under
+//! which prefix and through which body converter.
+//!
+//! Built from the descriptor's `artifactLayout.<scope>` in descriptor order. Every kind's
+//! destination directory is computed here and confined to its root (the config directory,
+//! or the global-only `home` root): a destination outside its root is an error, never a
+//! write target.
+
+use serde::Serialize;
+
+use crate::error::{Error, ErrorCode};
+use crate::host::Host;
+use crate::path;
+use crate::registry::Registry;
+use crate::scope::lookup_runtime;
+use crate::vocab::{ArtifactKindName, ConverterName, Nesting, Scope};
+
+/// The resolved layout of one runtime at one scope.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Layout {
+    /// Runtime id.
+    pub runtime: String,
+    /// The config directory, verbatim as given.
+    pub config_dir: String,
+    /// The scope.
+    pub scope: Scope,
+    /// The kinds, in descriptor order.
+    pub kinds: Vec<ArtifactKind>,
+}
+
+/// One artifact kind of a layout.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ArtifactKind {
+    /// The kind.
+    pub kind: ArtifactKindName,
+    /// Destination under the root, as declared.
+    pub dest_subpath: String,
+    /// File / directory prefix.
+    pub prefix: String,
+    /// `flat` or `nested` (router nesting of skills).
+    pub nesting: Nesting,
+    /// Whether the host loads the directory recursively.
+    pub recursive: bool,
+    /// Body converter by closed name (`None`: bodies are copied as they are).
+    pub converter: Option<ConverterName>,
+    /// Global-only install root: `join(host.home, entry.home)`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub home: Option<String>,
+    /// The absolute, confined destination directory: `resolve(cwd, root, destSubpath)`.
+    pub dest_dir: String,
+}
+
+/// `destSubpath` resolved under `root` (against `cwd` when `root` is relative), accepted only
+/// when strictly inside `root` (the peer's `assertDestWithinConfigHome`).
+///
+/// # Errors
+/// [`ErrorCode::DestinationOutsideConfigHome`] when `dest_subpath` contains NUL, `root` or
+/// `dest_subpath` is empty, or the target resolves to `root` itself or outside it (a root of
+/// `/` rejects everything, as the peer does).
+pub fn dest_within_root(cwd: &str, root: &str, dest_subpath: &str) -> Result<String, Error> {
+    if dest_subpath.contains('\0') {
+        return Err(Error::new(
+            ErrorCode::DestinationOutsideConfigHome,
+            format!("destSubpath \"{dest_subpath}\" contains a NUL byte and is not valid"),
+        )
+        .with_field("destSubpath"));
+    }
+    let target = path::resolve(cwd, &[root, dest_subpath]);
+    let resolved_root = path::resolve(cwd, &[root]);
+    if root.is_empty()
+        || dest_subpath.is_empty()
+        || target == resolved_root
+        || !path::is_within(&resolved_root, &target)
+    {
+        return Err(Error::new(
+            ErrorCode::DestinationOutsideConfigHome,
+            format!(
+                "destSubpath \"{dest_subpath}\" must be a strict subpath of configHome \"{root}\" — not configHome itself or outside it (escapes configHome)"
+            ),
+        )
+        .with_field("destSubpath"));
+    }
+    Ok(target)
+}
+
+/// Resolves the layout of `runtime` at `scope` into `config_dir`.
+///
+/// Validation order follows the peer: `config_dir` non-empty, runtime known, then per entry
+/// (a `skills` entry must name a converter). `home` roots use `host.home` (the peer reads the
+/// real home directory there; we take the host value so the result is a pure function).
+///
+/// # Errors
+/// [`ErrorCode::InvalidArgument`] (empty `config_dir`), [`ErrorCode::UnknownRuntime`],
+/// [`ErrorCode::InvalidDescriptor`] (skills without converter),
+/// [`ErrorCode::DestinationOutsideConfigHome`] (a destination escaping its root).
+pub fn resolve_layout(
+    registry: &Registry,
+    runtime: &str,
+    config_dir: &str,
+    scope: Scope,
+    host: &Host,
+) -> Result<Layout, Error> {
+    if config_dir.is_empty() {
+        return Err(Error::new(
+            ErrorCode::InvalidArgument,
+            "configDir must be a non-empty string",
+        )
+        .with_field("configDir"));
+    }
+    let descriptor = lookup_runtime(registry, runtime)?;
+    let mut kinds = Vec::new();
+    for (index, entry) in descriptor.artifact_layout.entries(scope).iter().enumerate() {
+        if entry.kind == ArtifactKindName::Skills && entry.converter.is_none() {
+            return Err(Error::new(
+                ErrorCode::InvalidDescriptor,
+                format!("skills entry for '{runtime}' has converter=null (converter is required for skills)"),
+            )
+            .with_field(format!("runtime.artifactLayout.{scope}[{index}].converter")));
+        }
+        let home = match (&entry.home, scope) {
+            (Some(rel), Scope::Global) if !rel.is_empty() => Some(path::join(&[&host.home, rel])),
+            _ => None,
+        };
+        let root = home.as_deref().unwrap_or(config_dir);
+        let dest_dir = dest_within_root(&host.cwd, root, &entry.dest_subpath)?;
+        kinds.push(ArtifactKind {
+            kind: entry.kind,
+            dest_subpath: entry.dest_subpath.clone(),
+            prefix: entry.prefix.clone(),
+            nesting: entry.nesting,
+            recursive: entry.recursive,
+            converter: entry.converter,
+            home,
+            dest_dir,
+        });
+    }
+    Ok(Layout {
+        runtime: runtime.to_owned(),
+        config_dir: config_dir.to_owned(),
+        scope,
+        kinds,
+    })
+}
+
+/// Whether a `commands` entry is namespaced by its directory: the last segment of
+/// `dest_subpath` (`\` read as `/`, trailing `/` ignored) equals `prefix` minus one trailing
+/// `-`. Always false for other kinds.
+#[must_use]
+pub fn is_namespaced_by_dir(kind: ArtifactKindName, dest_subpath: &str, prefix: &str) -> bool {
+    let last = path::basename(&path::to_posix(dest_subpath));
+    let stem = prefix.strip_suffix('-').unwrap_or(prefix);
+    kind == ArtifactKindName::Commands && last == stem
+}
+
+/// The file name a command is written under: `<stem>.md` when namespaced by directory, else
+/// `<prefix><stem>.md`.
+#[must_use]
+pub fn compose_command_filename(namespaced_by_dir: bool, prefix: &str, stem: &str) -> String {
+    if namespaced_by_dir {
+        format!("{stem}.md")
+    } else {
+        format!("{prefix}{stem}.md")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn namespacing_follows_the_spec_examples() {
+        assert!(is_namespaced_by_dir(
+            ArtifactKindName::Commands,
+            "commands/gsd",
+            "gsd-"
+        ));
+        assert!(is_namespaced_by_dir(
+            ArtifactKindName::Commands,
+            "commands\\gsd\\",
+            "gsd-"
+        ));
+        assert!(!is_namespaced_by_dir(
+            ArtifactKindName::Commands,
+            "commands",
+            "gsd-"
+        ));
+        assert!(!is_namespaced_by_dir(ArtifactKindName::Commands, "gsd", ""));
+        assert!(!is_namespaced_by_dir(
+            ArtifactKindName::Skills,
+            "skills/gsd",
+            "gsd-"
+        ));
+        assert_eq!(compose_command_filename(true, "gsd-", "help"), "help.md");
+        assert_eq!(
+            compose_command_filename(false, "gsd-", "help"),
+            "gsd-help.md"
+        );
+    }
+
+    #[test]
+    fn confinement_matches_the_observed_peer_cases() {
+        assert_eq!(dest_within_root("/w", "/c", "../c/x"), Ok("/c/x".into()));
+        assert_eq!(
+            dest_within_root("/w", "/c", "./skills/"),
+            Ok("/c/skills".into())
+        );
+        assert_eq!(dest_within_root("/w", "/c", "C:\\x"), Ok("/c/C:\\x".into()));
+        for bad in ["x/..", ".", "..", "/etc", "", "a\0b"] {
+            let err = dest_within_root("/w", "/c", bad).expect_err(bad);
+            assert_eq!(err.code(), ErrorCode::DestinationOutsideConfigHome);
+        }
+        assert!(dest_within_root("/w", "/", "x").is_err());
+    }
+
+    #[test]
+    fn codex_global_skills_root_is_under_host_home() {
+        let host = Host::new("/home/u", "/w");
+        let layout = resolve_layout(
+            Registry::first_party(),
+            "codex",
+            "/cfg",
+            Scope::Global,
+            &host,
+        )
+        .expect("layout");
+        assert_eq!(layout.kinds[0].home.as_deref(), Some("/home/u/.agents"));
+        assert_eq!(layout.kinds[0].dest_dir, "/home/u/.agents/skills");
+        assert_eq!(layout.kinds[1].dest_dir, "/cfg/agents");
+    }
+}

@@ -1,0 +1,205 @@
+//! POSIX path arithmetic with the exact semantics of Node's `path.posix`.
+//!
+//! The peer computes every directory with Node's `path` module on Linux, so parity needs
+//! the same string results: `join` normalises `.`/`..`/duplicate `/` and keeps one trailing
+//! `/`; `resolve` makes a path absolute against a *given* working directory (the core never
+//! reads the process cwd); a backslash is an ordinary character. Nothing here touches the
+//! disk.
+
+/// Collapses `.`/`..`/empty segments of `path` (Node's `normalizeString`). `..` at the top
+/// is kept only when `allow_above_root` (relative paths).
+fn normalize_segments(path: &str, allow_above_root: bool) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    for segment in path.split('/') {
+        match segment {
+            "" | "." => {}
+            ".." => {
+                if out.last().is_some_and(|last| *last != "..") {
+                    out.pop();
+                } else if allow_above_root {
+                    out.push("..");
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out.join("/")
+}
+
+/// `true` when `path` starts with `/`.
+#[must_use]
+pub fn is_absolute(path: &str) -> bool {
+    path.starts_with('/')
+}
+
+/// `path.posix.normalize`.
+#[must_use]
+pub fn normalize(path: &str) -> String {
+    if path.is_empty() {
+        return ".".to_owned();
+    }
+    let absolute = is_absolute(path);
+    let trailing = path.ends_with('/');
+    let mut body = normalize_segments(path, !absolute);
+    if body.is_empty() {
+        if absolute {
+            return "/".to_owned();
+        }
+        return if trailing {
+            "./".to_owned()
+        } else {
+            ".".to_owned()
+        };
+    }
+    if trailing {
+        body.push('/');
+    }
+    if absolute { format!("/{body}") } else { body }
+}
+
+/// `path.posix.join(...parts)`: empty parts are skipped, the rest joined with `/` and
+/// normalised; no parts (or only empty ones) give `.`.
+#[must_use]
+pub fn join(parts: &[&str]) -> String {
+    let joined = parts
+        .iter()
+        .filter(|p| !p.is_empty())
+        .copied()
+        .collect::<Vec<_>>()
+        .join("/");
+    if joined.is_empty() {
+        ".".to_owned()
+    } else {
+        normalize(&joined)
+    }
+}
+
+/// `path.posix.resolve(...parts)` with `cwd` standing in for `process.cwd()`.
+///
+/// Parts are taken right to left until one is absolute; `cwd` is used last. When even
+/// `cwd` is relative the result is anchored at `/` (the core has no process directory).
+/// The result has no trailing `/` (except the root itself).
+#[must_use]
+pub fn resolve(cwd: &str, parts: &[&str]) -> String {
+    let mut collected: Vec<&str> = Vec::new();
+    for part in parts.iter().rev().chain(std::iter::once(&cwd)) {
+        if part.is_empty() {
+            continue;
+        }
+        collected.push(part);
+        if is_absolute(part) {
+            break;
+        }
+    }
+    collected.reverse();
+    let body = normalize_segments(&collected.join("/"), false);
+    format!("/{body}")
+}
+
+/// `path.posix.dirname`.
+#[must_use]
+pub fn dirname(path: &str) -> String {
+    let bytes = path.as_bytes();
+    if bytes.is_empty() {
+        return ".".to_owned();
+    }
+    let has_root = bytes[0] == b'/';
+    let mut end: Option<usize> = None;
+    let mut matched_slash = true;
+    for i in (1..bytes.len()).rev() {
+        if bytes[i] == b'/' {
+            if !matched_slash {
+                end = Some(i);
+                break;
+            }
+        } else {
+            matched_slash = false;
+        }
+    }
+    match end {
+        None => (if has_root { "/" } else { "." }).to_owned(),
+        Some(1) if has_root => "//".to_owned(),
+        Some(end) => path[..end].to_owned(),
+    }
+}
+
+/// `path.posix.basename` (without the extension argument).
+#[must_use]
+pub fn basename(path: &str) -> String {
+    let bytes = path.as_bytes();
+    let mut start = 0;
+    let mut end: Option<usize> = None;
+    for i in (0..bytes.len()).rev() {
+        if bytes[i] == b'/' {
+            if end.is_some() {
+                start = i + 1;
+                break;
+            }
+        } else if end.is_none() {
+            end = Some(i + 1);
+        }
+    }
+    end.map_or_else(String::new, |end| path[start..end].to_owned())
+}
+
+/// Replaces every `\` with `/` (the few places where the peer does this).
+#[must_use]
+pub fn to_posix(path: &str) -> String {
+    path.replace('\\', "/")
+}
+
+/// `true` when `target` equals `root` or lies below it (both already resolved).
+#[must_use]
+pub fn is_within(root: &str, target: &str) -> bool {
+    target == root || format!("{target}/").starts_with(&format!("{root}/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn join_matches_node() {
+        assert_eq!(join(&["/h//", ""]), "/h/");
+        assert_eq!(join(&["C:\\Users\\x", ".claude"]), "C:\\Users\\x/.claude");
+        assert_eq!(join(&["/home/a b", "~/x"]), "/home/a b/~/x");
+        assert_eq!(join(&["/h", "/x"]), "/h/x");
+        assert_eq!(join(&["/h", ""]), "/h");
+        assert_eq!(join(&["", ""]), ".");
+        assert_eq!(join(&["rel", "../../x"]), "../x");
+        assert_eq!(join(&["/", ".."]), "/");
+        assert_eq!(join(&["a", ".."]), ".");
+        assert_eq!(join(&["a/", "../"]), "./");
+    }
+
+    #[test]
+    fn resolve_matches_node() {
+        assert_eq!(resolve("/cwd", &["/c", "../c/x"]), "/c/x");
+        assert_eq!(resolve("/cwd", &["/c", "./skills/"]), "/c/skills");
+        assert_eq!(resolve("/cwd", &["rel", "x"]), "/cwd/rel/x");
+        assert_eq!(resolve("/cwd", &["/c", "/etc"]), "/etc");
+        assert_eq!(resolve("/cwd", &["/"]), "/");
+        assert_eq!(resolve("rel", &["x"]), "/rel/x");
+    }
+
+    #[test]
+    fn dirname_and_basename_match_node() {
+        assert_eq!(dirname("x.json"), ".");
+        assert_eq!(dirname("/a/b/c.json"), "/a/b");
+        assert_eq!(dirname("/a"), "/");
+        assert_eq!(dirname("//a"), "//");
+        assert_eq!(dirname("/a/b/"), "/a");
+        assert_eq!(dirname(""), ".");
+        assert_eq!(basename("/a/b/"), "b");
+        assert_eq!(basename("commands/gsd"), "gsd");
+        assert_eq!(basename("/"), "");
+        assert_eq!(basename(""), "");
+    }
+
+    #[test]
+    fn containment_uses_a_separator_boundary() {
+        assert!(is_within("/c", "/c/x"));
+        assert!(!is_within("/c", "/cx"));
+        assert!(!is_within("/", "/x"), "the peer's '//' prefix quirk");
+    }
+}

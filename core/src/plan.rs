@@ -1,0 +1,402 @@
+//! The install plan: one immutable, serializable value composed from scope, layout and
+//! trigger resolution for one runtime, one scope and one host.
+//!
+//! The plan says everything an installer needs to write (every placement with its source,
+//! confined destination and converter), what an uninstaller removes, which triggers the
+//! user will see and which are shadowed, and the install-manifest record to write. Same
+//! request, same bytes.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::error::{Error, ErrorCode};
+use crate::host::Host;
+pub use crate::intent::{ConfigIntent, Hooks, InstallIntent, install_intent};
+use crate::layout::{
+    ArtifactKind, compose_command_filename, dest_within_root, is_namespaced_by_dir, resolve_layout,
+};
+use crate::path;
+use crate::registry::Registry;
+use crate::scope::{ResolvedScope, lookup_runtime, resolve_scope};
+use crate::trigger::{Trigger, TriggerInput, resolve_trigger_surface};
+use crate::vocab::{ArtifactKindName, CommandStyle, ConverterName, Nesting, SandboxTier, Scope};
+
+/// Install-profile allow-lists; `None` installs everything of that class.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProfileSelection {
+    /// Command stems to install (as commands and skills); `None` = all.
+    #[serde(default)]
+    pub skills: Option<Vec<String>>,
+    /// Agent stems to install; `None` = all.
+    #[serde(default)]
+    pub agents: Option<Vec<String>>,
+}
+
+/// Everything one plan is computed from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanRequest {
+    /// Runtime id (exact).
+    pub runtime: String,
+    /// Install scope.
+    pub scope: Scope,
+    /// Host facts.
+    pub host: Host,
+    /// Explicit config directory (`--config-dir`), when given.
+    #[serde(default)]
+    pub explicit_dir: Option<String>,
+    /// Command stems of the source inventory (`commands/gsd/<stem>.md`).
+    #[serde(default)]
+    pub commands: Vec<String>,
+    /// Agent stems of the source inventory (`agents/<stem>.md`).
+    #[serde(default)]
+    pub agents: Vec<String>,
+    /// Router command stems (`ns-*`).
+    #[serde(default)]
+    pub router_stems: Vec<String>,
+    /// Routed child stem → owning routers, first owner first.
+    #[serde(default)]
+    pub child_to_routers: BTreeMap<String, Vec<String>>,
+    /// Install-profile selection; `None` = full.
+    #[serde(default)]
+    pub profile: Option<ProfileSelection>,
+}
+
+/// One file the installer writes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Placement {
+    /// The artifact kind.
+    pub kind: ArtifactKindName,
+    /// The source stem.
+    pub stem: String,
+    /// Source path relative to the package root (`commands/gsd/<stem>.md`, `agents/<stem>.md`).
+    pub source: String,
+    /// Absolute destination, confined to the kind's root.
+    pub destination: String,
+    /// Body converter by closed name (`None`: copied as is).
+    pub converter: Option<ConverterName>,
+}
+
+/// One directory the uninstaller clears.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UninstallItem {
+    /// The artifact kind.
+    pub kind: ArtifactKindName,
+    /// Absolute, confined destination directory.
+    pub dest_dir: String,
+}
+
+/// The `gsd-file-manifest.json` record the install writes (v2).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InstallManifestRecord {
+    /// Always 2.
+    pub manifest_version: u8,
+    /// Runtime id.
+    pub runtime: String,
+    /// Scope.
+    pub scope: Scope,
+}
+
+/// The install plan for one runtime at one scope.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Plan {
+    /// Runtime id.
+    pub runtime: String,
+    /// The resolved scope (config directory, settings file, consent, rank, provenance).
+    pub scope: ResolvedScope,
+    /// `/gsd-x` or `$gsd-x`.
+    pub command_style: CommandStyle,
+    /// Config-writing intent.
+    pub config: ConfigIntent,
+    /// Hook registration facts.
+    pub hooks: Hooks,
+    /// Per-agent sandbox primitive.
+    pub sandbox_tier: SandboxTier,
+    /// GSD coverage tier.
+    pub support_tier: u8,
+    /// The layout kinds, in descriptor order.
+    pub kinds: Vec<ArtifactKind>,
+    /// Every file to write, by kind (layout order) then stem (inventory order).
+    pub placements: Vec<Placement>,
+    /// What an uninstall clears.
+    pub uninstall: Vec<UninstallItem>,
+    /// The trigger surface at this scope.
+    pub triggers: Vec<Trigger>,
+    /// The install-manifest record.
+    pub install_manifest: InstallManifestRecord,
+    /// Typed findings (e.g. `trigger_shadowed`).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Plans for several scopes of one runtime, with the trigger surface across them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanSet {
+    /// One plan per scope, in `SCOPE_ORDER`.
+    pub plans: Vec<Plan>,
+    /// The trigger surface across every planned scope (cross-scope shadowing included).
+    pub triggers: Vec<Trigger>,
+    /// `trigger_shadowed` warnings of the combined surface.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Checks one stem: non-empty, not `.`/`..`, no `/`, `\` or NUL (so it can never leave its
+/// destination directory).
+fn check_stem(stem: &str, field: &str) -> Result<(), Error> {
+    if stem.is_empty() || stem == "." || stem == ".." || stem.contains(['/', '\\', '\0']) {
+        let shown = serde_json::to_string(stem).unwrap_or_default();
+        return Err(Error::new(
+            ErrorCode::InvalidArgument,
+            format!("{field} must be a plain file stem (non-empty, not '.' or '..', no '/', '\\' or NUL), got {shown}"),
+        )
+        .with_field(field.to_owned()));
+    }
+    Ok(())
+}
+
+fn check_request(request: &PlanRequest) -> Result<(), Error> {
+    if !path::is_absolute(&request.host.cwd) {
+        return Err(Error::new(
+            ErrorCode::InvalidHost,
+            format!(
+                "host.cwd must be an absolute path, got {}",
+                serde_json::to_string(&request.host.cwd).unwrap_or_default()
+            ),
+        )
+        .with_field("host.cwd"));
+    }
+    let lists = [
+        ("commands", &request.commands),
+        ("agents", &request.agents),
+        ("routerStems", &request.router_stems),
+    ];
+    for (name, list) in lists {
+        for (index, stem) in list.iter().enumerate() {
+            check_stem(stem, &format!("{name}[{index}]"))?;
+        }
+    }
+    for (child, owners) in &request.child_to_routers {
+        check_stem(child, "childToRouters")?;
+        for owner in owners {
+            check_stem(owner, &format!("childToRouters.{child}"))?;
+        }
+    }
+    Ok(())
+}
+
+/// Inventory order, duplicates dropped, filtered by an optional allow-list.
+fn select(stems: &[String], allow: Option<&Vec<String>>) -> Vec<String> {
+    let mut seen = BTreeSet::new();
+    stems
+        .iter()
+        .filter(|s| allow.is_none_or(|a| a.contains(s)))
+        .filter(|s| seen.insert(s.as_str()))
+        .cloned()
+        .collect()
+}
+
+fn placements_for(
+    kind: &ArtifactKind,
+    request: &PlanRequest,
+    commands: &[String],
+    agents: &[String],
+) -> Result<Vec<Placement>, Error> {
+    let routers: BTreeSet<&str> = request.router_stems.iter().map(String::as_str).collect();
+    let place = |stem: &str, source: String, relative: String| -> Result<Placement, Error> {
+        Ok(Placement {
+            kind: kind.kind,
+            stem: stem.to_owned(),
+            source,
+            destination: dest_within_root(&request.host.cwd, &kind.dest_dir, &relative)?,
+            converter: kind.converter,
+        })
+    };
+    let mut out = Vec::new();
+    match kind.kind {
+        ArtifactKindName::Commands => {
+            let namespaced = is_namespaced_by_dir(kind.kind, &kind.dest_subpath, &kind.prefix);
+            for stem in commands {
+                let file = compose_command_filename(namespaced, &kind.prefix, stem);
+                out.push(place(stem, format!("commands/gsd/{stem}.md"), file)?);
+            }
+        }
+        ArtifactKindName::Skills => {
+            for stem in commands {
+                let owner = (kind.nesting == Nesting::Nested
+                    && !routers.is_empty()
+                    && !routers.contains(stem.as_str()))
+                .then(|| request.child_to_routers.get(stem).and_then(|o| o.first()))
+                .flatten()
+                .filter(|r| routers.contains(r.as_str()));
+                let relative = match owner {
+                    Some(router) => format!("{}{router}/skills/{stem}/SKILL.md", kind.prefix),
+                    None => format!("{}{stem}/SKILL.md", kind.prefix),
+                };
+                out.push(place(stem, format!("commands/gsd/{stem}.md"), relative)?);
+            }
+        }
+        ArtifactKindName::Agents => {
+            for stem in agents {
+                out.push(place(
+                    stem,
+                    format!("agents/{stem}.md"),
+                    format!("{stem}.md"),
+                )?);
+            }
+        }
+        ArtifactKindName::KimiAgents => {
+            for stem in agents {
+                out.push(place(
+                    stem,
+                    format!("agents/{stem}.md"),
+                    format!("subagents/{stem}.yaml"),
+                )?);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// One `trigger_shadowed` warning per shadowed candidate.
+pub fn shadow_diagnostics(runtime: &str, triggers: &[Trigger]) -> Vec<Diagnostic> {
+    triggers
+        .iter()
+        .filter_map(|t| {
+            let by = t.shadowed_by?;
+            let message = format!(
+                "trigger '{}' of {} {} is shadowed by {} {}",
+                t.trigger,
+                t.scope,
+                t.kind.as_str(),
+                by.scope,
+                by.kind.as_str()
+            );
+            let detail = serde_json::json!({
+                "trigger": t.trigger, "kind": t.kind, "scope": t.scope, "destPath": t.dest_path,
+                "shadowedBy": { "kind": by.kind, "scope": by.scope },
+            });
+            Some(
+                Diagnostic::new("trigger_shadowed", Severity::Warning, message)
+                    .with_capability(runtime)
+                    .with_detail(detail),
+            )
+        })
+        .collect()
+}
+
+/// Resolves the install plan of `request.runtime` at `request.scope`.
+///
+/// # Errors
+/// [`ErrorCode::UnknownRuntime`], [`ErrorCode::NoConfigHome`] (vscode),
+/// [`ErrorCode::InvalidHost`] (relative `host.cwd`), [`ErrorCode::InvalidArgument`] (a stem
+/// that is empty, `.`/`..`, or contains `/`, `\` or NUL), [`ErrorCode::InvalidDescriptor`],
+/// [`ErrorCode::DestinationOutsideConfigHome`].
+pub fn resolve_install_plan(registry: &Registry, request: &PlanRequest) -> Result<Plan, Error> {
+    let runtime = request.runtime.as_str();
+    let descriptor = lookup_runtime(registry, runtime)?;
+    check_request(request)?;
+    let scope = resolve_scope(
+        registry,
+        runtime,
+        request.scope,
+        &request.host,
+        request.explicit_dir.as_deref(),
+    )?;
+    let layout = resolve_layout(
+        registry,
+        runtime,
+        &scope.config_home,
+        request.scope,
+        &request.host,
+    )?;
+    let profile = request.profile.as_ref();
+    let commands = select(&request.commands, profile.and_then(|p| p.skills.as_ref()));
+    let agents = select(&request.agents, profile.and_then(|p| p.agents.as_ref()));
+    let mut placements = Vec::new();
+    for kind in &layout.kinds {
+        placements.extend(placements_for(kind, request, &commands, &agents)?);
+    }
+    let input = TriggerInput {
+        stems: commands,
+        router_stems: request.router_stems.clone(),
+        child_to_routers: request.child_to_routers.clone(),
+    };
+    let triggers = resolve_trigger_surface(registry, runtime, &[request.scope], &input)?;
+    let diagnostics = shadow_diagnostics(runtime, &triggers);
+    Ok(Plan {
+        runtime: runtime.to_owned(),
+        command_style: descriptor.command_style,
+        config: ConfigIntent::of(descriptor),
+        hooks: Hooks::of(descriptor),
+        sandbox_tier: descriptor.sandbox_tier,
+        support_tier: descriptor.support_tier,
+        uninstall: layout
+            .kinds
+            .iter()
+            .map(|k| UninstallItem {
+                kind: k.kind,
+                dest_dir: k.dest_dir.clone(),
+            })
+            .collect(),
+        kinds: layout.kinds,
+        placements,
+        triggers,
+        install_manifest: InstallManifestRecord {
+            manifest_version: 2,
+            runtime: runtime.to_owned(),
+            scope: request.scope,
+        },
+        diagnostics,
+        scope,
+    })
+}
+
+/// Resolves one plan per scope (in `SCOPE_ORDER`, duplicates ignored) plus the trigger
+/// surface across them, where cross-scope shadowing shows (global beats local).
+///
+/// # Errors
+/// As [`resolve_install_plan`] for each scope.
+pub fn resolve_install_plans(
+    registry: &Registry,
+    request: &PlanRequest,
+    scopes: &[Scope],
+) -> Result<PlanSet, Error> {
+    let wanted: Vec<Scope> = Scope::ALL
+        .iter()
+        .copied()
+        .filter(|s| scopes.contains(s))
+        .collect();
+    let mut plans = Vec::new();
+    for scope in &wanted {
+        plans.push(resolve_install_plan(
+            registry,
+            &PlanRequest {
+                scope: *scope,
+                ..request.clone()
+            },
+        )?);
+    }
+    let stems = select(
+        &request.commands,
+        request.profile.as_ref().and_then(|p| p.skills.as_ref()),
+    );
+    let input = TriggerInput {
+        stems,
+        router_stems: request.router_stems.clone(),
+        child_to_routers: request.child_to_routers.clone(),
+    };
+    let triggers = resolve_trigger_surface(registry, &request.runtime, &wanted, &input)?;
+    let diagnostics = shadow_diagnostics(&request.runtime, &triggers);
+    Ok(PlanSet {
+        plans,
+        triggers,
+        diagnostics,
+    })
+}

@@ -1,0 +1,454 @@
+//! Install profiles: which skills and agents a `core`, `standard` or `full` install
+//! stages (the peer's `install-profiles.cjs`, over data).
+//!
+//! The caller reads the command files (`commands/gsd/*.md`) and the workflow files
+//! (`workflows/**`) and passes them as [`ProfileSources`]; [`SkillsManifest::build`]
+//! derives each command's `requires:` list and the `gsd-*` agent tokens of its body and
+//! of the workflows it references. [`resolve_profile`] then expands the profile.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use crate::Registry;
+use crate::vocab::PROFILE_RANK;
+
+/// The base skill lists of the bounded profiles (`full` is every skill).
+pub const PROFILES: &[(&str, &[&str])] = &[
+    (
+        "core",
+        &[
+            "new-project",
+            "discuss-phase",
+            "plan-phase",
+            "execute-phase",
+            "phase",
+            "help",
+            "update",
+            "surface",
+        ],
+    ),
+    (
+        "standard",
+        &[
+            "new-project",
+            "onboard",
+            "discuss-phase",
+            "plan-phase",
+            "execute-phase",
+            "help",
+            "update",
+            "surface",
+            "phase",
+            "review",
+            "config",
+            "progress",
+            "resume-work",
+            "pause-work",
+            "workspace",
+        ],
+    ),
+];
+
+/// One command file: its stem (file name without `.md`) and its text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandSource {
+    /// File name without `.md`, e.g. `plan-phase`.
+    pub stem: String,
+    /// Full file text (front matter and body).
+    pub body: String,
+}
+
+/// One workflow file: its path relative to the workflows folder (`/`-separated, e.g.
+/// `execute-phase.md` or `execute-phase/steps/verify.md`) and its text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorkflowSource {
+    /// Path relative to the workflows folder.
+    pub path: String,
+    /// File text.
+    pub body: String,
+}
+
+/// The files a profile is resolved from.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ProfileSources {
+    /// Every command file (only `*.md` files of the commands folder).
+    pub commands: Vec<CommandSource>,
+    /// Every workflow file (regular files, any depth).
+    pub workflows: Vec<WorkflowSource>,
+}
+
+/// Per command stem: its `requires:` list and the agent tokens it (and its workflows) name.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SkillsManifest {
+    requires: HashMap<String, Vec<String>>,
+    agents: HashMap<String, BTreeSet<String>>,
+}
+
+/// The skills of a resolved profile.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ProfileSkills {
+    /// Every skill (the `full` profile).
+    All,
+    /// Exactly these skill stems.
+    Only(BTreeSet<String>),
+}
+
+/// A resolved profile.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResolvedProfile {
+    /// The profile name: the one valid mode, or the valid modes joined with `,`.
+    pub name: String,
+    /// Selected skills.
+    pub skills: ProfileSkills,
+    /// Agent tokens named by the selected skills (over-inclusive; empty for `full`).
+    pub agents: BTreeSet<String>,
+}
+
+fn is_line_break(c: char) -> bool {
+    matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}')
+}
+
+/// Byte offsets where a line starts (JavaScript `^` with the `m` flag).
+fn line_starts(text: &str) -> impl Iterator<Item = usize> + '_ {
+    std::iter::once(0).chain(
+        text.char_indices()
+            .filter(|(_, c)| is_line_break(*c))
+            .map(|(i, c)| i + c.len_utf8()),
+    )
+}
+
+/// The front matter: `^---\r?\n([\s\S]*?)\r?\n---` (multi-line), first match.
+fn front_matter(text: &str) -> Option<&str> {
+    for start in line_starts(text) {
+        let rest = &text[start..];
+        let Some(after) = rest.strip_prefix("---") else {
+            continue;
+        };
+        let after = after.strip_prefix('\r').unwrap_or(after);
+        let Some(body) = after.strip_prefix('\n') else {
+            continue;
+        };
+        let base = text.len() - body.len();
+        for (i, _) in body
+            .char_indices()
+            .chain(std::iter::once((body.len(), ' ')))
+        {
+            let tail = &body[i..];
+            let tail = tail.strip_prefix('\r').unwrap_or(tail);
+            if tail.starts_with("\n---") {
+                return Some(&text[base..base + i]);
+            }
+        }
+    }
+    None
+}
+
+/// `parseRequires`: the `requires:` line of the front matter, flow list or bare value.
+#[must_use]
+pub fn parse_requires(text: &str) -> Vec<String> {
+    let Some(fm) = front_matter(text) else {
+        return Vec::new();
+    };
+    let value = line_starts(fm).find_map(|start| {
+        let after = fm[start..].strip_prefix("requires:")?;
+        // `\s*(.+)$`: skip whitespace (line breaks too), backing off until one
+        // non-line-break character can start the value.
+        let ws: Vec<(usize, char)> = after
+            .char_indices()
+            .take_while(|(_, c)| c.is_whitespace() || *c == '\u{feff}')
+            .collect();
+        let ends = ws
+            .iter()
+            .map(|(i, c)| i + c.len_utf8())
+            .rev()
+            .chain(std::iter::once(0));
+        ends.into_iter().find_map(|at| {
+            let tail = &after[at..];
+            let line: &str = tail.split(is_line_break).next().unwrap_or("");
+            (!line.is_empty()).then_some(line)
+        })
+    });
+    let Some(value) = value else {
+        return Vec::new();
+    };
+    let value = value.trim();
+    if value.starts_with('[') && value.ends_with(']') && value.len() >= 2 {
+        let inner = value[1..value.len() - 1].trim();
+        return inner
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+            .collect();
+    }
+    if value.is_empty() {
+        Vec::new()
+    } else {
+        vec![value.to_owned()]
+    }
+}
+
+fn is_word(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
+}
+
+/// `parseCallsAgents`: every `\bgsd-[a-z][a-z-]*` token, first occurrence order.
+#[must_use]
+pub fn agent_tokens(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (i, _) in text.match_indices("gsd-") {
+        if text[..i].chars().next_back().is_some_and(is_word) {
+            continue;
+        }
+        let tail = &text[i + 4..];
+        if !tail.starts_with(|c: char| c.is_ascii_lowercase()) {
+            continue;
+        }
+        let len = tail
+            .find(|c: char| !(c.is_ascii_lowercase() || c == '-'))
+            .unwrap_or(tail.len());
+        let token = format!("gsd-{}", &tail[..len]);
+        if !out.contains(&token) {
+            out.push(token);
+        }
+    }
+    out
+}
+
+/// Names referenced as `workflows/<name>.md` (`[a-z0-9][a-z0-9-]*`), with `.md`.
+fn workflow_refs(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (i, _) in text.match_indices("workflows/") {
+        let tail = &text[i + "workflows/".len()..];
+        if !tail.starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit()) {
+            continue;
+        }
+        let len = tail
+            .find(|c: char| !(c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'))
+            .unwrap_or(tail.len());
+        if tail[len..].starts_with(".md") {
+            let name = format!("{}.md", &tail[..len]);
+            if !out.contains(&name) {
+                out.push(name);
+            }
+        }
+    }
+    out
+}
+
+impl SkillsManifest {
+    /// `loadSkillsManifest` over data: requires lists and agent tokens per command stem.
+    #[must_use]
+    pub fn build(sources: &ProfileSources) -> SkillsManifest {
+        let workflows: BTreeMap<&str, &str> = sources
+            .workflows
+            .iter()
+            .map(|w| (w.path.as_str(), w.body.as_str()))
+            .collect();
+        let mut manifest = SkillsManifest::default();
+        for cmd in &sources.commands {
+            manifest
+                .requires
+                .insert(cmd.stem.clone(), parse_requires(&cmd.body));
+            let mut agents: BTreeSet<String> = agent_tokens(&cmd.body).into_iter().collect();
+            for name in workflow_refs(&cmd.body) {
+                let Some(body) = workflows.get(name.as_str()) else {
+                    continue;
+                };
+                agents.extend(agent_tokens(body));
+                let dir = format!("{}/", &name[..name.len() - 3]);
+                for (path, body) in workflows
+                    .range(dir.as_str()..)
+                    .take_while(|(p, _)| p.starts_with(&dir))
+                {
+                    if path.ends_with(".md") {
+                        agents.extend(agent_tokens(body));
+                    }
+                }
+            }
+            manifest.agents.insert(cmd.stem.clone(), agents);
+        }
+        manifest
+    }
+
+    /// The entries a stem pulls in during closure. The peer keeps agent lists in the same
+    /// map under `_calls_agents_<stem>`, so such a name resolves to those.
+    fn deps(&self, stem: &str) -> Vec<String> {
+        if let Some(list) = self.requires.get(stem) {
+            return list.clone();
+        }
+        stem.strip_prefix("_calls_agents_")
+            .and_then(|s| self.agents.get(s))
+            .map(|a| a.iter().cloned().collect())
+            .unwrap_or_default()
+    }
+}
+
+fn full() -> ResolvedProfile {
+    ResolvedProfile {
+        name: "full".into(),
+        skills: ProfileSkills::All,
+        agents: BTreeSet::new(),
+    }
+}
+
+/// `resolveProfile({modes, manifest, registry})`: modes are split on `,` and trimmed;
+/// any `full`, or no known mode at all, gives the full profile. Otherwise each mode's
+/// base list, plus the skills of registry clusters whose membership includes the mode,
+/// is closed over `requires:`; agents are the tokens named by the selected skills.
+#[must_use]
+pub fn resolve_profile(
+    modes: &[&str],
+    manifest: &SkillsManifest,
+    registry: Option<&Registry>,
+) -> ResolvedProfile {
+    let mut wanted: Vec<&str> = modes
+        .iter()
+        .flat_map(|m| m.split(','))
+        .map(str::trim)
+        .filter(|m| !m.is_empty())
+        .collect();
+    if wanted.is_empty() || wanted.contains(&"full") {
+        return full();
+    }
+    wanted.retain(|m| PROFILES.iter().any(|(name, _)| name == m));
+    if wanted.is_empty() {
+        return full();
+    }
+    let mut skills: BTreeSet<String> = BTreeSet::new();
+    for mode in &wanted {
+        let base = PROFILES
+            .iter()
+            .find(|(name, _)| name == mode)
+            .map_or(&[][..], |(_, list)| *list);
+        let mut start: Vec<String> = base.iter().map(|s| (*s).to_owned()).collect();
+        if let Some(registry) = registry {
+            let index = registry.index();
+            for (cap, stems) in index.capability_clusters() {
+                let member = index.profile_membership().iter().find(|(id, _)| id == cap);
+                if member.is_some_and(|(_, m)| m.profiles.contains(mode)) {
+                    start.extend(stems.iter().filter(|s| !s.is_empty()).cloned());
+                }
+            }
+        }
+        let mut closed: BTreeSet<String> = start.iter().cloned().collect();
+        let mut queue: Vec<String> = closed.iter().cloned().collect();
+        while let Some(stem) = queue.pop() {
+            for dep in manifest.deps(&stem) {
+                if closed.insert(dep.clone()) {
+                    queue.push(dep);
+                }
+            }
+        }
+        skills.extend(closed);
+    }
+    let agents = skills
+        .iter()
+        .filter_map(|s| manifest.agents.get(s))
+        .flatten()
+        .cloned()
+        .collect();
+    ResolvedProfile {
+        name: wanted.join(","),
+        skills: ProfileSkills::Only(skills),
+        agents,
+    }
+}
+
+/// `mostRestrictiveProfile(names)`: the narrowest of `core`, `standard`, `full`; composed
+/// or unknown names count as `full`; no names gives `full`.
+#[must_use]
+pub fn most_restrictive_profile(names: &[&str]) -> &'static str {
+    names
+        .iter()
+        .map(|n| {
+            PROFILE_RANK
+                .iter()
+                .position(|p| p == n)
+                .unwrap_or(PROFILE_RANK.len() - 1)
+        })
+        .min()
+        .map_or("full", |rank| PROFILE_RANK[rank])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cmd(stem: &str, body: &str) -> CommandSource {
+        CommandSource {
+            stem: stem.into(),
+            body: body.into(),
+        }
+    }
+
+    #[test]
+    fn requires_reads_the_flow_list_of_the_front_matter() {
+        assert_eq!(
+            parse_requires("---\nname: x\nrequires: [a, b ,, c]\n---\nbody"),
+            ["a", "b", "c"]
+        );
+        assert_eq!(parse_requires("---\r\nrequires: solo\r\n---\r\n"), ["solo"]);
+        assert!(parse_requires("no front matter\nrequires: [a]").is_empty());
+        assert!(parse_requires("---\nrequires: []\n---\n").is_empty());
+    }
+
+    #[test]
+    fn agent_tokens_need_a_word_boundary() {
+        assert_eq!(
+            agent_tokens("use gsd-planner and xgsd-no, gsd-plan-checker. gsd-planner"),
+            ["gsd-planner", "gsd-plan-checker"]
+        );
+        assert!(agent_tokens("gsd-1 gsd-").is_empty());
+    }
+
+    #[test]
+    fn unknown_modes_fail_open_to_full_and_compose_otherwise() {
+        let sources = ProfileSources {
+            commands: vec![
+                cmd("help", "---\nrequires: [extra]\n---\nsee workflows/help.md"),
+                cmd("extra", "calls gsd-helper"),
+            ],
+            workflows: vec![
+                WorkflowSource {
+                    path: "help.md".into(),
+                    body: "spawns gsd-writer".into(),
+                },
+                WorkflowSource {
+                    path: "help/steps/a.md".into(),
+                    body: "gsd-step-agent".into(),
+                },
+                WorkflowSource {
+                    path: "help/steps/b.txt".into(),
+                    body: "gsd-ignored".into(),
+                },
+            ],
+        };
+        let manifest = SkillsManifest::build(&sources);
+        assert_eq!(resolve_profile(&["nope"], &manifest, None), full());
+        assert_eq!(resolve_profile(&[], &manifest, None), full());
+        assert_eq!(resolve_profile(&["core,full"], &manifest, None), full());
+        let core = resolve_profile(&[" core ", "nope"], &manifest, None);
+        assert_eq!(core.name, "core");
+        let ProfileSkills::Only(skills) = &core.skills else {
+            panic!("bounded")
+        };
+        assert!(skills.contains("extra") && skills.contains("surface"));
+        let agents: Vec<_> = core.agents.iter().map(String::as_str).collect();
+        assert_eq!(agents, ["gsd-helper", "gsd-step-agent", "gsd-writer"]);
+        assert_eq!(
+            resolve_profile(&["core,standard"], &manifest, None).name,
+            "core,standard"
+        );
+    }
+
+    #[test]
+    fn most_restrictive_profile_ranks_core_first() {
+        assert_eq!(most_restrictive_profile(&[]), "full");
+        assert_eq!(most_restrictive_profile(&["standard", "core"]), "core");
+        assert_eq!(
+            most_restrictive_profile(&["core,standard", "weird"]),
+            "full"
+        );
+        assert_eq!(most_restrictive_profile(&["full", "standard"]), "standard");
+    }
+}

@@ -1,0 +1,310 @@
+//! The capability registry: first-party capabilities plus overlays, as a persistent value.
+//!
+//! A [`Registry`] is immutable. [`Registry::first_party`] is the embedded set;
+//! [`Registry::with_overlays`] returns a new value with third-party capabilities added
+//! (rejected ones become diagnostics, never failures). The derived views of the peer's
+//! compiled registry ([`Index`]) are computed once per value, on first use.
+//!
+//! Capabilities keep *map order*: first-party by id, then overlays in the order they were
+//! accepted. Cross-validation messages and index key order follow it, as in the peer.
+
+mod overlay;
+
+use std::sync::{Arc, OnceLock};
+
+use imbl::{OrdMap, OrdSet, Vector};
+use serde_json::{Map, Value};
+
+use crate::cross::{self, Member};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::embedded::{self, EmbeddedCapability};
+use crate::index::{self, Index};
+use crate::manifest::{Capability, RuntimeDescriptor};
+use crate::vocab::{Role, Tier};
+
+pub use overlay::{FRAGMENT_MAX_BYTES, MANIFEST_MAX_BYTES, Overlay};
+
+/// An immutable registry value. Cloning is cheap (structural sharing).
+#[derive(Debug, Clone, Default)]
+pub struct Registry {
+    capabilities: OrdMap<String, Arc<Capability>>,
+    order: Vector<String>,
+    third_party: OrdSet<String>,
+    diagnostics: Vector<Diagnostic>,
+    index: Arc<OnceLock<Index>>,
+}
+
+/// Adds `fragment.inline` (after `fragment.path`) from the folder's files, for every
+/// step and contribution fragment given by path. Returns the paths that were missing.
+pub(crate) fn materialize_fragments(value: &mut Value, fragments: &[(&str, &str)]) -> Vec<String> {
+    let mut missing = Vec::new();
+    for group in ["steps", "contributions"] {
+        let Some(Value::Array(items)) = value.get_mut(group) else {
+            continue;
+        };
+        for item in items {
+            let Some(Value::Object(fragment)) = item.get_mut("fragment") else {
+                continue;
+            };
+            if fragment.get("inline").is_some_and(Value::is_string) {
+                continue;
+            }
+            let Some(path) = fragment.get("path").and_then(Value::as_str) else {
+                continue;
+            };
+            let wanted = overlay::normalize(path);
+            match fragments
+                .iter()
+                .find(|(p, _)| wanted.is_some() && overlay::normalize(p) == wanted)
+            {
+                Some((_, text)) => {
+                    fragment.insert("inline".into(), Value::String((*text).to_owned()));
+                }
+                None => missing.push(path.to_owned()),
+            }
+        }
+    }
+    missing
+}
+
+fn load_embedded(folder: &EmbeddedCapability) -> Result<Capability, String> {
+    let mut value: Value = serde_json::from_str(folder.manifest).map_err(|e| e.to_string())?;
+    let missing = materialize_fragments(&mut value, folder.fragments);
+    if let Some(path) = missing.first() {
+        return Err(format!("fragment file {path:?} is missing"));
+    }
+    capability_from_value(Arc::new(value))
+}
+
+/// Builds the typed [`Capability`] from a manifest value that passed validation.
+pub(crate) fn capability_from_value(value: Arc<Value>) -> Result<Capability, String> {
+    let id = value
+        .get("id")
+        .and_then(Value::as_str)
+        .ok_or("id is missing")?
+        .to_owned();
+    let role = value
+        .get("role")
+        .and_then(Value::as_str)
+        .and_then(Role::parse)
+        .ok_or("role is invalid")?;
+    let tier = value
+        .get("tier")
+        .and_then(Value::as_str)
+        .and_then(Tier::parse)
+        .ok_or("tier is invalid")?;
+    let requires = value
+        .get("requires")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default();
+    let runtime = match (role, value.get("runtime")) {
+        (Role::Runtime, Some(body)) => Some(Arc::new(
+            RuntimeDescriptor::deserialize_value(body).map_err(|e| format!("runtime body: {e}"))?,
+        )),
+        _ => None,
+    };
+    Ok(Capability {
+        id,
+        role,
+        tier,
+        requires,
+        manifest: value,
+        runtime,
+    })
+}
+
+impl RuntimeDescriptor {
+    fn deserialize_value(value: &Value) -> Result<Self, serde_json::Error> {
+        serde::Deserialize::deserialize(value)
+    }
+}
+
+impl Registry {
+    /// The embedded first-party registry (built once per process, then shared).
+    #[must_use]
+    pub fn first_party() -> &'static Registry {
+        static FIRST_PARTY: OnceLock<Registry> = OnceLock::new();
+        FIRST_PARTY.get_or_init(|| {
+            let mut registry = Registry::default();
+            for folder in embedded::first_party() {
+                match load_embedded(folder) {
+                    Ok(cap) => registry.insert(cap, false),
+                    Err(message) => registry.diagnostics.push_back(
+                        Diagnostic::new("embedded_capability_invalid", Severity::Error, message)
+                            .with_capability(folder.folder),
+                    ),
+                }
+            }
+            let members = registry.members();
+            let mut found = cross::validate_cross(&members, &[]);
+            found.extend(cross::validate_data_flow(&members));
+            found.extend(index::validate_hook_order(&members));
+            registry.diagnostics.extend(found);
+            registry
+        })
+    }
+
+    fn insert(&mut self, cap: Capability, third_party: bool) {
+        if third_party {
+            self.third_party.insert(cap.id.clone());
+        }
+        self.order.push_back(cap.id.clone());
+        self.capabilities.insert(cap.id.clone(), Arc::new(cap));
+        self.index = Arc::default();
+    }
+
+    /// The capabilities in map order, as cross-validation sees them.
+    pub(crate) fn members(&self) -> Vec<Member<'_>> {
+        self.order
+            .iter()
+            .filter_map(|id| self.capabilities.get(id))
+            .map(|cap| Member {
+                id: &cap.id,
+                manifest: &cap.manifest,
+                third_party: self.third_party.contains(&cap.id),
+            })
+            .collect()
+    }
+
+    /// A capability by id.
+    #[must_use]
+    pub fn capability(&self, id: &str) -> Option<&Arc<Capability>> {
+        self.capabilities.get(id)
+    }
+
+    /// Every capability, sorted by id.
+    pub fn capabilities(&self) -> impl Iterator<Item = &Arc<Capability>> {
+        self.capabilities.values()
+    }
+
+    /// Capability ids in map order: first-party by id, then accepted overlays.
+    pub fn ids_in_map_order(&self) -> impl Iterator<Item = &str> {
+        self.order.iter().map(String::as_str)
+    }
+
+    /// Whether a capability came from an overlay.
+    #[must_use]
+    pub fn is_third_party(&self, id: &str) -> bool {
+        self.third_party.contains(id)
+    }
+
+    /// The runtime descriptor of a registered runtime id (exact match).
+    #[must_use]
+    pub fn runtime(&self, id: &str) -> Option<&RuntimeDescriptor> {
+        self.capabilities.get(id)?.runtime.as_deref()
+    }
+
+    /// Registered runtime ids, sorted.
+    pub fn runtime_ids(&self) -> impl Iterator<Item = &str> {
+        self.capabilities
+            .values()
+            .filter(|c| c.runtime.is_some())
+            .map(|c| c.id.as_str())
+    }
+
+    /// Diagnostics collected while building the registry (rejected overlays etc.).
+    #[must_use]
+    pub fn diagnostics(&self) -> &imbl::Vector<Diagnostic> {
+        &self.diagnostics
+    }
+
+    /// The derived views (computed on first use, then shared by clones of this value).
+    #[must_use]
+    pub fn index(&self) -> &Index {
+        self.index.get_or_init(|| Index::build(&self.members()).0)
+    }
+
+    /// `requiresClosure(id)` (see [`Index::requires_closure`]).
+    #[must_use]
+    pub fn requires_closure(&self, id: &str) -> Vec<String> {
+        self.index().requires_closure(id)
+    }
+
+    /// The registry in the peer module's object shape and key order: `version`,
+    /// `capabilities`, `bySkill`, `byAgent`, `byLoopPoint`, `configKeys`, `configSchema`,
+    /// `runtimes`, `commandFamilies`, `capabilityClusters`, `profileMembership`.
+    /// (`requiresClosure` is a function in the peer and is left out.)
+    #[must_use]
+    pub fn to_peer_json(&self) -> Value {
+        let members = self.members();
+        let manifests = |runtime_only: bool| -> Value {
+            let map: Map<String, Value> = members
+                .iter()
+                .filter(|m| {
+                    !runtime_only
+                        || m.manifest.get("role").and_then(Value::as_str) == Some("runtime")
+                })
+                .map(|m| (m.id.to_owned(), m.manifest.clone()))
+                .collect();
+            Value::Object(map)
+        };
+        let mut views = self.index().views_json().into_iter();
+        let mut out = Map::new();
+        out.insert("version".into(), Value::String("1".into()));
+        out.insert("capabilities".into(), manifests(false));
+        for (key, value) in views.by_ref().take(5) {
+            out.insert(key.into(), value);
+        }
+        out.insert("runtimes".into(), manifests(true));
+        for (key, value) in views {
+            out.insert(key.into(), value);
+        }
+        Value::Object(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_party_has_19_runtimes_and_no_diagnostics() {
+        let reg = Registry::first_party();
+        assert!(reg.diagnostics().is_empty(), "{:?}", reg.diagnostics());
+        assert_eq!(reg.capabilities().count(), 46);
+        assert_eq!(reg.runtime_ids().count(), 19);
+        let claude = reg.runtime("claude").expect("claude");
+        assert_eq!(
+            claude.settings_file(crate::vocab::Scope::Local),
+            Some("settings.local.json")
+        );
+    }
+
+    #[test]
+    fn pattern_mapper_requires_research_only() {
+        let reg = Registry::first_party();
+        assert_eq!(reg.requires_closure("pattern-mapper"), ["research"]);
+        assert!(reg.requires_closure("no-such-id").is_empty());
+    }
+
+    #[test]
+    fn peer_json_keys_follow_the_module_exports() {
+        let json = Registry::first_party().to_peer_json();
+        let keys: Vec<_> = json
+            .as_object()
+            .map(|o| o.keys().cloned().collect())
+            .unwrap_or_default();
+        assert_eq!(
+            keys,
+            [
+                "version",
+                "capabilities",
+                "bySkill",
+                "byAgent",
+                "byLoopPoint",
+                "configKeys",
+                "configSchema",
+                "runtimes",
+                "commandFamilies",
+                "capabilityClusters",
+                "profileMembership"
+            ]
+        );
+    }
+}

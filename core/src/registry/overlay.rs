@@ -1,0 +1,478 @@
+//! Overlays: third-party capabilities added on top of a registry value.
+//!
+//! The caller reads the overlay folders (the core does no IO) and passes each as an
+//! [`Overlay`]: folder name, `capability.json` text, and the other files as
+//! `(relative path, text)`. [`Registry::with_overlays`] never fails; an overlay that
+//! cannot join becomes diagnostics and the rest carry on.
+//!
+//! Rules, in the order they are checked for each overlay:
+//! 1. Overlays are processed sorted by folder (then manifest text, then files), so the
+//!    result does not depend on the order they arrive in. Exact duplicates count once.
+//!    Two *different* overlays with the same folder name are ambiguous: all of them are
+//!    rejected (`overlay_folder_ambiguous`); neither is preferred.
+//! 2. The folder may not use a reserved first-party prefix (`gsd-`, `gsd-core-`,
+//!    `anthropic-`).
+//! 3. The manifest must be at most [`MANIFEST_MAX_BYTES`], parse, and validate.
+//! 4. First party always wins: an id, skill, agent, config key or command family that is
+//!    already registered rejects the overlay.
+//! 5. Every file path must stay inside the folder (relative, no `..`, no backslash) and
+//!    be at most [`FRAGMENT_MAX_BYTES`]; every `fragment.path` must name a given file.
+//! 6. The merged set (registry so far + this overlay) must pass cross-validation,
+//!    data-flow and hook-ordering checks; the overlay is accepted only if it adds no error.
+//!
+//! Overlays are tried in passes, in sorted order, until a pass accepts nothing more: an
+//! overlay that requires another one that sorts after it still joins. When two
+//! overlays conflict with each other, the first in sorted order that can join wins.
+
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use super::{Registry, capability_from_value, materialize_fragments};
+use crate::cross::{self, Member};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::index;
+use crate::validate;
+use crate::vocab::RESERVED_ID_PREFIXES;
+
+/// Largest accepted `capability.json` (8 MiB, as the peer's loader).
+pub const MANIFEST_MAX_BYTES: usize = crate::validate::MAX_MANIFEST_BYTES;
+
+/// Largest accepted fragment file (8 MiB).
+pub const FRAGMENT_MAX_BYTES: usize = 8 * 1024 * 1024;
+
+/// One third-party capability folder, read by the caller.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Overlay {
+    /// Folder name (must equal the manifest id).
+    pub folder: String,
+    /// `capability.json` text.
+    pub manifest: String,
+    /// Other files of the folder: `(path relative to the folder with '/', text)`.
+    pub fragments: Vec<(String, String)>,
+}
+
+/// A relative path with `.` and empty segments removed; `None` when it could leave the
+/// folder (absolute, `..`, backslash, drive letter) or names nothing.
+pub(crate) fn normalize(path: &str) -> Option<String> {
+    if path.starts_with('/') || path.contains('\\') || path.contains(':') {
+        return None;
+    }
+    let mut parts = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => return None,
+            other => parts.push(other),
+        }
+    }
+    (!parts.is_empty()).then(|| parts.join("/"))
+}
+
+fn reject(code: &str, folder: &str, field: Option<&str>, message: String) -> Diagnostic {
+    let d = Diagnostic::new(code, Severity::Error, message).with_capability(folder);
+    match field {
+        Some(f) => d.with_field(f),
+        None => d,
+    }
+}
+
+/// Keys an overlay claims that first party (or an earlier overlay) may already own.
+fn claims(value: &Value) -> [(&'static str, &'static str, Vec<String>); 4] {
+    let list = |key: &str| -> Vec<String> {
+        value
+            .get(key)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .map(str::to_owned)
+            .collect()
+    };
+    let config = match value.get("config") {
+        Some(Value::Object(map)) => map.keys().cloned().collect(),
+        _ => Vec::new(),
+    };
+    let families = value
+        .get("commands")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c.get("family").and_then(Value::as_str))
+        .map(str::to_owned)
+        .collect();
+    [
+        ("skill", "skills", list("skills")),
+        ("agent", "agents", list("agents")),
+        ("config key", "config", config),
+        ("command family", "commands", families),
+    ]
+}
+
+impl Registry {
+    /// A new registry with `overlays` added (see the module docs for the rules). Never
+    /// fails: each rejected overlay leaves its reasons as error diagnostics plus one
+    /// `overlay_rejected` summary; accepted overlays add their warning records.
+    #[must_use]
+    pub fn with_overlays(&self, overlays: &[Overlay]) -> Registry {
+        let mut next = self.clone();
+        let mut sorted: Vec<&Overlay> = overlays.iter().collect();
+        sorted.sort();
+        sorted.dedup();
+        let mut pending: Vec<&Overlay> = Vec::new();
+        let mut i = 0;
+        while i < sorted.len() {
+            let same = sorted[i..]
+                .iter()
+                .take_while(|o| o.folder == sorted[i].folder)
+                .count();
+            if same > 1 {
+                let folder = &sorted[i].folder;
+                let message = format!(
+                    "{same} different overlays share the folder name \"{folder}\"; none is loaded"
+                );
+                next.rejected(
+                    folder,
+                    vec![reject("overlay_folder_ambiguous", folder, None, message)],
+                );
+            } else {
+                pending.push(sorted[i]);
+            }
+            i += same;
+        }
+        // Passes in sorted order until nothing more joins, so an overlay may require one
+        // that sorts after it; whatever is left is rejected with its last reasons.
+        let mut reasons: Vec<Vec<Diagnostic>> = vec![Vec::new(); pending.len()];
+        let mut done = vec![false; pending.len()];
+        loop {
+            let mut progress = false;
+            for (k, overlay) in pending.iter().enumerate() {
+                if done[k] {
+                    continue;
+                }
+                match next.admit(overlay) {
+                    Ok((cap, warnings)) => {
+                        next.insert(cap, true);
+                        next.diagnostics.extend(warnings);
+                        done[k] = true;
+                        progress = true;
+                    }
+                    Err(why) => reasons[k] = why,
+                }
+            }
+            if !progress {
+                break;
+            }
+        }
+        for (k, overlay) in pending.iter().enumerate().filter(|(k, _)| !done[*k]) {
+            next.rejected(&overlay.folder, std::mem::take(&mut reasons[k]));
+        }
+        next
+    }
+
+    fn rejected(&mut self, folder: &str, reasons: Vec<Diagnostic>) {
+        let codes: Vec<&str> = reasons.iter().map(|d| d.code.as_str()).collect();
+        let first = reasons.first().map_or(String::new(), |d| d.message.clone());
+        let summary = Diagnostic::new(
+            "overlay_rejected",
+            Severity::Error,
+            format!("overlay \"{folder}\" was not loaded: {first}"),
+        )
+        .with_capability(folder)
+        .with_detail(json!({ "reasons": codes }));
+        self.diagnostics.extend(reasons.into_iter().map(|mut d| {
+            d.capability_id = Some(folder.to_owned());
+            d
+        }));
+        self.diagnostics.push_back(summary);
+    }
+
+    /// Checks one overlay against this registry; `Ok` holds the capability to insert and
+    /// its warning records.
+    fn admit(
+        &self,
+        overlay: &Overlay,
+    ) -> Result<(crate::Capability, Vec<Diagnostic>), Vec<Diagnostic>> {
+        let folder = overlay.folder.as_str();
+        if let Some(prefix) = RESERVED_ID_PREFIXES
+            .iter()
+            .find(|p| folder.starts_with(**p))
+        {
+            let message = format!(
+                "id \"{folder}\" uses the reserved first-party prefix \"{prefix}\" (gsd-/gsd-core-/anthropic-)"
+            );
+            return Err(vec![reject(
+                "reserved_id_prefix",
+                folder,
+                Some("id"),
+                message,
+            )]);
+        }
+        if overlay.manifest.len() > MANIFEST_MAX_BYTES {
+            let message = format!(
+                "capability.json is {} bytes, over the {MANIFEST_MAX_BYTES}-byte limit",
+                overlay.manifest.len()
+            );
+            return Err(vec![reject(
+                "overlay_manifest_too_large",
+                folder,
+                None,
+                message,
+            )]);
+        }
+        let mut value = validate::parse_manifest(&overlay.manifest).map_err(|e| {
+            let message = format!("capability.json: {}", e.message());
+            vec![
+                reject("overlay_manifest_invalid", folder, e.field(), message)
+                    .with_detail(json!({"code": e.code().as_str()})),
+            ]
+        })?;
+        let errors: Vec<Diagnostic> = validate::validate_capability(&value, folder)
+            .into_iter()
+            .filter(|d| d.severity == Severity::Error)
+            .collect();
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        if self.capabilities.contains_key(folder) {
+            let message = format!("id \"{folder}\" collides with an already-registered capability");
+            return Err(vec![reject(
+                "overlay_id_conflict",
+                folder,
+                Some("id"),
+                message,
+            )]);
+        }
+        let index = self.index();
+        for (kind, field, names) in claims(&value) {
+            let taken = |name: &str| match field {
+                "skills" => index.skill_owner(name).is_some(),
+                "agents" => index.agent_owner(name).is_some(),
+                "config" => index.config_entry(name).is_some(),
+                _ => index.command_families().iter().any(|(f, _)| f == name),
+            };
+            if let Some(name) = names.iter().find(|n| taken(n)) {
+                let code = format!("overlay_{}_conflict", kind.replace(' ', "_"));
+                let message = format!("owns {kind} \"{name}\" already owned by another capability");
+                return Err(vec![reject(&code, folder, Some(field), message)]);
+            }
+        }
+        let files = fragment_files(overlay)?;
+        let missing = materialize_fragments(&mut value, &files);
+        if !missing.is_empty() {
+            return Err(missing
+                .iter()
+                .map(|p| {
+                    let message =
+                        format!("fragment.path {p:?} is not a file of the overlay folder");
+                    reject(
+                        "overlay_fragment_missing",
+                        folder,
+                        Some("fragment.path"),
+                        message,
+                    )
+                })
+                .collect());
+        }
+        let warnings = validate::warning_records(&value);
+        let cap = capability_from_value(Arc::new(value))
+            .map_err(|m| vec![reject("overlay_manifest_invalid", folder, None, m)])?;
+        let mut members = self.members();
+        members.push(Member {
+            id: &cap.id,
+            manifest: &cap.manifest,
+            third_party: true,
+        });
+        let mut found = cross::validate_cross(&members, &[]);
+        found.extend(cross::validate_data_flow(&members));
+        found.extend(index::validate_hook_order(&members));
+        if !found.is_empty() {
+            return Err(found);
+        }
+        Ok((cap, warnings))
+    }
+}
+
+/// The overlay's files as `(normalized path, text)`, after the confinement and size rules.
+fn fragment_files(overlay: &Overlay) -> Result<Vec<(&str, &str)>, Vec<Diagnostic>> {
+    let mut problems = Vec::new();
+    for (path, text) in &overlay.fragments {
+        if normalize(path).is_none() {
+            let message = format!(
+                "file path {path:?} leaves the overlay folder (absolute, \"..\" or backslash)"
+            );
+            problems.push(reject(
+                "overlay_path_outside_folder",
+                &overlay.folder,
+                Some("fragment.path"),
+                message,
+            ));
+        } else if text.len() > FRAGMENT_MAX_BYTES {
+            let message = format!(
+                "file {path:?} is {} bytes, over the {FRAGMENT_MAX_BYTES}-byte limit",
+                text.len()
+            );
+            problems.push(reject(
+                "overlay_fragment_too_large",
+                &overlay.folder,
+                Some("fragment.path"),
+                message,
+            ));
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    Ok(overlay
+        .fragments
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn feature(id: &str, extra: &str) -> Overlay {
+        let manifest = format!(
+            r#"{{"id": "{id}", "role": "feature", "version": "1.0.0", "title": "t", "description": "d", "tier": "full", "requires": [], "skills": [], "agents": []{extra}}}"#
+        );
+        Overlay {
+            folder: id.to_owned(),
+            manifest,
+            fragments: Vec::new(),
+        }
+    }
+
+    fn codes(reg: &Registry) -> Vec<String> {
+        reg.diagnostics().iter().map(|d| d.code.clone()).collect()
+    }
+
+    #[test]
+    fn normalize_confines_paths() {
+        assert_eq!(
+            normalize("./fragments//a.md").as_deref(),
+            Some("fragments/a.md")
+        );
+        for bad in [
+            "../a.md",
+            "/etc/passwd",
+            "a\\b.md",
+            "x/../../a",
+            "C:/a",
+            "",
+            ".",
+        ] {
+            assert_eq!(normalize(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn an_overlay_is_added_after_first_party() {
+        let reg = Registry::first_party().with_overlays(&[feature("acme-lint", "")]);
+        assert!(reg.diagnostics().is_empty(), "{:?}", reg.diagnostics());
+        assert!(reg.is_third_party("acme-lint"));
+        assert_eq!(reg.ids_in_map_order().last(), Some("acme-lint"));
+    }
+
+    #[test]
+    fn first_party_wins_on_id_and_skill() {
+        let reg = Registry::first_party().with_overlays(&[
+            feature("research", ""),
+            feature("acme", r#", "skills": ["graphify"]"#),
+        ]);
+        assert_eq!(
+            codes(&reg),
+            [
+                "overlay_skill_conflict",
+                "overlay_rejected",
+                "overlay_id_conflict",
+                "overlay_rejected"
+            ]
+        );
+        assert!(!reg.is_third_party("research"));
+    }
+
+    #[test]
+    fn reserved_prefix_and_escaping_fragment_are_rejected() {
+        let mut escaping = feature("acme-x", "");
+        escaping.fragments.push(("../secret.md".into(), "x".into()));
+        let reg = Registry::first_party().with_overlays(&[feature("gsd-evil", ""), escaping]);
+        assert_eq!(
+            codes(&reg),
+            [
+                "overlay_path_outside_folder",
+                "overlay_rejected",
+                "reserved_id_prefix",
+                "overlay_rejected"
+            ]
+        );
+    }
+
+    #[test]
+    fn two_different_overlays_with_one_folder_are_both_rejected() {
+        let a = feature("acme", "");
+        let b = feature("acme", r#", "agents": ["acme-agent"]"#);
+        let reg = Registry::first_party().with_overlays(&[a.clone(), b]);
+        assert_eq!(
+            codes(&reg),
+            ["overlay_folder_ambiguous", "overlay_rejected"]
+        );
+        let same = Registry::first_party().with_overlays(&[a.clone(), a]);
+        assert!(same.diagnostics().is_empty());
+        assert!(same.capability("acme").is_some());
+    }
+
+    #[test]
+    fn mutually_requiring_overlays_are_both_rejected() {
+        let a = feature("acme-a", "")
+            .manifest
+            .replace(r#""requires": []"#, r#""requires": ["acme-b"]"#);
+        let b = feature("acme-b", "")
+            .manifest
+            .replace(r#""requires": []"#, r#""requires": ["acme-a"]"#);
+        let reg = Registry::first_party().with_overlays(&[
+            Overlay {
+                folder: "acme-b".into(),
+                manifest: b,
+                fragments: Vec::new(),
+            },
+            Overlay {
+                folder: "acme-a".into(),
+                manifest: a,
+                fragments: Vec::new(),
+            },
+        ]);
+        assert_eq!(
+            codes(&reg),
+            [
+                "requires_unknown",
+                "overlay_rejected",
+                "requires_unknown",
+                "overlay_rejected"
+            ]
+        );
+        assert!(reg.capability("acme-a").is_none() && reg.capability("acme-b").is_none());
+    }
+
+    #[test]
+    fn an_overlay_may_require_one_that_sorts_after_it() {
+        let a = feature("acme-a", "")
+            .manifest
+            .replace(r#""requires": []"#, r#""requires": ["acme-b"]"#);
+        let reg = Registry::first_party().with_overlays(&[
+            Overlay {
+                folder: "acme-a".into(),
+                manifest: a,
+                fragments: Vec::new(),
+            },
+            feature("acme-b", ""),
+        ]);
+        assert!(reg.diagnostics().is_empty(), "{:?}", reg.diagnostics());
+        assert_eq!(
+            reg.ids_in_map_order().skip(46).collect::<Vec<_>>(),
+            ["acme-b", "acme-a"]
+        );
+    }
+}

@@ -1,0 +1,234 @@
+//! The trigger surface: which `/gsd-<name>` triggers a runtime exposes at which scopes, and
+//! which candidate wins when several artifacts answer to the same trigger.
+//!
+//! Winner per trigger: higher scope rank first (global beats local), then the runtime's
+//! `triggerPrecedence` kind order; ties keep the first-emitted candidate. Every loser names
+//! its winner in `shadowed_by`. Pure: stems are taken as given.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::Error;
+use crate::layout::{compose_command_filename, is_namespaced_by_dir};
+use crate::path;
+use crate::registry::Registry;
+use crate::scope::{SCOPE_ORDER, lookup_runtime};
+use crate::vocab::{Nesting, Scope, TriggerKind};
+
+/// The source inventory the trigger surface is computed over.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TriggerInput {
+    /// Command stems (file names under `commands/gsd/` without `.md`), in caller order.
+    #[serde(default)]
+    pub stems: Vec<String>,
+    /// Stems that are routers (`ns-*`).
+    #[serde(default)]
+    pub router_stems: Vec<String>,
+    /// For each routed child stem, the routers that own it (first owner first).
+    #[serde(default)]
+    pub child_to_routers: BTreeMap<String, Vec<String>>,
+}
+
+/// How the host reaches a trigger.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Registration {
+    /// Registered by the host directly.
+    Direct,
+    /// Reached only through a router skill.
+    ViaRouter,
+}
+
+/// The winner that shadows a candidate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ShadowedBy {
+    /// Winner's kind.
+    pub kind: TriggerKind,
+    /// Winner's scope.
+    pub scope: Scope,
+}
+
+/// One trigger candidate.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Trigger {
+    /// What the user types (without `/`): `prefix + stem`.
+    pub trigger: String,
+    /// The artifact kind bearing it.
+    pub kind: TriggerKind,
+    /// The scope it is installed at.
+    pub scope: Scope,
+    /// Destination relative to the config directory (`\` read as `/`); for `via-router`
+    /// skills this is still the flat path, as the peer reports it.
+    pub dest_path: String,
+    /// Direct or via a router.
+    pub registration: Registration,
+    /// The router's trigger when `via-router`.
+    pub router_trigger: Option<String>,
+    /// The winner, when this candidate loses; `None` for winners.
+    pub shadowed_by: Option<ShadowedBy>,
+}
+
+fn via_router<'a>(
+    stem: &str,
+    input: &'a TriggerInput,
+    routers: &BTreeSet<&str>,
+) -> Option<&'a str> {
+    if routers.is_empty() || routers.contains(stem) {
+        return None;
+    }
+    let first = input.child_to_routers.get(stem)?.first()?;
+    routers.contains(first.as_str()).then_some(first.as_str())
+}
+
+fn precedence_index(precedence: &[TriggerKind], kind: TriggerKind) -> usize {
+    precedence
+        .iter()
+        .position(|k| *k == kind)
+        .unwrap_or(usize::MAX)
+}
+
+/// Resolves the trigger surface of `runtime` at `scopes` (order and duplicates of `scopes`
+/// do not matter: candidates follow [`SCOPE_ORDER`], then layout entries, then stems).
+///
+/// # Errors
+/// [`crate::ErrorCode::UnknownRuntime`].
+pub fn resolve_trigger_surface(
+    registry: &Registry,
+    runtime: &str,
+    scopes: &[Scope],
+    input: &TriggerInput,
+) -> Result<Vec<Trigger>, Error> {
+    let descriptor = lookup_runtime(registry, runtime)?;
+    let routers: BTreeSet<&str> = input.router_stems.iter().map(String::as_str).collect();
+    let mut surfaces = Vec::new();
+    for scope in SCOPE_ORDER.iter().filter(|s| scopes.contains(s)) {
+        for entry in descriptor.artifact_layout.entries(*scope) {
+            let Some(kind) = TriggerKind::of(entry.kind) else {
+                continue;
+            };
+            let dest = path::to_posix(&entry.dest_subpath);
+            let namespaced = is_namespaced_by_dir(entry.kind, &entry.dest_subpath, &entry.prefix);
+            for stem in &input.stems {
+                let dest_path = match kind {
+                    TriggerKind::Skills => format!("{dest}/{}{stem}", entry.prefix),
+                    TriggerKind::Commands => {
+                        format!(
+                            "{dest}/{}",
+                            compose_command_filename(namespaced, &entry.prefix, stem)
+                        )
+                    }
+                };
+                let router = (entry.nesting == Nesting::Nested)
+                    .then(|| via_router(stem, input, &routers))
+                    .flatten();
+                surfaces.push(Trigger {
+                    trigger: format!("{}{stem}", entry.prefix),
+                    kind,
+                    scope: *scope,
+                    dest_path,
+                    registration: if router.is_some() {
+                        Registration::ViaRouter
+                    } else {
+                        Registration::Direct
+                    },
+                    router_trigger: router.map(|r| format!("{}{r}", entry.prefix)),
+                    shadowed_by: None,
+                });
+            }
+        }
+    }
+    assign_winners(&mut surfaces, &descriptor.trigger_precedence);
+    Ok(surfaces)
+}
+
+/// Groups candidates by trigger and marks every loser with its group's winner.
+fn assign_winners(surfaces: &mut [Trigger], precedence: &[TriggerKind]) {
+    let mut groups: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (index, surface) in surfaces.iter().enumerate() {
+        groups
+            .entry(surface.trigger.as_str())
+            .or_default()
+            .push(index);
+    }
+    let mut marks: Vec<(usize, ShadowedBy)> = Vec::new();
+    for members in groups.values().filter(|m| m.len() > 1) {
+        let mut winner = members[0];
+        for &candidate in &members[1..] {
+            let (a, b) = (&surfaces[candidate], &surfaces[winner]);
+            let higher = if a.scope.rank() == b.scope.rank() {
+                precedence_index(precedence, a.kind) < precedence_index(precedence, b.kind)
+            } else {
+                a.scope.rank() > b.scope.rank()
+            };
+            if higher {
+                winner = candidate;
+            }
+        }
+        let by = ShadowedBy {
+            kind: surfaces[winner].kind,
+            scope: surfaces[winner].scope,
+        };
+        marks.extend(members.iter().filter(|&&m| m != winner).map(|&m| (m, by)));
+    }
+    for (index, by) in marks {
+        surfaces[index].shadowed_by = Some(by);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stems(list: &[&str]) -> TriggerInput {
+        TriggerInput {
+            stems: list.iter().map(|s| (*s).to_owned()).collect(),
+            ..TriggerInput::default()
+        }
+    }
+
+    #[test]
+    fn claude_global_skill_shadows_local_command() {
+        let reg = Registry::first_party();
+        let surface = resolve_trigger_surface(
+            reg,
+            "claude",
+            &[Scope::Local, Scope::Global],
+            &stems(&["help"]),
+        )
+        .expect("surface");
+        assert_eq!(surface.len(), 2);
+        assert_eq!(
+            (surface[0].scope, surface[0].kind),
+            (Scope::Global, TriggerKind::Skills)
+        );
+        assert_eq!(surface[0].dest_path, "skills/gsd-help");
+        assert_eq!(surface[0].shadowed_by, None);
+        assert_eq!(surface[1].dest_path, "commands/gsd-help.md");
+        assert_eq!(
+            surface[1].shadowed_by,
+            Some(ShadowedBy {
+                kind: TriggerKind::Skills,
+                scope: Scope::Global
+            })
+        );
+    }
+
+    #[test]
+    fn nested_children_register_via_their_first_router() {
+        let reg = Registry::first_party();
+        let mut input = stems(&["ns-a", "child", "loose"]);
+        input.router_stems = vec!["ns-a".into(), "ns-b".into()];
+        input
+            .child_to_routers
+            .insert("child".into(), vec!["ns-b".into(), "ns-a".into()]);
+        let surface =
+            resolve_trigger_surface(reg, "cline", &[Scope::Global], &input).expect("surface");
+        assert_eq!(surface[0].registration, Registration::Direct);
+        assert_eq!(surface[1].registration, Registration::ViaRouter);
+        assert_eq!(surface[1].router_trigger.as_deref(), Some("gsd-ns-b"));
+        assert_eq!(surface[2].registration, Registration::Direct);
+    }
+}

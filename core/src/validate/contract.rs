@@ -1,0 +1,139 @@
+//! Peer `validateAgainstContract`: the per-capability loop-contract rules a loader runs on
+//! a capability that passed validation (contribution roles per loop point; `when` keys
+//! and `pointFrom` enum keys declared in the capability's own `config`).
+
+use serde_json::{Map, Value};
+
+use super::js::as_str;
+use super::{Sink, code, raw, text};
+use crate::vocab::LoopPoint;
+
+fn items<'a>(cap: &'a Map<String, Value>, key: &str) -> &'a [Value] {
+    cap.get(key)
+        .and_then(Value::as_array)
+        .map_or(&[], Vec::as_slice)
+}
+
+fn member<'a>(v: &'a Value, key: &str) -> Option<&'a Value> {
+    v.as_object().and_then(|o| o.get(key))
+}
+
+fn when_declared(
+    sink: &mut Sink,
+    prefix: &str,
+    cap: &Map<String, Value>,
+    group: &str,
+    label: &str,
+) {
+    let config = cap.get("config").and_then(Value::as_object);
+    for item in items(cap, group) {
+        let Some(when) = as_str(member(item, "when")) else {
+            continue;
+        };
+        if config.is_some_and(|c| !c.contains_key(when)) {
+            sink.push(
+                code::CONTRACT,
+                format!("{group}.when"),
+                format!(
+                    "{prefix} {label}.when \"{}\" is not defined in capability config keys",
+                    raw(when)
+                ),
+            );
+        }
+    }
+}
+
+fn point_from(sink: &mut Sink, prefix: &str, cap: &Map<String, Value>) {
+    let config = cap.get("config").and_then(Value::as_object);
+    let empty = Map::new();
+    for step in items(cap, "steps") {
+        let Some(key) = as_str(member(step, "pointFrom")) else {
+            continue;
+        };
+        let shown = raw(key);
+        // A property read: an absent `__proto__` finds Object.prototype (an object with
+        // no `type`); other inherited names find functions, which count as undeclared.
+        let slice = match config.and_then(|c| c.get(key)) {
+            Some(v) => v.as_object(),
+            None if key == "__proto__" && config.is_some() => Some(&empty),
+            None => None,
+        };
+        let Some(slice) = slice else {
+            sink.push(
+                code::CONTRACT,
+                "steps.pointFrom",
+                format!(
+                    "{prefix} step.pointFrom \"{shown}\" is not defined in capability config keys"
+                ),
+            );
+            continue;
+        };
+        if as_str(slice.get("type")) != Some("enum") {
+            sink.push(
+                code::CONTRACT,
+                "steps.pointFrom",
+                format!(
+                    "{prefix} step.pointFrom \"{shown}\" must reference an enum config key (got type: {})",
+                    text(slice.get("type"))
+                ),
+            );
+            continue;
+        }
+        let point = member(step, "point");
+        let listed = slice
+            .get("values")
+            .and_then(Value::as_array)
+            .is_some_and(|values| {
+                values.iter().any(|v| match (v, point) {
+                    (Value::Number(a), Some(Value::Number(b))) => {
+                        super::js::as_f64(a) == super::js::as_f64(b)
+                    }
+                    (a, Some(b)) => !a.is_object() && !a.is_array() && a == b,
+                    (_, None) => false,
+                })
+            });
+        if !listed {
+            sink.push(
+                code::CONTRACT,
+                "steps.pointFrom",
+                format!(
+                    "{prefix} step.pointFrom \"{shown}\" enum values do not include this step's own point \"{}\" — the step \
+                     could never activate",
+                    text(point)
+                ),
+            );
+        }
+    }
+}
+
+/// Runs the contract rules for a capability that passed [`super::validate_capability`].
+pub(super) fn validate(sink: &mut Sink, cap: &Value, cap_id: &str) {
+    let Some(cap) = cap.as_object() else { return };
+    if as_str(cap.get("role")) != Some("feature") {
+        return;
+    }
+    let prefix = format!("capability \"{}\"", raw(cap_id));
+    for contrib in items(cap, "contributions") {
+        let Some(point) = as_str(member(contrib, "point")).and_then(LoopPoint::parse) else {
+            continue;
+        };
+        let roles = point.agent_roles();
+        let into = member(contrib, "into");
+        if !as_str(into).is_some_and(|i| roles.contains(&i)) {
+            sink.push(
+                code::CONTRACT,
+                "contributions.into",
+                format!(
+                    "{prefix} contribution.into \"{}\" at point \"{}\" is not in the step's agentRoles [{}]",
+                    text(into),
+                    point.as_str(),
+                    roles.join(", ")
+                ),
+            );
+        }
+    }
+    when_declared(sink, &prefix, cap, "steps", "step");
+    point_from(sink, &prefix, cap);
+    when_declared(sink, &prefix, cap, "contributions", "contribution");
+    when_declared(sink, &prefix, cap, "gates", "gate");
+}

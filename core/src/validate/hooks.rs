@@ -1,0 +1,479 @@
+//! Loop hooks of a feature body: `hooks[]` (shell-safe scripts), `steps[]`,
+//! `contributions[]` and `gates[]` with their fragments.
+//!
+//! The peer dereferences each steps/contributions/gates element without checking it, so a
+//! `null` element makes it throw; we report a `null_element` error for that element and
+//! go on. Fragment paths get our extra path-safety check on top of the peer's.
+
+use serde_json::{Map, Value};
+
+use std::collections::HashSet;
+
+use super::js::as_str;
+use super::paths::path_problem;
+use super::{Sink, code, json, raw, text};
+use crate::vocab::{LoopPoint, OnError};
+
+/// Declared skill or agent names: JavaScript `Set` semantics (unique, insertion order).
+#[derive(Debug, Default)]
+struct Declared<'a> {
+    order: Vec<&'a str>,
+    set: HashSet<&'a str>,
+}
+
+/// A property of a value as JavaScript reads it (`undefined` unless an object has it).
+fn member<'a>(v: &'a Value, key: &str) -> Option<&'a Value> {
+    v.as_object().and_then(|o| o.get(key))
+}
+
+/// `[A-Za-z0-9._/-]+`, relative, no `..` or `-`-leading segment, no `__pycache__` /
+/// `.pytest_cache` segment, no `.pyc`/`.pyo` basename (any case): peer `isSafeHookScriptPath`.
+fn is_safe_hook_script(s: &str) -> bool {
+    if s.is_empty()
+        || !s
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"._/-".contains(&b))
+        || s.starts_with('/')
+    {
+        return false;
+    }
+    let segments: Vec<&str> = s.split('/').collect();
+    if segments.iter().any(|seg| {
+        *seg == ".." || seg.starts_with('-') || *seg == "__pycache__" || *seg == ".pytest_cache"
+    }) {
+        return false;
+    }
+    let base = s
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    !(base.ends_with(".pyc") || base.ends_with(".pyo"))
+}
+
+fn hook_entries(sink: &mut Sink, cap: &Map<String, Value>) {
+    let Some(hooks) = cap.get("hooks") else {
+        return;
+    };
+    let Some(items) = hooks.as_array() else {
+        sink.push(
+            code::WRONG_TYPE,
+            "hooks",
+            "hooks must be an array of {event, script} objects",
+        );
+        return;
+    };
+    for (i, h) in items.iter().enumerate() {
+        let field = format!("hooks[{i}]");
+        let Some(h) = h.as_object() else {
+            sink.push(
+                code::WRONG_TYPE,
+                &*field,
+                format!("{field} must be an object with event and script keys"),
+            );
+            continue;
+        };
+        let event = h.get("event");
+        if super::js::non_empty_str(event).is_none() {
+            sink.push(
+                super::envelope::string_code(event),
+                format!("{field}.event"),
+                format!("{field}.event must be a non-empty string"),
+            );
+        }
+        let script = h.get("script");
+        match super::js::non_empty_str(script) {
+            None => sink.push(
+                super::envelope::string_code(script),
+                format!("{field}.script"),
+                format!("{field}.script must be a non-empty string"),
+            ),
+            Some(s) if !is_safe_hook_script(s) => sink.push(
+                code::UNSAFE_SCRIPT,
+                format!("{field}.script"),
+                format!(
+                    "{field}.script must be a relative path containing only [A-Za-z0-9._/-] (no whitespace, shell \
+                     metacharacters (e.g. ; | & $ ` ( ) < > * ? newline), leading \"-\", absolute path, or \"..\" segment) — \
+                     it contains unsafe characters: {}",
+                    json(script)
+                ),
+            ),
+            Some(_) => {}
+        }
+        if let Some(matcher) = h.get("matcher") {
+            match matcher.as_str() {
+                None | Some("") => sink.push(
+                    super::envelope::string_code(Some(matcher)),
+                    format!("{field}.matcher"),
+                    format!("{field}.matcher must be a non-empty string when present"),
+                ),
+                Some(m) if m.chars().any(|c| (c as u32) < 0x20 || c == '\u{7f}') => sink.push(
+                    code::INVALID_VALUE,
+                    format!("{field}.matcher"),
+                    format!("{field}.matcher must not contain control characters"),
+                ),
+                Some(_) => {}
+            }
+        }
+    }
+}
+
+fn point(sink: &mut Sink, prefix: &str, item: &Value) {
+    let p = member(item, "point");
+    if as_str(p).and_then(LoopPoint::parse).is_none() {
+        sink.push(
+            super::absent_or(p, code::INVALID_ENUM),
+            format!("{prefix}.point"),
+            format!("{prefix}.point \"{}\" is not a valid loop point", text(p)),
+        );
+    }
+}
+
+fn string_arrays(sink: &mut Sink, prefix: &str, item: &Value) {
+    for key in ["produces", "consumes"] {
+        match member(item, key) {
+            Some(Value::Array(values)) => {
+                for (i, v) in values.iter().enumerate() {
+                    if !v.is_string() {
+                        sink.push(
+                            code::WRONG_TYPE,
+                            format!("{prefix}.{key}[{i}]"),
+                            format!("{prefix}.{key} entries must be strings"),
+                        );
+                    }
+                }
+            }
+            other => {
+                sink.push(
+                    super::absent_or(other, code::WRONG_TYPE),
+                    format!("{prefix}.{key}"),
+                    format!("{prefix}.{key} must be an array"),
+                );
+            }
+        }
+    }
+}
+
+fn optional_typed(
+    sink: &mut Sink,
+    prefix: &str,
+    item: &Value,
+    key: &str,
+    ok: fn(&Value) -> bool,
+    what: &str,
+) {
+    if let Some(v) = member(item, key) {
+        if !ok(v) {
+            sink.push(
+                code::WRONG_TYPE,
+                format!("{prefix}.{key}"),
+                format!("{prefix}.{key} must be {what} if present"),
+            );
+        }
+    }
+}
+
+/// Peer `validateFragment` plus our fragment path check.
+fn fragment(sink: &mut Sink, prefix: &str, value: Option<&Value>) {
+    let field = format!("{prefix}.fragment");
+    let Some(f) = value.and_then(Value::as_object) else {
+        sink.push(
+            super::absent_or(value, code::WRONG_TYPE),
+            &*field,
+            format!("{field} must be an object with path or inline key"),
+        );
+        return;
+    };
+    let (path, inline) = (f.get("path"), f.get("inline"));
+    if path.is_none() && inline.is_none() {
+        sink.push(
+            code::MISSING_FIELD,
+            &*field,
+            format!("{field} must have a \"path\" or \"inline\" key"),
+        );
+    }
+    match inline {
+        None => {}
+        Some(Value::String(s)) if s.is_empty() => {
+            sink.push(
+                code::INVALID_VALUE,
+                format!("{field}.inline"),
+                format!("{field}.inline must be a non-empty string"),
+            );
+        }
+        Some(Value::String(_)) => {}
+        Some(_) => sink.push(
+            code::WRONG_TYPE,
+            format!("{field}.inline"),
+            format!("{field}.inline must be a string"),
+        ),
+    }
+    let Some(path) = path else { return };
+    let peer_ok = path.as_str().filter(|p| {
+        !p.is_empty() && !p.starts_with('/') && !p.split(['/', '\\']).any(|s| s == "..")
+    });
+    match peer_ok {
+        None => sink.push(
+            if path.is_string() {
+                code::UNSAFE_PATH
+            } else {
+                code::WRONG_TYPE
+            },
+            format!("{field}.path"),
+            format!("{field}.path must be a relative path with no \"..\" segments"),
+        ),
+        Some(p) => {
+            if let Some(problem) = path_problem(p) {
+                sink.push(
+                    code::UNSAFE_FRAGMENT_PATH,
+                    format!("{field}.path"),
+                    format!(
+                        "{field}.path {} must stay inside the capability directory: it {problem}",
+                        json(Some(path))
+                    ),
+                );
+            }
+        }
+    }
+}
+
+fn on_error_required(sink: &mut Sink, prefix: &str, item: &Value) {
+    let v = member(item, "onError");
+    if as_str(v).and_then(OnError::parse).is_none() {
+        sink.push(
+            super::absent_or(v, code::INVALID_ENUM),
+            format!("{prefix}.onError"),
+            format!(
+                "{prefix}.onError must be \"skip\" or \"halt\" (got: {})",
+                text(v)
+            ),
+        );
+    }
+}
+
+/// Our error for a `null` element (the peer throws a TypeError here).
+fn null_element(sink: &mut Sink, prefix: &str) {
+    sink.push(
+        code::NULL_ELEMENT,
+        prefix,
+        format!("{prefix} must be an object (got: null)"),
+    );
+}
+
+fn step(
+    sink: &mut Sink,
+    prefix: &str,
+    s: &Value,
+    skills: Option<&Declared>,
+    agents: Option<&Declared>,
+) {
+    point(sink, prefix, s);
+    match member(s, "ref") {
+        Some(r @ (Value::Object(_) | Value::Array(_))) => {
+            let empty = Map::new();
+            let r = r.as_object().unwrap_or(&empty);
+            let (skill, agent, command) = (r.get("skill"), r.get("agent"), r.get("command"));
+            let count = [skill, agent, command]
+                .iter()
+                .filter(|v| v.is_some())
+                .count();
+            if count == 0 {
+                sink.push(
+                    code::MISSING_FIELD,
+                    format!("{prefix}.ref"),
+                    format!("{prefix}.ref must have a \"skill\", \"agent\", or \"command\" key"),
+                );
+            } else if count > 1 {
+                sink.push(
+                    code::CONFLICTING_FIELDS,
+                    format!("{prefix}.ref"),
+                    format!("{prefix}.ref must have exactly one of \"skill\", \"agent\", or \"command\", not multiple"),
+                );
+            }
+            reference(sink, prefix, "skill", skill, skills);
+            reference(sink, prefix, "agent", agent, agents);
+            if command.is_some_and(|c| !c.is_string()) {
+                sink.push(
+                    code::WRONG_TYPE,
+                    format!("{prefix}.ref.command"),
+                    format!("{prefix}.ref.command must be a string"),
+                );
+            }
+        }
+        other => sink.push(
+            super::absent_or(other, code::WRONG_TYPE),
+            format!("{prefix}.ref"),
+            format!("{prefix}.ref must be an object with skill, agent, or command key"),
+        ),
+    }
+    string_arrays(sink, prefix, s);
+    optional_typed(sink, prefix, s, "when", Value::is_string, "a string");
+    optional_typed(sink, prefix, s, "pointFrom", Value::is_string, "a string");
+    optional_typed(
+        sink,
+        prefix,
+        s,
+        "supportsReviewerLanes",
+        Value::is_boolean,
+        "a boolean",
+    );
+    if let Some(f) = member(s, "fragment") {
+        fragment(sink, prefix, Some(f));
+    }
+    on_error_required(sink, prefix, s);
+}
+
+/// `ref.skill` / `ref.agent`: a string, not `gsd-`-prefixed (skills), declared.
+fn reference(
+    sink: &mut Sink,
+    prefix: &str,
+    kind: &str,
+    v: Option<&Value>,
+    declared: Option<&Declared>,
+) {
+    let Some(v) = v else { return };
+    let field = format!("{prefix}.ref.{kind}");
+    let Some(name) = v.as_str() else {
+        sink.push(
+            code::WRONG_TYPE,
+            &*field,
+            format!("{field} must be a string"),
+        );
+        return;
+    };
+    let shown = raw(name);
+    if kind == "skill" && name.starts_with("gsd-") {
+        sink.push(
+            code::INVALID_VALUE,
+            &*field,
+            format!(
+                "{field} \"{shown}\" must not start with \"gsd-\" (it is an unprefixed stem; the workflow prepends \"gsd-\" \
+                 at dispatch — starting with \"gsd-\" would produce \"gsd-{shown}\")"
+            ),
+        );
+    } else if let Some(declared) = declared.filter(|d| !d.set.contains(name)) {
+        let list: Vec<String> = declared.order.iter().map(|d| raw(d)).collect();
+        sink.push(
+            code::UNDECLARED_REFERENCE,
+            &*field,
+            format!(
+                "{field} \"{shown}\" is not declared in this capability's {kind}s: [{}]",
+                list.join(", ")
+            ),
+        );
+    }
+}
+
+fn contribution(sink: &mut Sink, prefix: &str, c: &Value) {
+    point(sink, prefix, c);
+    let into = member(c, "into");
+    if !into.is_some_and(Value::is_string) {
+        sink.push(
+            super::absent_or(into, code::WRONG_TYPE),
+            format!("{prefix}.into"),
+            format!("{prefix}.into must be a string (agent role name)"),
+        );
+    }
+    string_arrays(sink, prefix, c);
+    fragment(sink, prefix, member(c, "fragment"));
+    optional_typed(sink, prefix, c, "when", Value::is_string, "a string");
+    if let Some(v) = member(c, "onError") {
+        if v.as_str().and_then(OnError::parse).is_none() {
+            sink.push(
+                code::INVALID_ENUM,
+                format!("{prefix}.onError"),
+                format!("{prefix}.onError must be \"skip\" or \"halt\" if present"),
+            );
+        }
+    }
+}
+
+fn gate(sink: &mut Sink, prefix: &str, g: &Value) {
+    point(sink, prefix, g);
+    let blocking = member(g, "blocking");
+    match member(g, "check") {
+        Some(check @ (Value::Object(_) | Value::Array(_))) => {
+            let has = |k: &str| check.as_object().is_some_and(|o| o.contains_key(k));
+            let count = ["query", "predicate", "agentVerdict"]
+                .iter()
+                .filter(|k| has(k))
+                .count();
+            if count != 1 {
+                sink.push(
+                    code::CONFLICTING_FIELDS,
+                    format!("{prefix}.check"),
+                    format!(
+                        "{prefix}.check must have exactly one of: query, predicate, agentVerdict"
+                    ),
+                );
+            }
+            if has("agentVerdict") && blocking == Some(&Value::Bool(true)) {
+                sink.push(
+                    code::CONFLICTING_FIELDS,
+                    format!("{prefix}.blocking"),
+                    format!(
+                        "{prefix}.check.agentVerdict forces blocking: false (non-deterministic checks may not halt the loop)"
+                    ),
+                );
+            }
+        }
+        other => sink.push(
+            super::absent_or(other, code::WRONG_TYPE),
+            format!("{prefix}.check"),
+            format!("{prefix}.check must be an object"),
+        ),
+    }
+    optional_typed(sink, prefix, g, "when", Value::is_string, "a string");
+    if !blocking.is_some_and(Value::is_boolean) {
+        sink.push(
+            super::absent_or(blocking, code::WRONG_TYPE),
+            format!("{prefix}.blocking"),
+            format!("{prefix}.blocking must be a boolean"),
+        );
+    }
+    on_error_required(sink, prefix, g);
+}
+
+/// `steps`, `contributions`, `gates` (required arrays) and the optional `hooks` array.
+pub(super) fn validate(sink: &mut Sink, cap: &Map<String, Value>) {
+    hook_entries(sink, cap);
+    let names = |key: &str| -> Option<Declared> {
+        let items = cap.get(key)?.as_array()?;
+        let mut declared = Declared::default();
+        for name in items.iter().filter_map(Value::as_str) {
+            if declared.set.insert(name) {
+                declared.order.push(name);
+            }
+        }
+        Some(declared)
+    };
+    let (skills, agents) = (names("skills"), names("agents"));
+    let groups: [(&str, &str); 3] = [
+        ("steps", "steps must be an array"),
+        ("contributions", "contributions must be an array"),
+        ("gates", "gates must be an array"),
+    ];
+    for (key, message) in groups {
+        let Some(Value::Array(items)) = cap.get(key) else {
+            sink.push(
+                super::absent_or(cap.get(key), code::WRONG_TYPE),
+                key,
+                message,
+            );
+            continue;
+        };
+        for (i, item) in items.iter().enumerate() {
+            let prefix = format!("{key}[{i}]");
+            if item.is_null() {
+                null_element(sink, &prefix);
+                continue;
+            }
+            match key {
+                "steps" => step(sink, &prefix, item, skills.as_ref(), agents.as_ref()),
+                "contributions" => contribution(sink, &prefix, item),
+                _ => gate(sink, &prefix, item),
+            }
+        }
+    }
+}

@@ -1,0 +1,379 @@
+//! The JavaScript semantics the peer's messages depend on, over `serde_json::Value`.
+//!
+//! The peer builds messages with `JSON.stringify(v)` or with string concatenation
+//! (`String(v)`), walks objects with `Object.keys` (array-index keys first, ascending, then
+//! the rest in insertion order), formats numbers with `Number.prototype.toString`, and
+//! tests values with `typeof`, truthiness and `Number.isInteger`. This module reproduces
+//! each of those for JSON values, so the validator can render exactly what the peer does.
+
+use serde_json::{Map, Number, Value};
+
+/// JavaScript `typeof` of a JSON value (`undefined` when absent).
+pub(crate) fn type_of(v: Option<&Value>) -> &'static str {
+    match v {
+        None => "undefined",
+        Some(Value::Null | Value::Array(_) | Value::Object(_)) => "object",
+        Some(Value::Bool(_)) => "boolean",
+        Some(Value::Number(_)) => "number",
+        Some(Value::String(_)) => "string",
+    }
+}
+
+/// The peer's `(got: null|array|<typeof>)` rendering.
+pub(crate) fn kind_of(v: Option<&Value>) -> &'static str {
+    match v {
+        Some(Value::Null) => "null",
+        Some(Value::Array(_)) => "array",
+        other => type_of(other),
+    }
+}
+
+/// JavaScript truthiness of a JSON value.
+pub(crate) fn truthy(v: Option<&Value>) -> bool {
+    match v {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(Value::Number(n)) => as_f64(n) != 0.0,
+        Some(Value::String(s)) => !s.is_empty(),
+        Some(Value::Array(_) | Value::Object(_)) => true,
+    }
+}
+
+/// The number as JavaScript holds it (a double; `JSON.parse` rounds big integers).
+#[allow(clippy::cast_precision_loss)] // Reason: JavaScript holds every JSON number as a double.
+pub(crate) fn as_f64(n: &Number) -> f64 {
+    if let Some(u) = n.as_u64() {
+        u as f64
+    } else if let Some(i) = n.as_i64() {
+        i as f64
+    } else {
+        n.as_f64().unwrap_or(f64::NAN)
+    }
+}
+
+/// The numeric value when `v` is a JSON number.
+pub(crate) fn number(v: Option<&Value>) -> Option<f64> {
+    match v {
+        Some(Value::Number(n)) => Some(as_f64(n)),
+        _ => None,
+    }
+}
+
+/// `Number.isInteger(v)`.
+pub(crate) fn is_integer(v: Option<&Value>) -> bool {
+    number(v).is_some_and(|x| x.is_finite() && x.fract() == 0.0)
+}
+
+/// `Number.isSafeInteger(v)`.
+pub(crate) fn is_safe_integer(v: Option<&Value>) -> bool {
+    const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
+    number(v).is_some_and(|x| x.is_finite() && x.fract() == 0.0 && x.abs() <= MAX_SAFE)
+}
+
+/// The value when it is a string.
+pub(crate) fn as_str(v: Option<&Value>) -> Option<&str> {
+    v.and_then(Value::as_str)
+}
+
+/// The value when it is a non-empty string (the peer's `typeof x === 'string' && x.length`).
+pub(crate) fn non_empty_str(v: Option<&Value>) -> Option<&str> {
+    as_str(v).filter(|s| !s.is_empty())
+}
+
+/// The value when it is a plain object (not null, not an array).
+pub(crate) fn as_object(v: Option<&Value>) -> Option<&Map<String, Value>> {
+    v.and_then(Value::as_object)
+}
+
+/// `Object.prototype.hasOwnProperty.call(v, key)` for an object-typed JSON value (arrays
+/// own their indices and `length`).
+pub(crate) fn has_own_property(v: &Value, key: &str) -> bool {
+    match v {
+        Value::Object(map) => map.contains_key(key),
+        Value::Array(items) => {
+            key == "length" || array_index(key).is_some_and(|i| (i as usize) < items.len())
+        }
+        _ => false,
+    }
+}
+
+/// JavaScript `Number.prototype.toString()` for a finite double.
+pub(crate) fn number_to_string(x: f64) -> String {
+    if x.is_nan() {
+        return "NaN".to_owned();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "Infinity" } else { "-Infinity" }.to_owned();
+    }
+    if x == 0.0 {
+        return "0".to_owned();
+    }
+    let sign = if x < 0.0 { "-" } else { "" };
+    // Rust's `{:e}` prints the shortest round-tripping digits, as ECMAScript requires.
+    let sci = format!("{:e}", x.abs());
+    let (mantissa, exponent) = sci.split_once('e').unwrap_or((sci.as_str(), "0"));
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let exp: i64 = exponent.parse().unwrap_or(0);
+    let k = i64::try_from(digits.len()).unwrap_or(i64::MAX);
+    // ECMAScript: value = digits × 10^(n − k).
+    let n = exp + 1;
+    let body = if k <= n && n <= 21 {
+        let zeros = usize::try_from(n - k).unwrap_or(0);
+        format!("{digits}{}", "0".repeat(zeros))
+    } else if 0 < n && n <= 21 {
+        let split = usize::try_from(n).unwrap_or(0);
+        format!("{}.{}", &digits[..split], &digits[split..])
+    } else if -6 < n && n <= 0 {
+        let zeros = usize::try_from(-n).unwrap_or(0);
+        format!("0.{}{digits}", "0".repeat(zeros))
+    } else {
+        let e = n - 1;
+        let e_sign = if e >= 0 { "+" } else { "-" };
+        if digits.len() == 1 {
+            format!("{digits}e{e_sign}{}", e.abs())
+        } else {
+            format!("{}.{}e{e_sign}{}", &digits[..1], &digits[1..], e.abs())
+        }
+    };
+    format!("{sign}{body}")
+}
+
+/// Whether `key` is an array index (`"0"` … `"4294967294"` in canonical form): such keys
+/// come first, ascending, in JavaScript's own-property order.
+fn array_index(key: &str) -> Option<u32> {
+    if key.is_empty() || key.len() > 10 || (key.len() > 1 && key.starts_with('0')) {
+        return None;
+    }
+    if !key.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    key.parse::<u64>()
+        .ok()
+        .filter(|&n| n < u64::from(u32::MAX))
+        .and_then(|n| u32::try_from(n).ok())
+}
+
+/// `Object.keys(map)` order: array-index keys ascending, then the others in insertion
+/// (document) order.
+pub(crate) fn js_entries(map: &Map<String, Value>) -> Vec<(&str, &Value)> {
+    let mut indexed: Vec<(u32, &str, &Value)> = Vec::new();
+    let mut named: Vec<(&str, &Value)> = Vec::with_capacity(map.len());
+    for (k, v) in map {
+        match array_index(k) {
+            Some(i) => indexed.push((i, k.as_str(), v)),
+            None => named.push((k.as_str(), v)),
+        }
+    }
+    if indexed.is_empty() {
+        return named;
+    }
+    indexed.sort_by_key(|(i, _, _)| *i);
+    indexed
+        .into_iter()
+        .map(|(_, k, v)| (k, v))
+        .chain(named)
+        .collect()
+}
+
+/// `JSON.stringify` of a string (well-formed JSON string escaping).
+fn quote_into(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+fn stringify_into(out: &mut String, v: &Value) {
+    match v {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => {
+            let x = as_f64(n);
+            // JSON.stringify renders non-finite numbers as null.
+            if x.is_finite() {
+                out.push_str(&number_to_string(x))
+            } else {
+                out.push_str("null")
+            }
+        }
+        Value::String(s) => quote_into(out, s),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                stringify_into(out, item);
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            out.push('{');
+            for (i, (k, item)) in js_entries(map).into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                quote_into(out, k);
+                out.push(':');
+                stringify_into(out, item);
+            }
+            out.push('}');
+        }
+    }
+}
+
+/// `JSON.stringify(v)`; an absent value renders as `undefined` (what concatenating
+/// `JSON.stringify(undefined)` into a string prints).
+pub(crate) fn stringify(v: Option<&Value>) -> String {
+    match v {
+        None => "undefined".to_owned(),
+        Some(v) => {
+            let mut out = String::new();
+            stringify_into(&mut out, v);
+            out
+        }
+    }
+}
+
+fn to_string_into(out: &mut String, v: &Value) {
+    match v {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => out.push_str(&number_to_string(as_f64(n))),
+        Value::String(s) => out.push_str(s),
+        Value::Array(items) => {
+            // Array.prototype.join: null/undefined elements render as empty strings.
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                if !item.is_null() {
+                    to_string_into(out, item);
+                }
+            }
+        }
+        Value::Object(_) => out.push_str("[object Object]"),
+    }
+}
+
+/// `String(v)` (string concatenation); an absent value renders as `undefined`.
+pub(crate) fn to_js_string(v: Option<&Value>) -> String {
+    match v {
+        None => "undefined".to_owned(),
+        Some(v) => {
+            let mut out = String::new();
+            to_string_into(&mut out, v);
+            out
+        }
+    }
+}
+
+/// JavaScript `String.prototype.replace(needle, replacement)` with a string pattern: only
+/// the first occurrence is replaced, and `$$`, `$&`, `` $` `` and `$'` in the replacement
+/// are expanded.
+pub(crate) fn replace_first(haystack: &str, needle: &str, replacement: &str) -> String {
+    let Some(at) = haystack.find(needle) else {
+        return haystack.to_owned();
+    };
+    let before = &haystack[..at];
+    let after = &haystack[at + needle.len()..];
+    let mut expanded = String::with_capacity(replacement.len());
+    let mut chars = replacement.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '$' {
+            expanded.push(c);
+            continue;
+        }
+        match chars.peek() {
+            Some('$') => {
+                chars.next();
+                expanded.push('$');
+            }
+            Some('&') => {
+                chars.next();
+                expanded.push_str(needle);
+            }
+            Some('`') => {
+                chars.next();
+                expanded.push_str(before);
+            }
+            Some('\'') => {
+                chars.next();
+                expanded.push_str(after);
+            }
+            _ => expanded.push('$'),
+        }
+    }
+    format!("{before}{expanded}{after}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn numbers_render_like_javascript() {
+        let cases = [
+            (1.0, "1"),
+            (-0.0, "0"),
+            (1.5, "1.5"),
+            (1e21, "1e+21"),
+            (1e20, "100000000000000000000"),
+            (123_456_789_012_345_680_000.0, "123456789012345680000"),
+            (1.5e-7, "1.5e-7"),
+            (0.000_001, "0.000001"),
+            (1e-7, "1e-7"),
+            (-2.5e30, "-2.5e+30"),
+            (0.1, "0.1"),
+        ];
+        for (x, want) in cases {
+            assert_eq!(number_to_string(x), want, "{x}");
+        }
+        let big: Value = serde_json::from_str("12345678901234567890").unwrap_or_default();
+        assert_eq!(stringify(Some(&big)), "12345678901234567000");
+    }
+
+    #[test]
+    fn stringify_orders_index_keys_first() {
+        let v: Value =
+            serde_json::from_str(r#"{"b":1,"10":2,"a":[null,"x\u001b"],"2":true,"01":0}"#)
+                .unwrap_or_default();
+        assert_eq!(
+            stringify(Some(&v)),
+            r#"{"2":true,"10":2,"b":1,"a":[null,"x\u001b"],"01":0}"#
+        );
+        assert_eq!(stringify(None), "undefined");
+    }
+
+    #[test]
+    fn to_js_string_follows_string_conversion() {
+        assert_eq!(
+            to_js_string(Some(&json!(["a", null, ["b", "c"], 1]))),
+            "a,,b,c,1"
+        );
+        assert_eq!(to_js_string(Some(&json!({"a": 1}))), "[object Object]");
+        assert_eq!(to_js_string(Some(&json!(null))), "null");
+        assert_eq!(to_js_string(None), "undefined");
+    }
+
+    #[test]
+    fn replace_first_expands_dollar_patterns() {
+        assert_eq!(
+            replace_first("abcabc", "b", "[$&|$`|$'|$$|$1]"),
+            "a[b|a|cabc|$|$1]cabc"
+        );
+        assert_eq!(replace_first("abc", "x", "y"), "abc");
+    }
+}

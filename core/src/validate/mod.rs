@@ -1,0 +1,249 @@
+//! Validation of one capability manifest, message-exact with the peer's validator.
+//!
+//! [`parse_manifest`] bounds and parses manifest text; [`validate_capability`] returns the
+//! peer's `validateCapability` errors as typed [`Diagnostic`]s (same messages, same order,
+//! plus a stable `code` and a dotted `field`); [`warning_records`] returns the peer's
+//! `collectReviewerWarningRecords`; [`check_capability`] runs the per-capability part of
+//! loading (reserved id prefixes, validation, loop-contract checks, warnings).
+//!
+//! Validation works on the raw JSON value so messages can be rendered exactly as the peer
+//! renders them (see [`js`] for the JavaScript semantics involved). Every piece of
+//! manifest text embedded in a message goes through [`crate::sanitize::sanitize_value`].
+//! Where the peer throws, or accepts an unsafe path, we report our own error instead; each
+//! such difference is listed in `docs/validation.md`.
+
+mod bounds;
+mod contract;
+mod envelope;
+mod feature;
+mod hooks;
+mod js;
+mod paths;
+mod reviewer;
+mod runtime;
+mod runtime_axes;
+mod warnings;
+
+use serde_json::Value;
+
+pub use bounds::{MAX_MANIFEST_BYTES, MAX_MANIFEST_DEPTH, parse_manifest};
+pub use warnings::warning_records;
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::sanitize::sanitize_value;
+use crate::vocab::RESERVED_ID_PREFIXES;
+
+/// Stable diagnostic codes used by the validator.
+pub mod code {
+    /// A value has the wrong JSON type.
+    pub const WRONG_TYPE: &str = "wrong_type";
+    /// A required field is absent.
+    pub const MISSING_FIELD: &str = "missing_field";
+    /// `id` is not a kebab-case string.
+    pub const INVALID_ID: &str = "invalid_id";
+    /// `id` differs from the folder name.
+    pub const ID_MISMATCH: &str = "id_mismatch";
+    /// A value is not a member of its closed vocabulary.
+    pub const INVALID_ENUM: &str = "invalid_enum";
+    /// A key or value is `__proto__`, `constructor` or `prototype`.
+    pub const RESERVED_NAME: &str = "reserved_name";
+    /// A field is not allowed on this role.
+    pub const FORBIDDEN_FIELD: &str = "forbidden_field";
+    /// A version is not strict SemVer.
+    pub const INVALID_SEMVER: &str = "invalid_semver";
+    /// A version range is not plausible.
+    pub const INVALID_RANGE: &str = "invalid_range";
+    /// `integrity` is not a `sha512-<base64>` string.
+    pub const INVALID_INTEGRITY: &str = "invalid_integrity";
+    /// A value is out of range, empty or breaks its grammar.
+    pub const INVALID_VALUE: &str = "invalid_value";
+    /// A hook script path is not shell-safe.
+    pub const UNSAFE_SCRIPT: &str = "unsafe_script";
+    /// A path the peer already rejects (absolute, `..`, not a bare basename).
+    pub const UNSAFE_PATH: &str = "unsafe_path";
+    /// A value is listed twice.
+    pub const DUPLICATE: &str = "duplicate";
+    /// A key outside a closed set of fields (an error, unlike warnings).
+    pub const UNKNOWN_FIELD: &str = "unknown_field";
+    /// A field is not permitted with the selected kind or transport.
+    pub const NOT_PERMITTED: &str = "not_permitted";
+    /// A reference names something the capability does not declare.
+    pub const UNDECLARED_REFERENCE: &str = "undeclared_reference";
+    /// Fields that exclude each other are combined (or none of a required set is present).
+    pub const CONFLICTING_FIELDS: &str = "conflicting_fields";
+    /// Gate A: the hooks surface is not allowed for the install surface.
+    pub const GATE_A: &str = "gate_a";
+    /// Gate B: extended hook events do not match the hook-event dialect.
+    pub const GATE_B: &str = "gate_b";
+    /// A reviewer lane declares a denied environment key.
+    pub const DENIED_ENV_KEY: &str = "denied_env_key";
+    /// Third-party id in a first-party namespace (`gsd-`, `gsd-core-`, `anthropic-`).
+    pub const RESERVED_ID_PREFIX: &str = "reserved_id_prefix";
+    /// A loop-contract rule fails (contribution role, `when`, `pointFrom`).
+    pub const CONTRACT: &str = "contract";
+    /// Ours: a `null` element in steps/contributions/gates (the peer throws).
+    pub const NULL_ELEMENT: &str = "null_element";
+    /// Ours: `configHome.skillsHome` nests deeper than the manifest depth bound.
+    pub const TOO_DEEP: &str = "too_deep";
+    /// Ours: an artifact-layout `destSubpath` that could escape its config directory.
+    pub const UNSAFE_DEST_SUBPATH: &str = "unsafe_dest_subpath";
+    /// Ours: a `configHome.name` that is not a single directory name.
+    pub const UNSAFE_CONFIG_HOME_NAME: &str = "unsafe_config_home_name";
+    /// Ours: a `configHome.parent` that is not a single directory name.
+    pub const UNSAFE_CONFIG_HOME_PARENT: &str = "unsafe_config_home_parent";
+    /// Ours: a `localConfigDir` that could escape the project.
+    pub const UNSAFE_LOCAL_CONFIG_DIR: &str = "unsafe_local_config_dir";
+    /// Ours: an artifact-layout `home` that could escape the user's home.
+    pub const UNSAFE_LAYOUT_HOME: &str = "unsafe_layout_home";
+    /// Ours: a fragment path with a drive, a leading backslash or a control character.
+    pub const UNSAFE_FRAGMENT_PATH: &str = "unsafe_fragment_path";
+    /// Warning: a `runtime.hostBehaviors` key outside the closed vocabulary.
+    pub const UNKNOWN_HOST_BEHAVIOR: &str = "unknown_host_behavior";
+    /// Warning: the removed `runtime.hostBehaviors.reviewerCli` key.
+    pub const REMOVED_HOST_BEHAVIOR: &str = "removed_host_behavior";
+    /// Warning: an unknown key inside a `reviewer` body.
+    pub const UNKNOWN_REVIEWER_FIELD: &str = "unknown_reviewer_field";
+}
+
+/// Collects error diagnostics in the peer's order.
+#[derive(Debug)]
+pub(crate) struct Sink {
+    out: Vec<Diagnostic>,
+    capability: String,
+}
+
+impl Sink {
+    fn new(capability: &str) -> Self {
+        Self {
+            out: Vec::new(),
+            capability: capability.to_owned(),
+        }
+    }
+
+    /// Appends one error.
+    pub(crate) fn push(
+        &mut self,
+        code: &'static str,
+        field: impl Into<String>,
+        message: impl Into<String>,
+    ) {
+        self.out.push(
+            Diagnostic::new(code, Severity::Error, message)
+                .with_capability(self.capability.clone())
+                .with_field(field),
+        );
+    }
+}
+
+/// `JSON.stringify(v)` of manifest data, sanitized for a message.
+pub(crate) fn json(v: Option<&Value>) -> String {
+    sanitize_value(&js::stringify(v))
+}
+
+/// `String(v)` of manifest data, sanitized for a message.
+pub(crate) fn text(v: Option<&Value>) -> String {
+    sanitize_value(&js::to_js_string(v))
+}
+
+/// Manifest-supplied text (a key, an id), sanitized for a message.
+pub(crate) fn raw(s: &str) -> String {
+    sanitize_value(s)
+}
+
+/// `missing_field` when the value is absent, otherwise `present`.
+pub(crate) fn absent_or(v: Option<&Value>, present: &'static str) -> &'static str {
+    if v.is_none() {
+        code::MISSING_FIELD
+    } else {
+        present
+    }
+}
+
+/// Whether `s` is one of the reserved JavaScript property names.
+pub(crate) fn is_reserved(s: &str) -> bool {
+    crate::vocab::RESERVED_NAMES.contains(&s)
+}
+
+/// Whether the value is a reserved-name string.
+pub(crate) fn is_reserved_value(v: Option<&Value>) -> bool {
+    js::as_str(v).is_some_and(is_reserved)
+}
+
+/// Peer `validateCapability(cap, folderId)`: the errors, in the peer's order, as
+/// Error-severity diagnostics. Empty means valid. Total: never panics (where the peer
+/// throws, on `null` elements of `steps`, `contributions` or `gates`, this returns a
+/// `null_element` error instead).
+///
+/// ```
+/// let cap = serde_json::json!({"id": "Bad"});
+/// let errors = gsd_core::validate::validate_capability(&cap, "bad");
+/// assert_eq!(errors[0].code, "invalid_id");
+/// assert_eq!(errors[0].message, "id must be a kebab-case string");
+/// ```
+pub fn validate_capability(manifest: &Value, folder_id: &str) -> Vec<Diagnostic> {
+    let mut sink = Sink::new(folder_id);
+    envelope::validate(&mut sink, manifest, folder_id);
+    sink.out
+}
+
+/// Where a manifest being loaded comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// Shipped with this library (may use the reserved id prefixes).
+    FirstParty,
+    /// An installed overlay (may not use `gsd-`, `gsd-core-` or `anthropic-` ids).
+    ThirdParty,
+}
+
+/// The per-capability outcome of loading one manifest.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CapabilityCheck {
+    /// Errors: any error rejects the capability.
+    pub errors: Vec<Diagnostic>,
+    /// Warnings (only computed for an accepted capability, as the peer's loader does).
+    pub warnings: Vec<Diagnostic>,
+}
+
+impl CapabilityCheck {
+    /// Whether the capability is accepted.
+    #[must_use]
+    pub fn is_valid(&self) -> bool {
+        self.errors.is_empty()
+    }
+}
+
+/// The per-capability part of the peer's loader, in its order: the reserved id prefix
+/// (third-party only), [`validate_capability`], then the loop-contract checks
+/// (`validateAgainstContract`: contribution roles, `when` and `pointFrom` references), and
+/// for an accepted capability its [`warning_records`]. Cross-capability rules (ownership,
+/// `requires`, consumes satisfiability) are not part of this check.
+pub fn check_capability(manifest: &Value, folder_id: &str, origin: Origin) -> CapabilityCheck {
+    let mut check = CapabilityCheck::default();
+    if origin == Origin::ThirdParty
+        && RESERVED_ID_PREFIXES
+            .iter()
+            .any(|p| folder_id.starts_with(p))
+    {
+        check.errors.push(
+            Diagnostic::new(
+                code::RESERVED_ID_PREFIX,
+                Severity::Error,
+                "id uses a reserved first-party prefix (gsd-/gsd-core-/anthropic-)",
+            )
+            .with_capability(folder_id)
+            .with_field("id"),
+        );
+        return check;
+    }
+    check.errors = validate_capability(manifest, folder_id);
+    if !check.errors.is_empty() {
+        return check;
+    }
+    let mut sink = Sink::new(folder_id);
+    contract::validate(&mut sink, manifest, folder_id);
+    check.errors = sink.out;
+    if check.errors.is_empty() {
+        check.warnings = warning_records(manifest);
+    }
+    check
+}

@@ -1,0 +1,91 @@
+//! Our path-safety rules for manifest paths the peer accepts unchecked.
+//!
+//! The peer validates `destSubpath`, `configHome.name`/`parent`, `localConfigDir` and
+//! layout `home` only as non-empty strings, and fragment paths only against a POSIX
+//! absolute prefix and `..` segments. A path from a manifest is joined onto a real
+//! directory by the installer, so we reject, with our own codes, anything that could
+//! leave that directory on any platform: an absolute path (`/x`, `\x`), a drive (`C:\x`,
+//! `C:x`), a `..` segment (split on `/` and `\`), or a NUL or other control character.
+
+/// Why a manifest path is unsafe, as the tail of a message.
+pub(crate) fn path_problem(p: &str) -> Option<&'static str> {
+    if p.chars()
+        .any(|c| matches!(c, '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}'))
+    {
+        return Some("contains a NUL or control character");
+    }
+    if p.starts_with('/') || p.starts_with('\\') {
+        return Some("is absolute");
+    }
+    let bytes = p.as_bytes();
+    if bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':' {
+        return Some("starts with a drive (e.g. C:\\)");
+    }
+    if p.split(['/', '\\']).any(|segment| segment == "..") {
+        return Some("contains a \"..\" segment");
+    }
+    None
+}
+
+/// Why a manifest directory *name* (one path segment) is unsafe.
+pub(crate) fn name_problem(name: &str) -> Option<&'static str> {
+    if let Some(problem) = path_problem(name) {
+        return Some(problem);
+    }
+    if name.contains(['/', '\\']) {
+        return Some("contains a path separator (it must be a single directory name)");
+    }
+    if name == "." {
+        return Some("is \".\" (it must name a directory)");
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn safe_paths_pass() {
+        for p in [
+            "skills",
+            "skills/gsd",
+            ".gemini/config",
+            "./fragments/a.md",
+            "a..b",
+            ".claude",
+        ] {
+            assert_eq!(path_problem(p), None, "{p}");
+        }
+    }
+
+    #[test]
+    fn unsafe_paths_are_named() {
+        assert_eq!(path_problem("/etc"), Some("is absolute"));
+        assert_eq!(path_problem("\\\\server\\share"), Some("is absolute"));
+        assert_eq!(
+            path_problem("C:\\Users"),
+            Some("starts with a drive (e.g. C:\\)")
+        );
+        assert_eq!(path_problem("a/../../b"), Some("contains a \"..\" segment"));
+        assert_eq!(path_problem("a\\..\\b"), Some("contains a \"..\" segment"));
+        assert_eq!(
+            path_problem("a\u{0}b"),
+            Some("contains a NUL or control character")
+        );
+    }
+
+    #[test]
+    fn names_are_single_segments() {
+        assert_eq!(name_problem(".claude"), None);
+        assert_eq!(
+            name_problem("a/b"),
+            Some("contains a path separator (it must be a single directory name)")
+        );
+        assert_eq!(name_problem(".."), Some("contains a \"..\" segment"));
+        assert_eq!(
+            name_problem("."),
+            Some("is \".\" (it must name a directory)")
+        );
+    }
+}

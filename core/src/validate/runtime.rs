@@ -1,0 +1,584 @@
+//! The `role: runtime` body, first half: forbidden feature fields, `configHome` (with
+//! `skillsHome`), `configFormat`, `artifactLayout`, the closed axes, `supportTier`,
+//! `installSurface`, `writesSharedSettings`, `permissionWriter`, `localConfigDir` and
+//! `extendedHookEvents`. The rest lives in [`super::runtime_axes`].
+
+use serde_json::{Map, Value};
+
+use super::envelope::string_code;
+use super::js::{self, as_object, as_str, non_empty_str, type_of};
+use super::paths::{name_problem, path_problem};
+use super::{MAX_MANIFEST_DEPTH, Sink, absent_or, code, json, raw, runtime_axes, text};
+use crate::vocab::{
+    ArtifactKindName, CommandStyle, ConfigFormat, ConfigHomeKind, ConverterName, ExtendedHookEvent,
+    ExtensionEvents, FEATURE_FIELDS_FORBIDDEN_ON_RUNTIME, HookEvents, HooksSurface, InstallSurface,
+    Nesting, PermissionWriter, SandboxTier,
+};
+
+/// One finding before it reaches the sink (so `skillsHome` can rewrite nested messages).
+type Finding = (&'static str, String, String);
+
+/// The peer's `cap.id || '(unknown)'`, rendered for a message.
+pub(crate) fn id_label(cap: &Map<String, Value>) -> String {
+    let id = cap.get("id");
+    if js::truthy(id) {
+        text(id)
+    } else {
+        "(unknown)".to_owned()
+    }
+}
+
+/// Peer `validateConfigHome(capId, ch)`; `cap_id` is already rendered, `field` is the
+/// dotted path of `ch`.
+fn config_home(cap_id: &str, field: &str, ch: Option<&Value>, depth: usize) -> Vec<Finding> {
+    let mut out: Vec<Finding> = Vec::new();
+    let ctx = format!("capability \"{cap_id}\" runtime.configHome");
+    let Some(obj) = as_object(ch) else {
+        let got = if matches!(ch, Some(Value::Null)) {
+            "null"
+        } else {
+            type_of(ch)
+        };
+        out.push((
+            absent_or(ch, code::WRONG_TYPE),
+            field.to_owned(),
+            format!("{ctx} must be an object (got: {got})"),
+        ));
+        return out;
+    };
+    let kind = obj.get("kind");
+    if super::is_reserved_value(kind) {
+        out.push((
+            code::RESERVED_NAME,
+            format!("{field}.kind"),
+            format!("{ctx}.kind \"{}\" is a reserved name", text(kind)),
+        ));
+    } else if as_str(kind).and_then(ConfigHomeKind::parse).is_none() {
+        out.push((
+            absent_or(kind, code::INVALID_ENUM),
+            format!("{field}.kind"),
+            format!(
+                "{ctx}.kind must be one of: {} (got: {})",
+                ConfigHomeKind::one_of(),
+                json(kind)
+            ),
+        ));
+    }
+    let kind = as_str(kind);
+    let name = obj.get("name");
+    if kind != Some("none") {
+        if non_empty_str(name).is_none() {
+            out.push((
+                string_code(name),
+                format!("{field}.name"),
+                format!("{ctx}.name must be a non-empty string"),
+            ));
+        }
+    } else if name.is_some() && non_empty_str(name).is_none() {
+        out.push((
+            string_code(name),
+            format!("{field}.name"),
+            format!("{ctx}.name must be a non-empty string if present when kind is \"none\""),
+        ));
+    }
+    if let Some(problem) = non_empty_str(name).and_then(name_problem) {
+        out.push((
+            code::UNSAFE_CONFIG_HOME_NAME,
+            format!("{field}.name"),
+            format!(
+                "{ctx}.name {} is not a safe directory name: it {problem}",
+                json(name)
+            ),
+        ));
+    }
+    let parent = obj.get("parent");
+    if kind == Some("dot-home-nested") && non_empty_str(parent).is_none() {
+        out.push((
+            string_code(parent),
+            format!("{field}.parent"),
+            format!("{ctx}.parent must be a non-empty string when kind is \"dot-home-nested\""),
+        ));
+    }
+    if let Some(problem) = non_empty_str(parent).and_then(name_problem) {
+        out.push((
+            code::UNSAFE_CONFIG_HOME_PARENT,
+            format!("{field}.parent"),
+            format!(
+                "{ctx}.parent {} is not a safe directory name: it {problem}",
+                json(parent)
+            ),
+        ));
+    }
+    match obj.get("env") {
+        Some(Value::Array(items)) => {
+            for (i, item) in items.iter().enumerate() {
+                if !item.is_string() {
+                    out.push((
+                        code::WRONG_TYPE,
+                        format!("{field}.env[{i}]"),
+                        format!("{ctx}.env[{i}] must be a string"),
+                    ));
+                }
+            }
+        }
+        env => out.push((
+            absent_or(env, code::WRONG_TYPE),
+            format!("{field}.env"),
+            format!(
+                "{ctx}.env is required and must be an array of strings (got: {})",
+                json(env)
+            ),
+        )),
+    }
+    match obj.get("probe") {
+        None => {}
+        Some(Value::Array(items)) => {
+            for (i, item) in items.iter().enumerate() {
+                if !item.is_string() {
+                    out.push((
+                        code::WRONG_TYPE,
+                        format!("{field}.probe[{i}]"),
+                        format!("{ctx}.probe[{i}] must be a string"),
+                    ));
+                }
+            }
+        }
+        Some(_) => out.push((
+            code::WRONG_TYPE,
+            format!("{field}.probe"),
+            format!("{ctx}.probe must be an array of strings if present"),
+        )),
+    }
+    let probe_exists = obj.get("probeExists");
+    if probe_exists.is_some() && non_empty_str(probe_exists).is_none() {
+        out.push((
+            string_code(probe_exists),
+            format!("{field}.probeExists"),
+            format!(
+                "{ctx}.probeExists must be a non-empty string if present (got: {})",
+                json(probe_exists)
+            ),
+        ));
+    }
+    if let Some(skills_home) = obj.get("skillsHome") {
+        let nested_field = format!("{field}.skillsHome");
+        if depth >= MAX_MANIFEST_DEPTH {
+            out.push((
+                code::TOO_DEEP,
+                nested_field,
+                format!("{ctx}.skillsHome nests deeper than {MAX_MANIFEST_DEPTH} levels"),
+            ));
+            return out;
+        }
+        // The peer validates the nested home under a synthetic id, then rewrites the first
+        // occurrence of that prefix (a JavaScript `replace`, `$` patterns included).
+        let nested_id = format!("{cap_id}.skillsHome");
+        let needle = format!("capability \"{nested_id}\" runtime.configHome");
+        let replacement = format!("{ctx}.skillsHome");
+        for (c, f, message) in config_home(&nested_id, &nested_field, Some(skills_home), depth + 1)
+        {
+            out.push((c, f, js::replace_first(&message, &needle, &replacement)));
+        }
+    }
+    out
+}
+
+/// Peer `validateArtifactKindEntry` plus our `destSubpath` and layout `home` checks.
+fn layout_entry(sink: &mut Sink, cap_id: &str, scope: &str, i: usize, entry: &Value) {
+    let field = format!("runtime.artifactLayout.{scope}[{i}]");
+    let ctx = format!("capability \"{cap_id}\" {field}");
+    let Some(obj) = entry.as_object() else {
+        sink.push(code::WRONG_TYPE, field, format!("{ctx} must be an object"));
+        return;
+    };
+    let kind = obj.get("kind");
+    if super::is_reserved_value(kind) {
+        sink.push(
+            code::RESERVED_NAME,
+            format!("{field}.kind"),
+            format!("{ctx}.kind \"{}\" is a reserved name", text(kind)),
+        );
+    } else if as_str(kind).and_then(ArtifactKindName::parse).is_none() {
+        sink.push(
+            absent_or(kind, code::INVALID_ENUM),
+            format!("{field}.kind"),
+            format!(
+                "{ctx}.kind must be one of: {} (got: {})",
+                ArtifactKindName::one_of(),
+                json(kind)
+            ),
+        );
+    }
+    let dest = obj.get("destSubpath");
+    match non_empty_str(dest) {
+        None => sink.push(
+            string_code(dest),
+            format!("{field}.destSubpath"),
+            format!("{ctx}.destSubpath must be a non-empty string"),
+        ),
+        Some(d) => {
+            if let Some(problem) = path_problem(d) {
+                sink.push(
+                    code::UNSAFE_DEST_SUBPATH,
+                    format!("{field}.destSubpath"),
+                    format!(
+                        "{ctx}.destSubpath {} must stay inside the config directory: it {problem}",
+                        json(dest)
+                    ),
+                );
+            }
+        }
+    }
+    let nesting = obj.get("nesting");
+    if matches!(nesting, None | Some(Value::Null)) {
+        sink.push(
+            code::MISSING_FIELD,
+            format!("{field}.nesting"),
+            format!(
+                "{ctx}.nesting is required and must be one of: {}",
+                Nesting::one_of()
+            ),
+        );
+    } else if as_str(nesting).and_then(Nesting::parse).is_none() {
+        sink.push(
+            code::INVALID_ENUM,
+            format!("{field}.nesting"),
+            format!(
+                "{ctx}.nesting must be one of: {} (got: {})",
+                Nesting::one_of(),
+                json(nesting)
+            ),
+        );
+    }
+    let prefix = obj.get("prefix");
+    if matches!(prefix, None | Some(Value::Null)) {
+        sink.push(
+            code::MISSING_FIELD,
+            format!("{field}.prefix"),
+            format!("{ctx}.prefix is required (must be a string, may be empty)"),
+        );
+    } else if !prefix.is_some_and(Value::is_string) {
+        sink.push(
+            code::WRONG_TYPE,
+            format!("{field}.prefix"),
+            format!("{ctx}.prefix must be a string (got: {})", type_of(prefix)),
+        );
+    }
+    let recursive = obj.get("recursive");
+    if recursive.is_some() && !recursive.is_some_and(Value::is_boolean) {
+        sink.push(
+            code::WRONG_TYPE,
+            format!("{field}.recursive"),
+            format!(
+                "{ctx}.recursive must be a boolean if present (got: {})",
+                type_of(recursive)
+            ),
+        );
+    }
+    match obj.get("converter") {
+        None => sink.push(
+            code::MISSING_FIELD,
+            format!("{field}.converter"),
+            format!("{ctx}.converter is required (must be a string or null)"),
+        ),
+        Some(Value::Null) => {}
+        Some(Value::String(c)) => {
+            if ConverterName::parse(c).is_none() {
+                sink.push(
+                    code::INVALID_ENUM,
+                    format!("{field}.converter"),
+                    format!(
+                        "{ctx}.converter \"{}\" is not a known ConverterName",
+                        raw(c)
+                    ),
+                );
+            }
+        }
+        Some(other) => sink.push(
+            code::WRONG_TYPE,
+            format!("{field}.converter"),
+            format!(
+                "{ctx}.converter must be a string or null (got: {})",
+                type_of(Some(other))
+            ),
+        ),
+    }
+    if scope == "global" {
+        if let Some(home) = obj.get("home") {
+            let problem = match home.as_str() {
+                Some("") | None => Some("is not a non-empty string"),
+                Some(h) => path_problem(h),
+            };
+            if let Some(problem) = problem {
+                sink.push(
+                    code::UNSAFE_LAYOUT_HOME,
+                    format!("{field}.home"),
+                    format!("{ctx}.home {} must be a relative path inside the home directory: it {problem}", json(Some(home))),
+                );
+            }
+        }
+    }
+}
+
+/// Peer `validateArtifactLayout`.
+fn artifact_layout(sink: &mut Sink, cap_id: &str, layout: Option<&Value>) {
+    let ctx = format!("capability \"{cap_id}\" runtime.artifactLayout");
+    let Some(obj) = as_object(layout) else {
+        sink.push(
+            absent_or(layout, code::WRONG_TYPE),
+            "runtime.artifactLayout",
+            format!("{ctx} must be an object with \"global\" and \"local\" arrays"),
+        );
+        return;
+    };
+    for scope in ["global", "local"] {
+        let Some(Value::Array(entries)) = obj.get(scope) else {
+            sink.push(
+                absent_or(obj.get(scope), code::WRONG_TYPE),
+                format!("runtime.artifactLayout.{scope}"),
+                format!("{ctx}.{scope} must be an array"),
+            );
+            continue;
+        };
+        for (i, entry) in entries.iter().enumerate() {
+            layout_entry(sink, cap_id, scope, i, entry);
+            if scope == "local" && entry.as_object().is_some_and(|e| e.contains_key("home")) {
+                sink.push(
+                    code::FORBIDDEN_FIELD,
+                    format!("runtime.artifactLayout.local[{i}].home"),
+                    format!("{ctx}.local[{i}].home is not allowed; local artifact layout entries must remain project-scoped"),
+                );
+            }
+        }
+    }
+}
+
+/// A closed axis of the runtime body (`runtime.<key>`): reserved names first, then the
+/// vocabulary with a `JSON.stringify` rendering. Optional axes are skipped when absent.
+fn axis(
+    sink: &mut Sink,
+    r: &Map<String, Value>,
+    key: &str,
+    valid: fn(&str) -> bool,
+    one_of: &str,
+    optional: bool,
+) {
+    let v = r.get(key);
+    if optional && v.is_none() {
+        return;
+    }
+    let field = format!("runtime.{key}");
+    if super::is_reserved_value(v) {
+        sink.push(
+            code::RESERVED_NAME,
+            field,
+            format!("runtime.{key} \"{}\" is a reserved name", text(v)),
+        );
+    } else if !as_str(v).is_some_and(valid) {
+        sink.push(
+            absent_or(v, code::INVALID_ENUM),
+            field,
+            format!("runtime.{key} must be one of: {one_of} (got: {})", json(v)),
+        );
+    }
+}
+
+fn local_config_dir(sink: &mut Sink, r: &Map<String, Value>) {
+    let kind = as_object(r.get("configHome")).and_then(|ch| as_str(ch.get("kind")));
+    let dir = r.get("localConfigDir");
+    if kind == Some("none") {
+        if !matches!(dir, None | Some(Value::Null)) {
+            sink.push(
+                code::INVALID_VALUE,
+                "runtime.localConfigDir",
+                format!("runtime.localConfigDir must be null or absent when configHome.kind is \"none\"; got: {}", json(dir)),
+            );
+        }
+        return;
+    }
+    match non_empty_str(dir) {
+        None => sink.push(
+            string_code(dir),
+            "runtime.localConfigDir",
+            format!(
+                "runtime.localConfigDir is required and must be a non-empty string (e.g. \".claude\"); got: {}",
+                json(dir)
+            ),
+        ),
+        Some(d) if !d.starts_with('.') => sink.push(
+            code::INVALID_VALUE,
+            "runtime.localConfigDir",
+            format!("runtime.localConfigDir must start with \".\" (a dot-dir); got: {}", json(dir)),
+        ),
+        Some(d) => {
+            if let Some(problem) = path_problem(d) {
+                sink.push(
+                    code::UNSAFE_LOCAL_CONFIG_DIR,
+                    "runtime.localConfigDir",
+                    format!("runtime.localConfigDir {} must stay inside the project: it {problem}", json(dir)),
+                );
+            }
+        }
+    }
+}
+
+/// Peer `validateRuntimeBody`.
+pub(super) fn validate(sink: &mut Sink, cap: &Map<String, Value>) {
+    for field in FEATURE_FIELDS_FORBIDDEN_ON_RUNTIME {
+        if cap.contains_key(*field) {
+            sink.push(
+                code::FORBIDDEN_FIELD,
+                *field,
+                format!("role:runtime capability must not have \"{field}\" (feature-only field)"),
+            );
+        }
+    }
+    let Some(r) = as_object(cap.get("runtime")) else {
+        sink.push(
+            absent_or(cap.get("runtime"), code::WRONG_TYPE),
+            "runtime",
+            "role:runtime capability must have a \"runtime\" object",
+        );
+        return;
+    };
+    let cap_id = id_label(cap);
+    for (c, f, message) in config_home(&cap_id, "runtime.configHome", r.get("configHome"), 0) {
+        sink.push(c, f, message);
+    }
+    let format_value = r.get("configFormat");
+    if as_str(format_value).and_then(ConfigFormat::parse).is_none() {
+        sink.push(
+            absent_or(format_value, code::INVALID_ENUM),
+            "runtime.configFormat",
+            format!(
+                "runtime.configFormat must be one of: {} (got: {})",
+                ConfigFormat::one_of(),
+                text(format_value)
+            ),
+        );
+    }
+    artifact_layout(sink, &cap_id, r.get("artifactLayout"));
+    axis(
+        sink,
+        r,
+        "commandStyle",
+        |s| CommandStyle::parse(s).is_some(),
+        &CommandStyle::one_of(),
+        false,
+    );
+    axis(
+        sink,
+        r,
+        "hooksSurface",
+        |s| HooksSurface::parse(s).is_some(),
+        &HooksSurface::one_of(),
+        false,
+    );
+    axis(
+        sink,
+        r,
+        "hookEvents",
+        |s| HookEvents::parse(s).is_some(),
+        &HookEvents::one_of(),
+        true,
+    );
+    axis(
+        sink,
+        r,
+        "extensionEvents",
+        |s| ExtensionEvents::parse(s).is_some(),
+        &ExtensionEvents::one_of(),
+        true,
+    );
+    axis(
+        sink,
+        r,
+        "sandboxTier",
+        |s| SandboxTier::parse(s).is_some(),
+        &SandboxTier::one_of(),
+        false,
+    );
+
+    let tier = r.get("supportTier");
+    if !matches!(js::number(tier), Some(x) if x == 1.0 || x == 2.0) {
+        sink.push(
+            absent_or(tier, code::INVALID_VALUE),
+            "runtime.supportTier",
+            format!("runtime.supportTier must be 1 or 2 (got: {})", text(tier)),
+        );
+    }
+    let surface = r.get("installSurface");
+    if as_str(surface).and_then(InstallSurface::parse).is_none() {
+        sink.push(
+            absent_or(surface, code::INVALID_ENUM),
+            "runtime.installSurface",
+            format!(
+                "runtime.installSurface must be one of: {} (got: {})",
+                InstallSurface::one_of(),
+                json(surface)
+            ),
+        );
+    }
+    let shared = r.get("writesSharedSettings");
+    if !shared.is_some_and(Value::is_boolean) {
+        sink.push(
+            absent_or(shared, code::WRONG_TYPE),
+            "runtime.writesSharedSettings",
+            format!(
+                "runtime.writesSharedSettings must be a boolean (got: {})",
+                json(shared)
+            ),
+        );
+    }
+    match r.get("permissionWriter") {
+        None => sink.push(
+            code::MISSING_FIELD,
+            "runtime.permissionWriter",
+            format!(
+                "runtime.permissionWriter is required (must be null or one of: {})",
+                PermissionWriter::one_of()
+            ),
+        ),
+        Some(Value::Null) => {}
+        Some(v) => {
+            if v.as_str().and_then(PermissionWriter::parse).is_none() {
+                sink.push(
+                    code::INVALID_ENUM,
+                    "runtime.permissionWriter",
+                    format!(
+                        "runtime.permissionWriter must be null or one of: {} (got: {})",
+                        PermissionWriter::one_of(),
+                        json(Some(v))
+                    ),
+                );
+            }
+        }
+    }
+    local_config_dir(sink, r);
+    match r.get("extendedHookEvents") {
+        Some(Value::Array(events)) => {
+            for (i, ev) in events.iter().enumerate() {
+                if ev.as_str().and_then(ExtendedHookEvent::parse).is_none() {
+                    sink.push(
+                        code::INVALID_ENUM,
+                        format!("runtime.extendedHookEvents[{i}]"),
+                        format!(
+                            "runtime.extendedHookEvents[{i}] must be one of: {} (got: {})",
+                            ExtendedHookEvent::one_of(),
+                            json(Some(ev))
+                        ),
+                    );
+                }
+            }
+        }
+        other => sink.push(
+            absent_or(other, code::WRONG_TYPE),
+            "runtime.extendedHookEvents",
+            format!(
+                "runtime.extendedHookEvents must be an array (got: {})",
+                json(other)
+            ),
+        ),
+    }
+    runtime_axes::validate(sink, r);
+}

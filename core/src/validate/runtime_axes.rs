@@ -1,0 +1,425 @@
+//! The `role: runtime` body, second half: `hostIntegration` (with `dispatch`),
+//! `orchestratorExec`, `harnessIsolationFlag`, gate A (install surface ↔ hooks surface),
+//! gate B (extended hook events ↔ hook-event dialect) and `triggerPrecedence`.
+
+use serde_json::{Map, Value};
+
+use super::js::{self, as_object, as_str, non_empty_str};
+use super::{Sink, absent_or, code, json, text};
+use crate::vocab::{
+    CommandSurface, DispatchIsolation, EffortSurface, EmbeddingMode, ExtendedHookEvent, HookBus,
+    HostRuntime, HostTransport, InstallSurface, ModelMode, StateIo, SubagentToolkit, TriggerKind,
+    UNDOCUMENTED,
+};
+
+/// A `hostIntegration` axis: reserved names, then the vocabulary or `undocumented`.
+fn integration_axis(
+    sink: &mut Sink,
+    obj: &Map<String, Value>,
+    path: &str,
+    key: &str,
+    valid: fn(&str) -> bool,
+    one_of: &str,
+) {
+    let v = obj.get(key);
+    let field = format!("{path}.{key}");
+    if super::is_reserved_value(v) {
+        sink.push(
+            code::RESERVED_NAME,
+            &*field,
+            format!("{field} \"{}\" is a reserved name", text(v)),
+        );
+    } else if !as_str(v).is_some_and(|s| s == UNDOCUMENTED || valid(s)) {
+        sink.push(
+            absent_or(v, code::INVALID_ENUM),
+            &*field,
+            format!(
+                "{field} must be one of: {one_of} (or \"undocumented\") (got: {})",
+                json(v)
+            ),
+        );
+    }
+}
+
+/// The reserved-own-key guard of `hostIntegration`, `dispatch` and `orchestratorExec`.
+fn reserved_keys(sink: &mut Sink, obj: &Map<String, Value>, path: &str) {
+    for key in crate::vocab::RESERVED_NAMES {
+        if obj.contains_key(*key) {
+            sink.push(
+                code::RESERVED_NAME,
+                format!("{path}.{key}"),
+                format!("{path} must not contain reserved key \"{key}\""),
+            );
+        }
+    }
+}
+
+fn bool_or_undocumented(v: Option<&Value>) -> bool {
+    v.is_some_and(Value::is_boolean) || as_str(v) == Some(UNDOCUMENTED)
+}
+
+fn dispatch(sink: &mut Sink, d: &Map<String, Value>) {
+    const P: &str = "runtime.hostIntegration.dispatch";
+    reserved_keys(sink, d, P);
+    for key in ["namedDispatch", "nested", "background"] {
+        let v = d.get(key);
+        if !bool_or_undocumented(v) {
+            sink.push(
+                absent_or(v, code::WRONG_TYPE),
+                format!("{P}.{key}"),
+                format!(
+                    "{P}.{key} must be a boolean or \"undocumented\" (got: {})",
+                    json(v)
+                ),
+            );
+        }
+    }
+    integration_axis(
+        sink,
+        d,
+        P,
+        "subagentToolkit",
+        |s| SubagentToolkit::parse(s).is_some(),
+        &SubagentToolkit::one_of(),
+    );
+    let depth = d.get("maxDepth");
+    if as_str(depth) != Some(UNDOCUMENTED)
+        && !(js::is_integer(depth) && js::number(depth).is_some_and(|x| x >= -1.0))
+    {
+        sink.push(
+            absent_or(depth, code::INVALID_VALUE),
+            format!("{P}.maxDepth"),
+            format!(
+                "{P}.maxDepth must be an integer >= -1 or \"undocumented\" (got: {})",
+                json(depth)
+            ),
+        );
+    }
+    match d.get("backgroundDispatch") {
+        None => sink.push(
+            code::MISSING_FIELD,
+            format!("{P}.backgroundDispatch"),
+            format!("{P}.backgroundDispatch is required (must be a boolean or \"undocumented\")"),
+        ),
+        Some(v) if !bool_or_undocumented(Some(v)) => sink.push(
+            code::WRONG_TYPE,
+            format!("{P}.backgroundDispatch"),
+            format!(
+                "{P}.backgroundDispatch must be a boolean or \"undocumented\" (got: {})",
+                json(Some(v))
+            ),
+        ),
+        Some(_) => {}
+    }
+    if d.contains_key("isolation") {
+        integration_axis(
+            sink,
+            d,
+            P,
+            "isolation",
+            |s| DispatchIsolation::parse(s).is_some(),
+            &DispatchIsolation::one_of(),
+        );
+    }
+    if let Some(v) = d.get("maxConcurrency") {
+        let ok = v.as_str() == Some(UNDOCUMENTED)
+            || (js::is_safe_integer(Some(v)) && js::number(Some(v)).is_some_and(|x| x >= 1.0));
+        if !ok {
+            sink.push(
+                code::INVALID_VALUE,
+                format!("{P}.maxConcurrency"),
+                format!("{P}.maxConcurrency must be a positive safe integer or \"undocumented\" (got: {})", json(Some(v))),
+            );
+        }
+    }
+}
+
+fn host_integration(sink: &mut Sink, r: &Map<String, Value>) {
+    const P: &str = "runtime.hostIntegration";
+    let Some(hi) = as_object(r.get("hostIntegration")) else {
+        sink.push(
+            absent_or(r.get("hostIntegration"), code::WRONG_TYPE),
+            P,
+            "runtime.hostIntegration is required and must be an object",
+        );
+        return;
+    };
+    reserved_keys(sink, hi, P);
+    integration_axis(
+        sink,
+        hi,
+        P,
+        "embeddingMode",
+        |s| EmbeddingMode::parse(s).is_some(),
+        &EmbeddingMode::one_of(),
+    );
+    integration_axis(
+        sink,
+        hi,
+        P,
+        "commandSurface",
+        |s| CommandSurface::parse(s).is_some(),
+        &CommandSurface::one_of(),
+    );
+    integration_axis(
+        sink,
+        hi,
+        P,
+        "modelMode",
+        |s| ModelMode::parse(s).is_some(),
+        &ModelMode::one_of(),
+    );
+    integration_axis(
+        sink,
+        hi,
+        P,
+        "hookBus",
+        |s| HookBus::parse(s).is_some(),
+        &HookBus::one_of(),
+    );
+    integration_axis(
+        sink,
+        hi,
+        P,
+        "stateIO",
+        |s| StateIo::parse(s).is_some(),
+        &StateIo::one_of(),
+    );
+    integration_axis(
+        sink,
+        hi,
+        P,
+        "transport",
+        |s| HostTransport::parse(s).is_some(),
+        &HostTransport::one_of(),
+    );
+    integration_axis(
+        sink,
+        hi,
+        P,
+        "runtime",
+        |s| HostRuntime::parse(s).is_some(),
+        &HostRuntime::one_of(),
+    );
+    if hi.contains_key("effortSurface") {
+        integration_axis(
+            sink,
+            hi,
+            P,
+            "effortSurface",
+            |s| EffortSurface::parse(s).is_some(),
+            &EffortSurface::one_of(),
+        );
+    }
+    match as_object(hi.get("dispatch")) {
+        Some(d) => dispatch(sink, d),
+        None => sink.push(
+            absent_or(hi.get("dispatch"), code::WRONG_TYPE),
+            format!("{P}.dispatch"),
+            format!("{P}.dispatch must be an object"),
+        ),
+    }
+}
+
+fn orchestrator_exec(sink: &mut Sink, r: &Map<String, Value>) {
+    const P: &str = "runtime.orchestratorExec";
+    let Some(v) = r.get("orchestratorExec") else {
+        return;
+    };
+    let Some(oe) = v.as_object() else {
+        sink.push(
+            code::WRONG_TYPE,
+            P,
+            format!("{P} must be an object (got: {})", js::kind_of(Some(v))),
+        );
+        return;
+    };
+    reserved_keys(sink, oe, P);
+    let command = oe.get("command");
+    if super::is_reserved_value(command) {
+        sink.push(
+            code::RESERVED_NAME,
+            format!("{P}.command"),
+            format!("{P}.command \"{}\" is a reserved name", text(command)),
+        );
+    } else if non_empty_str(command).is_none() {
+        sink.push(
+            super::envelope::string_code(command),
+            format!("{P}.command"),
+            format!(
+                "{P}.command must be a non-empty string (got: {})",
+                json(command)
+            ),
+        );
+    }
+    if let Some(args) = oe.get("args") {
+        let ok = args
+            .as_array()
+            .is_some_and(|a| a.iter().all(Value::is_string));
+        if !ok {
+            sink.push(
+                code::WRONG_TYPE,
+                format!("{P}.args"),
+                format!(
+                    "{P}.args must be an array of strings (got: {})",
+                    json(Some(args))
+                ),
+            );
+        }
+    }
+    for key in ["cwdFlag", "promptFlag", "modelFlag"] {
+        if let Some(v) = oe.get(key) {
+            if !(v.is_null() || v.is_string()) {
+                sink.push(
+                    code::WRONG_TYPE,
+                    format!("{P}.{key}"),
+                    format!(
+                        "{P}.{key} must be a string or null (got: {})",
+                        json(Some(v))
+                    ),
+                );
+            }
+        }
+    }
+}
+
+fn gate_a(sink: &mut Sink, r: &Map<String, Value>) {
+    let (Some(install), Some(hooks)) = (
+        as_str(r.get("installSurface")),
+        as_str(r.get("hooksSurface")),
+    ) else {
+        return;
+    };
+    let Some(surface) = InstallSurface::parse(install) else {
+        return;
+    };
+    let allowed = surface.allowed_hooks_surfaces();
+    if !allowed.iter().any(|h| h.as_str() == hooks) {
+        let list: Vec<&str> = allowed.iter().map(|h| h.as_str()).collect();
+        sink.push(
+            code::GATE_A,
+            "runtime.hooksSurface",
+            format!(
+                "runtime.hooksSurface \"{}\" is not valid for installSurface \"{install}\" — allowed: {} (src: \
+                 INSTALL_SURFACE_TO_ALLOWED_HOOKS_SURFACES in scripts/gen-capability-registry.cjs)",
+                super::raw(hooks),
+                list.join(", ")
+            ),
+        );
+    }
+}
+
+fn gate_b(sink: &mut Sink, r: &Map<String, Value>) {
+    let Some(Value::Array(events)) = r.get("extendedHookEvents") else {
+        return;
+    };
+    let hook_events = r.get("hookEvents");
+    let known: Vec<ExtendedHookEvent> = events
+        .iter()
+        .filter_map(|e| e.as_str().and_then(ExtendedHookEvent::parse))
+        .collect();
+    let families: [(&str, &str, fn(ExtendedHookEvent) -> bool, &str); 2] = [
+        (
+            "gemini",
+            "Gemini agent-events",
+            ExtendedHookEvent::is_gemini_agent_event,
+            "gemini",
+        ),
+        (
+            "claude",
+            "Claude-family events",
+            ExtendedHookEvent::is_claude_family_event,
+            "claude",
+        ),
+    ];
+    for (dialect, label, member, must) in families {
+        let listed: Vec<&str> = known
+            .iter()
+            .filter(|e| member(**e))
+            .map(|e| e.as_str())
+            .collect();
+        if !listed.is_empty() && as_str(hook_events) != Some(dialect) {
+            sink.push(
+                code::GATE_B,
+                "runtime.hookEvents",
+                format!(
+                    "runtime.extendedHookEvents contains {label} ({}) but runtime.hookEvents is \"{}\" — must be \"{must}\"",
+                    listed.join(", "),
+                    text(hook_events)
+                ),
+            );
+        }
+    }
+}
+
+fn trigger_precedence(sink: &mut Sink, r: &Map<String, Value>) {
+    const P: &str = "runtime.triggerPrecedence";
+    // Absent: the default (skills, commands) is validated, and it always passes.
+    let Some(value) = r.get("triggerPrecedence") else {
+        return;
+    };
+    let Some(items) = value.as_array() else {
+        sink.push(
+            code::WRONG_TYPE,
+            P,
+            format!(
+                "{P} must be an array of trigger-bearing kind names ({}) (got: {})",
+                TriggerKind::one_of(),
+                json(Some(value))
+            ),
+        );
+        return;
+    };
+    if items.is_empty() {
+        sink.push(code::INVALID_VALUE, P, format!("{P} must not be empty"));
+        return;
+    }
+    let mut seen: Vec<TriggerKind> = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        if super::is_reserved_value(Some(item)) {
+            sink.push(
+                code::RESERVED_NAME,
+                format!("{P}[{i}]"),
+                format!("{P}[{i}] \"{}\" is a reserved name", text(Some(item))),
+            );
+            continue;
+        }
+        match item.as_str().and_then(TriggerKind::parse) {
+            None => sink.push(
+                code::INVALID_ENUM,
+                format!("{P}[{i}]"),
+                format!(
+                    "{P}[{i}] must be one of: {} (got: {})",
+                    TriggerKind::one_of(),
+                    json(Some(item))
+                ),
+            ),
+            Some(kind) if seen.contains(&kind) => sink.push(
+                code::DUPLICATE,
+                format!("{P}[{i}]"),
+                format!("{P} contains a duplicate kind: {}", json(Some(item))),
+            ),
+            Some(kind) => seen.push(kind),
+        }
+    }
+}
+
+/// The second half of peer `validateRuntimeBody`, in its order.
+pub(super) fn validate(sink: &mut Sink, r: &Map<String, Value>) {
+    host_integration(sink, r);
+    orchestrator_exec(sink, r);
+    let flag = r.get("harnessIsolationFlag");
+    if flag.is_some() && non_empty_str(flag).is_none() {
+        sink.push(
+            super::envelope::string_code(flag),
+            "runtime.harnessIsolationFlag",
+            format!(
+                "runtime.harnessIsolationFlag must be a non-empty string (got: {})",
+                json(flag)
+            ),
+        );
+    }
+    gate_a(sink, r);
+    gate_b(sink, r);
+    trigger_precedence(sink, r);
+}

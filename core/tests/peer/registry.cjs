@@ -1,0 +1,55 @@
+'use strict';
+// Parity oracle for the capability registry: the compiled registry, cross-capability
+// messages for mutated sets, data-flow messages, install profiles, and JavaScript's
+// default string collation. Input and output are JSON (see core/tests/peer_registry.rs).
+
+const lib = process.env.GSD_PEER_LIB;
+const registry = require(lib + '/capability-registry.cjs');
+const validator = require(lib + '/capability-validator.cjs');
+const profiles = require(lib + '/install-profiles.cjs');
+
+const input = JSON.parse(require('node:fs').readFileSync(0, 'utf8'));
+const out = {};
+
+// The compiled registry as data (requiresClosure is a function: list its results).
+const { requiresClosure, ...data } = registry;
+out.registry = data;
+out.closures = {};
+for (const id of [...Object.keys(registry.capabilities), ...(input.unknownIds || [])]) {
+  out.closures[id] = [...requiresClosure(id)];
+}
+
+const asMap = (caps) => new Map(caps.map((c) => [c.id, c]));
+
+out.cross = (input.cross || []).map((c) => validator.validateCrossCapability(asMap(c.caps), new Set(c.centralKeys || [])));
+
+out.dataFlow = (input.dataFlow || []).map((caps) => {
+  try {
+    return validator.validateConsumesGlobal(asMap(caps));
+  } catch (e) {
+    return [e.message];
+  }
+});
+
+out.topo = (input.topo || []).map((entries) => {
+  try {
+    return validator.topoSortSteps(entries.map((e) => ({ capId: e.capId, step: e.step }))).map((e) => e.capId);
+  } catch (e) {
+    return e.message;
+  }
+});
+
+const manifest = profiles.loadSkillsManifest();
+out.profiles = (input.profiles || []).map((p) => {
+  const r = profiles.resolveProfile({ modes: p.modes, manifest, registry: p.withRegistry ? registry : undefined });
+  return {
+    name: r.name,
+    skills: r.skills === '*' ? '*' : [...r.skills].sort(),
+    agents: [...r.agents].sort(),
+  };
+});
+out.mostRestrictive = (input.mostRestrictive || []).map((names) => profiles.mostRestrictiveProfile(names));
+
+out.collate = (input.collate || []).map((list) => [...list].sort((a, b) => a.localeCompare(b)));
+
+process.stdout.write(JSON.stringify(out));

@@ -1,0 +1,846 @@
+//! Parity with the peer's capability registry (`capability-registry.cjs`), its
+//! cross-capability validator and its install profiles. One batched `node` call answers
+//! every question; each test compares one part and prints how many values it compared.
+//!
+//! Our capability texts (descriptions, fragment bodies) are written independently of the
+//! peer's, so prose is masked on both sides: structure, values and key order must match.
+
+mod util;
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+use gsd_core::Registry;
+use gsd_core::cross::{Member, validate_cross, validate_data_flow};
+use gsd_core::index::order_hooks;
+use gsd_core::profile::{
+    CommandSource, ProfileSkills, ProfileSources, SkillsManifest, WorkflowSource,
+    most_restrictive_profile, resolve_profile,
+};
+use gsd_core::vocab::LoopPoint;
+use serde_json::{Value, json};
+
+const PROSE: &str = "<prose>";
+
+/// Replaces every `description` string and every `fragment.inline` string.
+fn mask(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            for (key, v) in map.iter_mut() {
+                if key == "description" && v.is_string() {
+                    *v = Value::String(PROSE.into());
+                } else if key == "fragment" {
+                    if let Some(inline @ Value::String(_)) = v.get_mut("inline") {
+                        *inline = Value::String(PROSE.into());
+                    }
+                    mask(v);
+                } else {
+                    mask(v);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(mask),
+        _ => {}
+    }
+}
+
+fn base_caps() -> Vec<Value> {
+    let json = Registry::first_party().to_peer_json();
+    json["capabilities"]
+        .as_object()
+        .map(|m| m.values().cloned().collect())
+        .unwrap_or_default()
+}
+
+fn cap<'a>(caps: &'a mut [Value], id: &str) -> &'a mut Value {
+    caps.iter_mut()
+        .find(|c| c["id"] == id)
+        .unwrap_or_else(|| panic!("no capability {id}"))
+}
+
+fn push(caps: &mut [Value], id: &str, key: &str, item: Value) {
+    let c = cap(caps, id);
+    if !c.get(key).is_some_and(Value::is_array) {
+        c[key] = json!([]);
+    }
+    c[key].as_array_mut().expect("array").push(item);
+}
+
+fn set(caps: &mut [Value], id: &str, pointer: &str, value: Value) {
+    let c = cap(caps, id);
+    let mut target = c;
+    let parts: Vec<&str> = pointer.split('.').collect();
+    for part in &parts[..parts.len() - 1] {
+        if !target.get(*part).is_some_and(Value::is_object) {
+            target[*part] = json!({});
+        }
+        target = &mut target[*part];
+    }
+    target[parts[parts.len() - 1]] = value;
+}
+
+type Mutation = (&'static str, fn(&mut Vec<Value>), &'static [&'static str]);
+
+#[allow(clippy::too_many_lines)] // Reason: a flat table of cases reads best in one place.
+fn cross_cases() -> Vec<Mutation> {
+    vec![
+        ("unchanged", |_| {}, &[]),
+        (
+            "skill owned twice",
+            |c| push(c, "audit", "skills", json!("ai-integration-phase")),
+            &[],
+        ),
+        (
+            "skill owned three times",
+            |c| {
+                push(c, "tdd", "skills", json!("graphify"));
+                push(c, "drift", "skills", json!("graphify"));
+            },
+            &[],
+        ),
+        (
+            "skill twice in reversed map order",
+            |c| {
+                c.reverse();
+                push(c, "ui", "skills", json!("code-review"));
+            },
+            &[],
+        ),
+        (
+            "agent owned twice",
+            |c| push(c, "pattern-mapper", "agents", json!("gsd-phase-researcher")),
+            &[],
+        ),
+        (
+            "agent owned by three",
+            |c| {
+                push(c, "security", "agents", json!("gsd-ui-checker"));
+                push(c, "tdd", "agents", json!("gsd-ui-checker"));
+            },
+            &[],
+        ),
+        (
+            "command family twice",
+            |c| {
+                push(
+                    c,
+                    "tdd",
+                    "commands",
+                    json!({"family": "intel", "module": "m", "router": "r"}),
+                )
+            },
+            &[],
+        ),
+        (
+            "reserved command family ignored",
+            |c| {
+                push(
+                    c,
+                    "tdd",
+                    "commands",
+                    json!({"family": "__proto__", "module": "m", "router": "r"}),
+                );
+                push(
+                    c,
+                    "ui",
+                    "commands",
+                    json!({"family": "__proto__", "module": "m", "router": "r"}),
+                );
+            },
+            &[],
+        ),
+        (
+            "command family on a runtime is not owned",
+            |c| push(c, "claude", "commands", json!({"family": "graphify"})),
+            &[],
+        ),
+        (
+            "config key twice",
+            |c| {
+                cap(c, "tdd")["config"]["workflow.research"] =
+                    json!({"type": "boolean", "default": true});
+            },
+            &[],
+        ),
+        (
+            "config key twice across roles",
+            |c| {
+                let slice = c
+                    .iter()
+                    .find(|x| x["id"] == "claude")
+                    .map(|x| x["config"]["review.models.claude"].clone());
+                let codex = cap(c, "codex");
+                codex["config"]["review.models.claude"] = slice.unwrap_or(Value::Null);
+            },
+            &[],
+        ),
+        (
+            "config key in the central schema",
+            |_| {},
+            &[
+                "workflow.research",
+                "mempalace.wing",
+                "not.a.capability.key",
+            ],
+        ),
+        (
+            "reviewer slug twice",
+            |c| set(c, "ollama", "reviewer.slug", json!("gemini")),
+            &[],
+        ),
+        (
+            "reviewer flag twice",
+            |c| {
+                if let Some(flags) = cap(c, "codex")["reviewer"]["flags"].as_array_mut() {
+                    flags.push(json!("--claude"));
+                }
+            },
+            &[],
+        ),
+        (
+            "reviewer section twice",
+            |c| set(c, "lm-studio", "reviewer.reviewsSection", json!("Ollama")),
+            &[],
+        ),
+        (
+            "reviewer slug three ways",
+            |c| {
+                for id in ["ollama", "coderabbit", "gemini"] {
+                    set(c, id, "reviewer.slug", json!("same"));
+                }
+            },
+            &[],
+        ),
+        (
+            "tracker prefix twice",
+            |c| {
+                set(
+                    c,
+                    "tdd",
+                    "taskContentResolver",
+                    json!({"trackerPrefix": "JIRA"}),
+                );
+                set(
+                    c,
+                    "drift",
+                    "taskContentResolver",
+                    json!({"trackerPrefix": "JIRA"}),
+                );
+            },
+            &[],
+        ),
+        (
+            "tracker prefix on runtimes",
+            |c| {
+                set(
+                    c,
+                    "codex",
+                    "taskContentResolver",
+                    json!({"trackerPrefix": "GH"}),
+                );
+                set(
+                    c,
+                    "claude",
+                    "taskContentResolver",
+                    json!({"trackerPrefix": "GH"}),
+                );
+                set(c, "claude", "reviewer.slug", json!("GH"));
+            },
+            &[],
+        ),
+        (
+            "reserved lane keys ignored",
+            |c| {
+                set(c, "ollama", "reviewer.slug", json!("__proto__"));
+                set(c, "gemini", "reviewer.slug", json!("__proto__"));
+                set(c, "gemini", "reviewer.reviewsSection", json!(""));
+                set(c, "ollama", "reviewer.reviewsSection", json!(""));
+            },
+            &[],
+        ),
+        (
+            "unknown requires",
+            |c| set(c, "research", "requires", json!(["nope"])),
+            &[],
+        ),
+        (
+            "several unknown requires",
+            |c| {
+                set(c, "claude", "requires", json!(["x", "y"]));
+                set(c, "ui", "requires", json!(["research", "zzz"]));
+            },
+            &[],
+        ),
+        (
+            "runtimeCompat.supported unknown",
+            |c| {
+                set(
+                    c,
+                    "tdd",
+                    "runtimeCompat.supported",
+                    json!(["claude", "nonesuch", "*", ""]),
+                )
+            },
+            &[],
+        ),
+        (
+            "runtimeCompat.unsupported names a reviewer",
+            |c| set(c, "ui", "runtimeCompat.unsupported", json!(["gemini"])),
+            &[],
+        ),
+        (
+            "runtimeCompat.notes unknown",
+            |c| {
+                set(
+                    c,
+                    "drift",
+                    "runtimeCompat.notes",
+                    json!({"foo": "x", "*": "y", "codex": "z"}),
+                )
+            },
+            &[],
+        ),
+        (
+            "requires two-cycle with tier violation",
+            |c| set(c, "research", "requires", json!(["pattern-mapper"])),
+            &[],
+        ),
+        (
+            "requires three-cycle",
+            |c| {
+                set(c, "tdd", "requires", json!(["drift"]));
+                set(c, "drift", "requires", json!(["ui"]));
+                set(c, "ui", "requires", json!(["tdd"]));
+            },
+            &[],
+        ),
+        (
+            "requires three-cycle in reversed order",
+            |c| {
+                c.reverse();
+                set(c, "tdd", "requires", json!(["drift"]));
+                set(c, "drift", "requires", json!(["ui"]));
+                set(c, "ui", "requires", json!(["tdd"]));
+            },
+            &[],
+        ),
+        (
+            "requires self",
+            |c| set(c, "tdd", "requires", json!(["tdd"])),
+            &[],
+        ),
+        (
+            "two separate cycles",
+            |c| {
+                set(c, "tdd", "requires", json!(["drift"]));
+                set(c, "drift", "requires", json!(["tdd"]));
+                set(c, "intel", "requires", json!(["graphify", "audit"]));
+                set(c, "graphify", "requires", json!(["intel"]));
+            },
+            &[],
+        ),
+        (
+            "cycle reached twice",
+            |c| {
+                set(c, "audit", "requires", json!(["tdd", "tdd"]));
+                set(c, "tdd", "requires", json!(["audit"]));
+            },
+            &[],
+        ),
+        (
+            "tier core requires full",
+            |c| set(c, "claude", "requires", json!(["tdd", "coderabbit"])),
+            &[],
+        ),
+        (
+            "tier standard requires full",
+            |c| set(c, "gap-analysis", "requires", json!(["ui"])),
+            &[],
+        ),
+        (
+            "tier full requires standard is fine",
+            |c| set(c, "ui", "requires", json!(["gap-analysis", "claude"])),
+            &[],
+        ),
+        (
+            "removed capability still required",
+            |c| c.retain(|x| x["id"] != "research"),
+            &[],
+        ),
+        (
+            "new capability appended",
+            |c| {
+                c.push(json!({
+                "id": "acme", "role": "feature", "tier": "core", "requires": ["acme", "ui", "ghost"],
+                "skills": ["graphify"], "agents": ["gsd-dom-verifier"],
+                "commands": [{"family": "refactor", "module": "m", "router": "r"}],
+                "config": {"intel.enabled": {}}, "runtimeCompat": {"supported": ["zed"]},
+                "taskContentResolver": {"trackerPrefix": "T"},
+            }));
+            },
+            &["intel.enabled"],
+        ),
+        (
+            "everything at once",
+            |c| {
+                push(c, "tdd", "skills", json!("validate-phase"));
+                push(c, "tdd", "agents", json!("gsd-nyquist-auditor"));
+                set(c, "qwen", "reviewer.flags", json!(["--qwen", "--codex"]));
+                set(c, "security", "requires", json!(["nyquist", "gone"]));
+                set(c, "nyquist", "requires", json!(["security"]));
+                set(c, "kilo", "requires", json!(["ui"]));
+            },
+            &["workflow.tdd_mode"],
+        ),
+    ]
+}
+
+fn step(point: &str, produces: &[&str], consumes: &[&str]) -> Value {
+    json!({"point": point, "ref": {"skill": "x"}, "produces": produces, "consumes": consumes})
+}
+
+fn data_flow_cases() -> Vec<Vec<Value>> {
+    let base = base_caps();
+    let with = |f: &dyn Fn(&mut Vec<Value>)| {
+        let mut caps = base.clone();
+        f(&mut caps);
+        caps
+    };
+    vec![
+        base.clone(),
+        with(&|c| push(c, "tdd", "steps", step("plan:pre", &["RESEARCH.md"], &[]))),
+        with(&|c| push(c, "tdd", "steps", step("plan:pre", &[], &["NOPE.md"]))),
+        with(&|c| {
+            push(
+                c,
+                "tdd",
+                "steps",
+                step("plan:pre", &["SELF.md"], &["SELF.md"]),
+            )
+        }),
+        with(&|c| {
+            push(
+                c,
+                "tdd",
+                "steps",
+                step(
+                    "discuss:pre",
+                    &[],
+                    &["RESEARCH.md", "PLAN.md", "CONTEXT.md"],
+                ),
+            )
+        }),
+        with(&|c| {
+            push(c, "tdd", "steps", step("verify:pre", &["A.md"], &["B.md"]));
+            push(c, "ui", "steps", step("execute:pre", &["B.md"], &["A.md"]));
+        }),
+        with(&|c| {
+            push(c, "tdd", "steps", step("ship:pre", &["Z.md", "Z.md"], &[]));
+            push(
+                c,
+                "drift",
+                "steps",
+                step("ship:post", &[], &["Z.md", "SUMMARY.md", "UAT.md"]),
+            );
+        }),
+    ]
+}
+
+fn topo_cases() -> Vec<Vec<(String, Value)>> {
+    let e = |id: &str, produces: &[&str], consumes: &[&str]| {
+        (id.to_owned(), step("plan:pre", produces, consumes))
+    };
+    vec![
+        vec![
+            e("zeta", &["A"], &[]),
+            e("beta", &[], &["A"]),
+            e("alpha", &[], &[]),
+            e("gamma", &[], &[]),
+        ],
+        vec![
+            e("b", &[], &[]),
+            e("B", &[], &[]),
+            e("a", &[], &[]),
+            e("A", &[], &[]),
+        ],
+        vec![
+            e("c", &["X"], &[]),
+            e("b", &["Y"], &["X"]),
+            e("a", &[], &["Y"]),
+        ],
+        vec![
+            e("top", &["T"], &[]),
+            e("right", &["R"], &["T"]),
+            e("left", &["L"], &["T"]),
+            e("end", &[], &["L", "R"]),
+        ],
+        vec![
+            e("p", &["A"], &["B"]),
+            e("q", &["B"], &["A"]),
+            e("r", &[], &[]),
+        ],
+        vec![e("only", &["A"], &["A"])],
+        vec![
+            e("ab", &[], &[]),
+            e("a-b", &[], &[]),
+            e("a_b", &[], &[]),
+            e("a1", &[], &[]),
+            e("A-b", &[], &[]),
+        ],
+        vec![
+            e("m", &["X"], &[]),
+            e("z", &[], &["X"]),
+            e("n", &["X"], &[]),
+            e("y", &[], &["X"]),
+        ],
+    ]
+}
+
+const PROFILE_MODES: &[&[&str]] = &[
+    &["core"],
+    &["standard"],
+    &["full"],
+    &["core,standard"],
+    &["nope"],
+    &["core", "nope"],
+    &[" standard , core "],
+    &[],
+    &["", " "],
+    &["standard,full"],
+];
+
+const RESTRICTIVE: &[&[&str]] = &[
+    &[],
+    &["core"],
+    &["standard", "core"],
+    &["full"],
+    &["core,standard"],
+    &["weird", "standard"],
+];
+
+/// Deterministic pseudo-random ASCII strings (with a few ignorable control characters).
+fn collate_cases() -> Vec<Vec<String>> {
+    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let alphabet: Vec<char> = (32u8..127)
+        .map(char::from)
+        .chain(['\t', '\n', '\u{1}'])
+        .collect();
+    let cased = ['a', 'A', 'b', 'B', '-', '_', '1'];
+    (0..30)
+        .map(|round| {
+            (0..40)
+                .map(|_| {
+                    let len = usize::try_from(next() % 6).unwrap_or(0) + 1;
+                    (0..len)
+                        .map(|_| {
+                            let pool: &[char] = match round % 3 {
+                                0 => &alphabet[13..20],
+                                1 => &cased,
+                                _ => &alphabet[..],
+                            };
+                            pool[usize::try_from(next() % pool.len() as u64).unwrap_or(0)]
+                        })
+                        .collect()
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn read_dir_files(root: &Path, dir: &Path, out: &mut Vec<(String, String)>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .expect("read dir")
+        .map(|e| e.expect("entry"))
+        .collect();
+    entries.sort_by_key(std::fs::DirEntry::file_name);
+    for entry in entries {
+        let kind = entry.file_type().expect("file type");
+        if kind.is_dir() {
+            read_dir_files(root, &entry.path(), out);
+        } else if kind.is_file() {
+            let rel = entry
+                .path()
+                .strip_prefix(root)
+                .expect("under root")
+                .to_string_lossy()
+                .replace('\\', "/");
+            out.push((
+                rel,
+                std::fs::read_to_string(entry.path()).unwrap_or_default(),
+            ));
+        }
+    }
+}
+
+/// The peer package's own command and workflow files, as profile input.
+fn peer_sources() -> ProfileSources {
+    let peer = util::peer_dir();
+    let commands_dir = peer.join("commands/gsd");
+    let mut commands = Vec::new();
+    for entry in std::fs::read_dir(&commands_dir).expect("commands dir") {
+        let entry = entry.expect("entry");
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if entry.file_type().expect("type").is_file() && name.ends_with(".md") {
+            let body = std::fs::read_to_string(entry.path()).unwrap_or_default();
+            commands.push(CommandSource {
+                stem: name[..name.len() - 3].to_owned(),
+                body,
+            });
+        }
+    }
+    let workflows_dir = peer.join("gsd-core/workflows");
+    let mut files = Vec::new();
+    read_dir_files(&workflows_dir, &workflows_dir, &mut files);
+    let workflows = files
+        .into_iter()
+        .map(|(path, body)| WorkflowSource { path, body })
+        .collect();
+    ProfileSources {
+        commands,
+        workflows,
+    }
+}
+
+fn request() -> Value {
+    let base = base_caps();
+    let cross: Vec<Value> = cross_cases()
+        .into_iter()
+        .map(|(_, mutate, central)| {
+            let mut caps = base.clone();
+            mutate(&mut caps);
+            json!({"caps": caps, "centralKeys": central})
+        })
+        .collect();
+    let topo: Vec<Value> = topo_cases()
+        .into_iter()
+        .map(|case| {
+            Value::Array(
+                case.into_iter()
+                    .map(|(id, step)| json!({"capId": id, "step": step}))
+                    .collect(),
+            )
+        })
+        .collect();
+    let profiles: Vec<Value> = [false, true]
+        .iter()
+        .flat_map(|reg| {
+            PROFILE_MODES
+                .iter()
+                .map(move |m| json!({"modes": m, "withRegistry": reg}))
+        })
+        .collect();
+    json!({
+        "unknownIds": ["no-such-capability"],
+        "cross": cross,
+        "dataFlow": data_flow_cases(),
+        "topo": topo,
+        "profiles": profiles,
+        "mostRestrictive": RESTRICTIVE,
+        "collate": collate_cases(),
+    })
+}
+
+fn peer() -> &'static Value {
+    static ANSWER: OnceLock<Value> = OnceLock::new();
+    ANSWER.get_or_init(|| util::peer_eval("registry.cjs", &request()))
+}
+
+fn members(caps: &[Value]) -> Vec<Member<'_>> {
+    caps.iter()
+        .map(|c| Member {
+            id: c["id"].as_str().unwrap_or(""),
+            manifest: c,
+            third_party: false,
+        })
+        .collect()
+}
+
+fn messages(list: &[gsd_core::Diagnostic]) -> Vec<String> {
+    list.iter().map(|d| d.message.clone()).collect()
+}
+
+#[test]
+fn every_index_equals_the_compiled_peer_registry() {
+    let mut theirs = peer()["registry"].clone();
+    let mut ours = Registry::first_party().to_peer_json();
+    mask(&mut theirs);
+    mask(&mut ours);
+    let (Some(t), Some(o)) = (theirs.as_object(), ours.as_object()) else {
+        panic!("objects")
+    };
+    assert_eq!(
+        o.keys().collect::<Vec<_>>(),
+        t.keys().collect::<Vec<_>>(),
+        "export order"
+    );
+    let mut compared = 0;
+    for (key, value) in t {
+        let text = |v: &Value| serde_json::to_string_pretty(v).unwrap_or_default();
+        assert_eq!(text(&o[key]), text(value), "{key} differs (prose masked)");
+        compared += value.as_object().map_or(1, serde_json::Map::len);
+    }
+    println!(
+        "compared {} exports, {compared} top-level entries (prose masked)",
+        t.len()
+    );
+}
+
+#[test]
+fn capability_manifests_equal_the_peer_with_prose_masked() {
+    let theirs = &peer()["registry"]["capabilities"];
+    let mut count = 0;
+    for cap in Registry::first_party().capabilities() {
+        let mut ours = (*cap.manifest).clone();
+        let mut peer_cap = theirs[&cap.id].clone();
+        mask(&mut ours);
+        mask(&mut peer_cap);
+        assert_eq!(
+            serde_json::to_string(&ours).ok(),
+            serde_json::to_string(&peer_cap).ok(),
+            "{}",
+            cap.id
+        );
+        count += 1;
+    }
+    assert_eq!(count, theirs.as_object().map_or(0, serde_json::Map::len));
+    println!("compared {count} manifests");
+}
+
+#[test]
+fn prose_is_our_own() {
+    let theirs = &peer()["registry"]["capabilities"];
+    let mut checked = 0;
+    for cap in Registry::first_party().capabilities() {
+        let ours = cap.manifest["description"].as_str().unwrap_or("");
+        assert!(
+            !ours.is_empty() && !ours.contains("PLACEHOLDER"),
+            "{}",
+            cap.id
+        );
+        assert_ne!(
+            ours,
+            theirs[&cap.id]["description"].as_str().unwrap_or(""),
+            "{} copies the peer",
+            cap.id
+        );
+        checked += 1;
+    }
+    println!("checked {checked} descriptions");
+}
+
+#[test]
+fn requires_closure_equals_the_peer() {
+    let registry = Registry::first_party();
+    let closures = peer()["closures"].as_object().expect("closures");
+    for (id, list) in closures {
+        let expected: Vec<String> = serde_json::from_value(list.clone()).expect("strings");
+        assert_eq!(registry.requires_closure(id), expected, "{id}");
+    }
+    println!("compared {} closures", closures.len());
+}
+
+#[test]
+fn cross_validation_messages_equal_the_peer() {
+    let base = base_caps();
+    let answers = peer()["cross"].as_array().expect("cross");
+    let cases = cross_cases();
+    assert!(cases.len() >= 30);
+    let mut non_empty = 0;
+    for ((name, mutate, central), expected) in cases.into_iter().zip(answers) {
+        let mut caps = base.clone();
+        mutate(&mut caps);
+        let expected: Vec<String> = serde_json::from_value(expected.clone()).expect("strings");
+        let ours = messages(&validate_cross(&members(&caps), central));
+        assert_eq!(ours, expected, "case {name:?}");
+        non_empty += usize::from(!expected.is_empty());
+    }
+    println!(
+        "compared {} mutated sets ({non_empty} with errors)",
+        answers.len()
+    );
+}
+
+#[test]
+fn data_flow_messages_equal_the_peer() {
+    let answers = peer()["dataFlow"].as_array().expect("dataFlow");
+    for (i, (caps, expected)) in data_flow_cases().iter().zip(answers).enumerate() {
+        let expected: Vec<String> = serde_json::from_value(expected.clone()).expect("strings");
+        let ours = messages(&validate_data_flow(&members(caps)));
+        // The peer throws on the first duplicate producer; we report it and go on.
+        let ours = match ours.iter().find(|m| m.starts_with("duplicate-producer")) {
+            Some(first) => vec![first.clone()],
+            None => ours,
+        };
+        assert_eq!(ours, expected, "data-flow case {i}");
+    }
+    println!("compared {} data-flow sets", answers.len());
+}
+
+#[test]
+fn hook_order_equals_the_peer_topological_sort() {
+    let answers = peer()["topo"].as_array().expect("topo");
+    for (case, expected) in topo_cases().iter().zip(answers) {
+        let hooks: Vec<(&str, &Value)> = case.iter().map(|(id, s)| (id.as_str(), s)).collect();
+        match order_hooks("steps", LoopPoint::PlanPre, &hooks) {
+            Ok(ids) => assert_eq!(json!(ids), *expected),
+            Err(d) => assert_eq!(json!(d.message), *expected),
+        }
+    }
+    println!("compared {} hook orderings", answers.len());
+}
+
+#[test]
+fn resolve_profile_equals_the_peer_on_its_own_files() {
+    let sources = peer_sources();
+    let manifest = SkillsManifest::build(&sources);
+    let answers = peer()["profiles"].as_array().expect("profiles");
+    let mut i = 0;
+    for with_registry in [false, true] {
+        for modes in PROFILE_MODES {
+            let registry = with_registry.then(Registry::first_party);
+            let ours = resolve_profile(modes, &manifest, registry);
+            let skills = match &ours.skills {
+                ProfileSkills::All => json!("*"),
+                ProfileSkills::Only(set) => json!(set),
+            };
+            let got = json!({"name": ours.name, "skills": skills, "agents": ours.agents});
+            assert_eq!(
+                got, answers[i],
+                "modes {modes:?} (registry: {with_registry})"
+            );
+            i += 1;
+        }
+    }
+    let restrictive = peer()["mostRestrictive"]
+        .as_array()
+        .expect("mostRestrictive");
+    for (names, expected) in RESTRICTIVE.iter().zip(restrictive) {
+        assert_eq!(
+            json!(most_restrictive_profile(names)),
+            *expected,
+            "{names:?}"
+        );
+    }
+    println!(
+        "compared {i} profiles and {} most-restrictive answers over {} commands, {} workflow files",
+        restrictive.len(),
+        sources.commands.len(),
+        sources.workflows.len()
+    );
+}
+
+#[test]
+fn collation_equals_javascript_locale_compare() {
+    let answers = peer()["collate"].as_array().expect("collate");
+    for (mut list, expected) in collate_cases().into_iter().zip(answers) {
+        list.sort_by(|a, b| gsd_core::index::locale_compare(a, b));
+        assert_eq!(json!(list), *expected);
+    }
+    println!("compared {} sorted lists", answers.len());
+}

@@ -1,0 +1,221 @@
+//! Install plans checked against the peer specification's per-runtime tables (§7.2, §14.2,
+//! §14.4) and the plan's own contract (errors, profile filtering, diagnostics).
+
+use std::collections::BTreeMap;
+
+use gsd_core::{
+    ErrorCode, Host, Plan, PlanRequest, ProfileSelection, Registry, Scope, resolve_install_plan,
+    resolve_install_plans,
+};
+
+fn request(runtime: &str, scope: Scope) -> PlanRequest {
+    PlanRequest {
+        runtime: runtime.into(),
+        scope,
+        host: Host::new("/home/u", "/work/p"),
+        explicit_dir: None,
+        commands: vec!["help".into(), "plan-phase".into()],
+        agents: vec!["gsd-executor".into()],
+        router_stems: Vec::new(),
+        child_to_routers: BTreeMap::new(),
+        profile: None,
+    }
+}
+
+#[track_caller]
+fn plan(runtime: &str, scope: Scope) -> Plan {
+    resolve_install_plan(Registry::first_party(), &request(runtime, scope)).expect("plan resolves")
+}
+
+#[track_caller]
+fn plan_err(req: &PlanRequest) -> gsd_core::Error {
+    resolve_install_plan(Registry::first_party(), req).expect_err("plan must fail")
+}
+
+fn destinations(plan: &Plan) -> Vec<&str> {
+    plan.placements
+        .iter()
+        .map(|p| p.destination.as_str())
+        .collect()
+}
+
+#[test]
+fn claude_local_installs_flat_commands_and_agents() {
+    let p = plan("claude", Scope::Local);
+    assert_eq!(p.scope.config_home, "/work/p/.claude");
+    assert_eq!(
+        p.scope.settings_file.as_deref(),
+        Some("settings.local.json")
+    );
+    assert_eq!(
+        destinations(&p),
+        [
+            "/work/p/.claude/commands/gsd-help.md",
+            "/work/p/.claude/commands/gsd-plan-phase.md",
+            "/work/p/.claude/agents/gsd-executor.md"
+        ]
+    );
+    assert_eq!(p.placements[0].source, "commands/gsd/help.md");
+    assert_eq!(p.placements[2].source, "agents/gsd-executor.md");
+    let uninstall: Vec<&str> = p.uninstall.iter().map(|u| u.dest_dir.as_str()).collect();
+    assert_eq!(
+        uninstall,
+        ["/work/p/.claude/commands", "/work/p/.claude/agents"]
+    );
+    assert_eq!(
+        serde_json::to_value(&p.install_manifest).ok(),
+        Some(serde_json::json!({"manifestVersion": 2, "runtime": "claude", "scope": "local"}))
+    );
+}
+
+#[test]
+fn claude_global_installs_skills_with_a_converter() {
+    let p = plan("claude", Scope::Global);
+    assert_eq!(
+        p.placements[0].destination,
+        "/home/u/.claude/skills/gsd-help/SKILL.md"
+    );
+    assert_eq!(
+        p.placements[0]
+            .converter
+            .map(gsd_core::vocab::ConverterName::as_str),
+        Some("convertClaudeCommandToClaudeSkill")
+    );
+    assert_eq!(p.placements[2].converter, None);
+    assert!(
+        p.diagnostics.is_empty(),
+        "one kind per trigger in one scope"
+    );
+}
+
+#[test]
+fn spec_table_destinations() {
+    assert_eq!(
+        plan("codex", Scope::Global).kinds[0].dest_dir,
+        "/home/u/.agents/skills"
+    );
+    assert_eq!(
+        plan("codex", Scope::Global).kinds[1].dest_dir,
+        "/home/u/.codex/agents"
+    );
+    assert_eq!(
+        plan("antigravity", Scope::Global).kinds[1].dest_dir,
+        "/home/u/.gemini/config/agents"
+    );
+    assert_eq!(
+        plan("kilo", Scope::Global).kinds[0].dest_dir,
+        "/home/u/.config/kilo/command"
+    );
+    assert_eq!(
+        plan("hermes", Scope::Local).kinds[0].dest_dir,
+        "/work/p/.hermes/skills/gsd"
+    );
+    assert_eq!(
+        plan("copilot", Scope::Local).kinds[0].dest_dir,
+        "/work/p/.github/skills"
+    );
+    assert_eq!(
+        destinations(&plan("windsurf", Scope::Local))[0],
+        "/work/p/.windsurf/workflows/gsd-help.md"
+    );
+    assert!(plan("pi", Scope::Global).placements.is_empty());
+    assert!(plan("kimi", Scope::Local).placements.is_empty());
+}
+
+#[test]
+fn same_scope_commands_are_shadowed_by_skills() {
+    let p = plan("augment", Scope::Global);
+    assert_eq!(p.diagnostics.len(), 2, "one per command stem");
+    assert!(p.diagnostics.iter().all(|d| d.code == "trigger_shadowed"));
+    assert_eq!(
+        p.diagnostics[0].message,
+        "trigger 'gsd-help' of global commands is shadowed by global skills"
+    );
+}
+
+#[test]
+fn global_and_local_show_cross_scope_shadowing() {
+    let set = resolve_install_plans(
+        Registry::first_party(),
+        &request("claude", Scope::Local),
+        &[Scope::Local, Scope::Global],
+    )
+    .expect("plans");
+    assert_eq!(set.plans.len(), 2);
+    assert_eq!(set.plans[0].scope.id, Scope::Global);
+    let shadowed: Vec<&str> = set
+        .triggers
+        .iter()
+        .filter(|t| t.shadowed_by.is_some())
+        .map(|t| t.dest_path.as_str())
+        .collect();
+    assert_eq!(
+        shadowed,
+        ["commands/gsd-help.md", "commands/gsd-plan-phase.md"]
+    );
+    assert_eq!(set.diagnostics.len(), 2);
+}
+
+#[test]
+fn nested_skills_place_routed_children_under_their_router() {
+    let mut req = request("cline", Scope::Global);
+    req.commands = vec!["ns-review".into(), "help".into()];
+    req.router_stems = vec!["ns-review".into()];
+    req.child_to_routers
+        .insert("help".into(), vec!["ns-review".into()]);
+    let p = resolve_install_plan(Registry::first_party(), &req).expect("plan");
+    assert_eq!(
+        destinations(&p)[..2],
+        [
+            "/home/u/.cline/skills/gsd-ns-review/SKILL.md",
+            "/home/u/.cline/skills/gsd-ns-review/skills/help/SKILL.md"
+        ]
+    );
+    assert_eq!(
+        p.triggers[1].router_trigger.as_deref(),
+        Some("gsd-ns-review")
+    );
+}
+
+#[test]
+fn profile_allow_lists_filter_the_inventory() {
+    let mut req = request("claude", Scope::Local);
+    req.profile = Some(ProfileSelection {
+        skills: Some(vec!["help".into()]),
+        agents: Some(Vec::new()),
+    });
+    let p = resolve_install_plan(Registry::first_party(), &req).expect("plan");
+    assert_eq!(destinations(&p), ["/work/p/.claude/commands/gsd-help.md"]);
+    assert_eq!(p.triggers.len(), 1);
+}
+
+#[test]
+fn explicit_dir_and_provenance() {
+    let mut req = request("claude", Scope::Global);
+    req.explicit_dir = Some("~/cfg".into());
+    let p = resolve_install_plan(Registry::first_party(), &req).expect("plan");
+    assert_eq!(p.scope.config_home, "/home/u/cfg");
+    assert_eq!(
+        serde_json::to_value(&p.scope.provenance).ok(),
+        Some(serde_json::json!({"source": "explicitDir", "value": "~/cfg"}))
+    );
+}
+
+#[test]
+fn failures_are_typed_and_name_the_field() {
+    let err = plan_err(&request("vscode", Scope::Global));
+    assert_eq!(err.code(), ErrorCode::NoConfigHome);
+    let err = plan_err(&request("__proto__", Scope::Global));
+    assert_eq!(err.code(), ErrorCode::UnknownRuntime);
+    let mut req = request("claude", Scope::Local);
+    req.host.cwd = "rel".into();
+    assert_eq!(plan_err(&req).field(), Some("host.cwd"));
+    assert_eq!(plan_err(&req).code(), ErrorCode::InvalidHost);
+    for bad in ["../x", "a/b", "", "..", "a\0b", "a\\b"] {
+        let mut req = request("claude", Scope::Local);
+        req.commands = vec!["help".into(), bad.into()];
+        let err = plan_err(&req);
+        assert_eq!(err.code(), ErrorCode::InvalidArgument, "{bad:?}");
+        assert_eq!(err.field(), Some("commands[1]"), "{bad:?}");
+    }
+}

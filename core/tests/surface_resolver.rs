@@ -1,0 +1,149 @@
+//! The installed-surface resolver against the rules of the peer specification (§8.2).
+
+use gsd_core::{
+    ConfigHomeFacts, Host, Registry, Scope, SurfaceFacts, probe_requests,
+    resolve_installed_surfaces,
+};
+
+fn host() -> Host {
+    Host::new("/home/u", "/work/p")
+}
+
+fn with(home: &str, text: &str) -> SurfaceFacts {
+    let mut facts = SurfaceFacts::default();
+    facts.homes.insert(
+        home.into(),
+        ConfigHomeFacts {
+            manifest: Some(text.into()),
+            ..ConfigHomeFacts::default()
+        },
+    );
+    facts
+}
+
+#[test]
+fn nested_skills_contribute_only_the_router_stem() {
+    let text = r#"{"files":{"skills/gsd-ns-x/skills/plan-phase/SKILL.md":"0","skills/gsd-ns-x/SKILL.md":"0","skills/gsd-help/a.md":"0","skills/gsd-help/b.md":"0"}}"#;
+    let out = resolve_installed_surfaces(
+        Registry::first_party(),
+        Some("qwen"),
+        &host(),
+        &with("/home/u/.qwen", text),
+    )
+    .expect("qwen");
+    let global = &out.surfaces[0].scopes[0];
+    assert_eq!((global.scope, global.installed), (Scope::Global, true));
+    assert_eq!(global.stems, ["help", "ns-x"]);
+    // v1 manifest: version 1, nothing declared, nothing to compare.
+    assert_eq!(
+        global
+            .manifest_version
+            .as_ref()
+            .and_then(serde_json::Number::as_u64),
+        Some(1)
+    );
+    assert_eq!(
+        (
+            global.declared_runtime_matches_probe,
+            global.declared_scope_matches_probe
+        ),
+        (None, None)
+    );
+}
+
+#[test]
+fn symlinks_are_not_followed() {
+    let text = r#"{"manifestVersion":2,"files":{"skills/gsd-help/SKILL.md":"0"}}"#;
+    for facts in [
+        ConfigHomeFacts {
+            config_home_is_symlink: true,
+            manifest: Some(text.into()),
+            ..ConfigHomeFacts::default()
+        },
+        ConfigHomeFacts {
+            manifest_is_symlink: true,
+            manifest: Some(text.into()),
+            ..ConfigHomeFacts::default()
+        },
+    ] {
+        let mut all = SurfaceFacts::default();
+        all.homes.insert("/home/u/.codex".into(), facts);
+        all.homes
+            .insert("/work/p/.codex".into(), ConfigHomeFacts::default());
+        let out = resolve_installed_surfaces(Registry::first_party(), Some("codex"), &host(), &all)
+            .expect("codex");
+        let global = &out.surfaces[0].scopes[0];
+        assert!(!global.installed && global.stems.is_empty() && global.manifest_version.is_none());
+        assert!(out.surfaces[0].triggers.is_empty());
+        assert_eq!(out.diagnostics[0].code, "install_surface_symlink");
+    }
+}
+
+#[test]
+fn one_config_home_for_both_scopes_resolves_triggers_once() {
+    // home == cwd: both scopes probe the same directory; the global one is kept for triggers.
+    let same = Host::new("/h", "/h");
+    let text = r#"{"manifestVersion":2,"files":{"skills/gsd-help/SKILL.md":"0"}}"#;
+    let out = resolve_installed_surfaces(
+        Registry::first_party(),
+        Some("codex"),
+        &same,
+        &with("/h/.codex", text),
+    )
+    .expect("codex");
+    let surface = &out.surfaces[0];
+    assert!(
+        surface
+            .scopes
+            .iter()
+            .all(|s| s.installed && s.config_home == "/h/.codex")
+    );
+    assert_eq!(surface.triggers.len(), 1);
+    assert_eq!(
+        (surface.triggers[0].scope, surface.triggers[0].shadowed_by),
+        (Scope::Global, None)
+    );
+}
+
+#[test]
+fn the_sweep_skips_vscode_and_a_named_vscode_fails() {
+    let reg = Registry::first_party();
+    let out =
+        resolve_installed_surfaces(reg, None, &host(), &SurfaceFacts::default()).expect("sweep");
+    let ids: Vec<&str> = out.surfaces.iter().map(|s| s.runtime.as_str()).collect();
+    assert_eq!(ids.len(), 18);
+    assert!(!ids.contains(&"vscode") && ids.windows(2).all(|w| w[0] < w[1]));
+    // Facts were missing for every home: each probed home says so once.
+    assert_eq!(
+        out.diagnostics.len(),
+        probe_requests(reg, None, &host()).expect("probes").len()
+    );
+    let err = resolve_installed_surfaces(reg, Some("vscode"), &host(), &SurfaceFacts::default())
+        .expect_err("vscode");
+    assert_eq!(err.code(), gsd_core::ErrorCode::NoConfigHome);
+}
+
+#[test]
+fn a_corrupt_manifest_reads_as_not_installed_with_a_diagnostic() {
+    let out = resolve_installed_surfaces(
+        Registry::first_party(),
+        Some("codex"),
+        &host(),
+        &with("/home/u/.codex", "{\"files\":"),
+    )
+    .expect("codex");
+    assert!(!out.surfaces[0].scopes[0].installed);
+    let corrupt = out
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "install_manifest_corrupt")
+        .expect("diagnostic");
+    assert_eq!(
+        corrupt
+            .detail
+            .as_ref()
+            .and_then(|d| d.get("configHome"))
+            .and_then(|v| v.as_str()),
+        Some("/home/u/.codex")
+    );
+}
