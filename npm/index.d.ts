@@ -113,3 +113,189 @@ export declare function firstPartyRegistry(): Registry;
 
 /** Every registered runtime with its descriptor, sorted by id. */
 export declare function runtimes(registry?: Registry): readonly RuntimeEntry[];
+
+/** The closed vocabularies of the manifest format by enum name, in the peer's order. */
+export declare const vocabulary: Readonly<Record<string, readonly string[]>>;
+
+/** Host facts as plain data. Omit the host to read the real machine. */
+export interface Host {
+  /** The user's home directory (absolute). */
+  home: string;
+  /** The working directory (the project root for `local`). */
+  cwd: string;
+  /** Environment snapshot; only variables a descriptor names are read. */
+  env?: Record<string, string>;
+  /** Probe paths that exist, spelled as the core lists them. */
+  existingPaths?: readonly string[] | ReadonlySet<string>;
+}
+
+/** Which rule decided a config directory. */
+export type Provenance =
+  | { readonly source: 'explicitDir'; readonly value: string }
+  | { readonly source: 'envVar'; readonly name: string; readonly value: string }
+  | { readonly source: 'probe'; readonly candidate: string; readonly marker: string | null }
+  | { readonly source: 'probeFallback'; readonly candidate: string }
+  | { readonly source: 'default' }
+  | { readonly source: 'projectDir'; readonly cwd: string; readonly localConfigDir: string };
+
+/** One resolved install scope. */
+export interface ResolvedScope {
+  readonly id: Scope;
+  readonly configHome: string;
+  readonly settingsFile: string | null;
+  readonly consentRequired: boolean;
+  readonly hostPrecedenceRank: number;
+  readonly provenance: Provenance;
+}
+
+/** Options shared by the resolvers. */
+export interface RegistryOption {
+  /** The registry to resolve against; default: the first-party registry. */
+  registry?: Registry;
+}
+
+/** Resolves one install scope of a runtime. */
+export declare function resolveScope(
+  runtime: string,
+  scope: Scope,
+  host?: Host | null,
+  options?: RegistryOption & { explicitDir?: string },
+): ResolvedScope;
+
+/** The global config directory of a runtime and the rule that decided it. */
+export declare function resolveConfigHome(
+  runtime: string,
+  host?: Host | null,
+  options?: RegistryOption,
+): { readonly configHome: string; readonly provenance: Provenance };
+
+/** One resolved artifact kind of a layout. */
+export interface ArtifactKind {
+  readonly kind: LayoutEntry['kind'];
+  readonly destSubpath: string;
+  readonly prefix: string;
+  readonly nesting: 'flat' | 'nested';
+  readonly recursive: boolean;
+  readonly converter: string | null;
+  readonly home?: string | null;
+  /** Absolute destination directory, confined to its root. */
+  readonly destDir: string;
+}
+
+/** The artifact layout of a runtime at a scope. */
+export interface Layout {
+  readonly runtime: string;
+  readonly configDir: string;
+  readonly scope: Scope;
+  readonly kinds: readonly ArtifactKind[];
+}
+
+/** The artifact layout of a runtime at a scope, rooted at `configDir`. */
+export declare function resolveLayout(
+  runtime: string,
+  configDir: string,
+  scope: Scope,
+  host?: Host | null,
+  options?: RegistryOption,
+): Layout;
+
+/** One trigger the user may type, and who wins it. */
+export interface Trigger {
+  readonly trigger: string;
+  readonly kind: 'skills' | 'commands';
+  readonly scope: Scope;
+  readonly destPath: string;
+  readonly registration: 'direct' | 'via-router';
+  readonly routerTrigger: string | null;
+  /** The winner, when this candidate is shadowed. */
+  readonly shadowedBy: { readonly kind: 'skills' | 'commands'; readonly scope: Scope } | null;
+}
+
+/** The source inventory the triggers are computed from. */
+export interface TriggerInput {
+  stems: readonly string[];
+  routerStems?: readonly string[];
+  childToRouters?: Readonly<Record<string, readonly string[]>>;
+}
+
+/** The trigger surface of a runtime across scopes; every shadowed trigger names its winner. */
+export declare function resolveTriggerSurface(
+  runtime: string,
+  scopes: readonly Scope[],
+  input: TriggerInput,
+  options?: RegistryOption,
+): readonly Trigger[];
+
+/** Inputs of a plan besides runtime, scope and host. */
+export interface PlanOptions extends RegistryOption {
+  /** Explicit config directory (`--config-dir`). */
+  explicitDir?: string;
+  /** Command stems of the source inventory (`commands/gsd/<stem>.md`). */
+  commands?: readonly string[];
+  /** Agent stems of the source inventory (`agents/<stem>.md`). */
+  agents?: readonly string[];
+  /** Router command stems (`ns-*`). */
+  routerStems?: readonly string[];
+  /** Routed child stem → owning routers, first owner first. */
+  childToRouters?: Readonly<Record<string, readonly string[]>>;
+  /** Install-profile allow-lists; omitted: everything. */
+  profile?: { skills?: readonly string[] | null; agents?: readonly string[] | null } | null;
+}
+
+/** The install plan for one runtime at one scope. */
+export interface Plan {
+  readonly runtime: string;
+  readonly scope: ResolvedScope;
+  readonly commandStyle: RuntimeDescriptor['commandStyle'];
+  readonly config: {
+    readonly installSurface: string;
+    readonly configFormat: string;
+    readonly writesSharedSettings: boolean;
+    readonly permissionWriter: string | null;
+  };
+  readonly hooks: { readonly surface: string; readonly hookEvents: string | null; readonly extendedHookEvents: readonly string[] };
+  readonly sandboxTier: string;
+  readonly supportTier: number;
+  readonly kinds: readonly ArtifactKind[];
+  readonly placements: readonly {
+    readonly kind: LayoutEntry['kind'];
+    readonly stem: string;
+    readonly source: string;
+    readonly destination: string;
+    readonly converter: string | null;
+  }[];
+  readonly uninstall: readonly { readonly kind: LayoutEntry['kind']; readonly destDir: string }[];
+  readonly triggers: readonly Trigger[];
+  readonly installManifest: { readonly manifestVersion: number; readonly runtime: string; readonly scope: Scope };
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** The install plan of a runtime at a scope. */
+export declare function resolveInstallPlan(runtime: string, scope: Scope, host?: Host | null, options?: PlanOptions): Plan;
+
+/** The config-writing, hooks and sandbox intent of a runtime. */
+export interface InstallIntent {
+  readonly runtime: string;
+  readonly installSurface: string;
+  readonly writesSharedSettings: boolean;
+  readonly finishPermissionWriter: string | null;
+  readonly hookEvents?: string;
+  readonly extendedHookEvents: readonly string[];
+  readonly hooksSurface: string;
+  readonly sandboxTier: string;
+}
+
+/** The config-writing, hooks and sandbox intent of a runtime. */
+export declare function installIntent(runtime: string, options?: RegistryOption): InstallIntent;
+
+/** Spells a GSD command for a runtime: `/gsd-plan-phase`, or `$gsd-plan-phase` for codex. */
+export declare function formatGsdSlash(commandName: string, runtime?: string): string;
+
+/** Validates one capability manifest (JSON text or object) against its folder id. */
+export declare function validateCapability(manifest: string | object, folder: string): readonly Diagnostic[];
+
+/** The typed warning records of one capability manifest. */
+export declare function warningRecords(manifest: string | object): readonly Diagnostic[];
+
+/** The bounds a manifest text is checked against before it is parsed. */
+export declare const manifestLimits: Readonly<{ maxBytes: number; maxDepth: number }>;

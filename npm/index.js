@@ -89,9 +89,191 @@ function runtimes(registry) {
  */
 const errorCodes = deepFreeze(native.errorCodes());
 
+/**
+ * The closed vocabularies of the manifest format by enum name, in the peer's order.
+ * @type {Readonly<Record<string, readonly string[]>>}
+ */
+const vocabulary = deepFreeze(native.vocabulary());
+
+/**
+ * The bounds a manifest text is checked against before it is parsed.
+ * @type {Readonly<{ maxBytes: number, maxDepth: number }>}
+ */
+const manifestLimits = deepFreeze(native.manifestLimits());
+
+/** @param {unknown} host */
+function hostArg(host) {
+  if (host === undefined || host === null) return undefined;
+  if (typeof host !== 'object' || Array.isArray(host)) {
+    throw invalidArgument('host', `host must be an object { home, cwd, env?, existingPaths? }, got ${render(host)}`);
+  }
+  const { existingPaths, ...rest } = /** @type {Record<string, unknown>} */ (host);
+  return existingPaths instanceof Set ? { ...rest, existingPaths: [...existingPaths] } : host;
+}
+
+/** @param {unknown} options */
+function optionsArg(options) {
+  if (options === undefined || options === null) return {};
+  if (typeof options !== 'object' || Array.isArray(options)) {
+    throw invalidArgument('options', `options must be an object, got ${render(options)}`);
+  }
+  return /** @type {Record<string, any>} */ (options);
+}
+
+/** @param {unknown} value */
+function optionalString(value, field) {
+  return value === undefined || value === null ? undefined : requireString(value, field);
+}
+
+/**
+ * Resolves one install scope of a runtime.
+ * @param {string} runtime
+ * @param {string} scope `global` or `local`
+ * @param {object} [host] plain host data; omitted: the real machine
+ * @param {{ explicitDir?: string, registry?: object }} [options]
+ */
+function resolveScope(runtime, scope, host, options) {
+  const { explicitDir, registry } = optionsArg(options);
+  return deepFreeze(
+    native.resolveScope(
+      requireString(runtime, 'runtime'),
+      requireString(scope, 'scope'),
+      hostArg(host),
+      optionalString(explicitDir, 'explicitDir'),
+      registryOrDefault(registry),
+    ),
+  );
+}
+
+/**
+ * The global config directory of a runtime and the rule that decided it.
+ * @param {string} runtime
+ * @param {object} [host]
+ * @param {{ registry?: object }} [options]
+ */
+function resolveConfigHome(runtime, host, options) {
+  const { registry } = optionsArg(options);
+  return deepFreeze(native.resolveConfigHome(requireString(runtime, 'runtime'), hostArg(host), registryOrDefault(registry)));
+}
+
+/**
+ * The artifact layout of a runtime at a scope, rooted at `configDir`.
+ * @param {string} runtime
+ * @param {string} configDir
+ * @param {string} scope
+ * @param {object} [host]
+ * @param {{ registry?: object }} [options]
+ */
+function resolveLayout(runtime, configDir, scope, host, options) {
+  const { registry } = optionsArg(options);
+  return deepFreeze(
+    native.resolveLayout(
+      requireString(runtime, 'runtime'),
+      requireString(configDir, 'configDir'),
+      requireString(scope, 'scope'),
+      hostArg(host),
+      registryOrDefault(registry),
+    ),
+  );
+}
+
+/**
+ * The trigger surface of a runtime across scopes; every shadowed trigger names its winner.
+ * @param {string} runtime
+ * @param {string[]} scopes
+ * @param {{ stems: string[], routerStems?: string[], childToRouters?: Record<string, string[]> }} input
+ * @param {{ registry?: object }} [options]
+ */
+function resolveTriggerSurface(runtime, scopes, input, options) {
+  const { registry } = optionsArg(options);
+  if (!Array.isArray(scopes)) throw invalidArgument('scopes', `scopes must be an array, got ${render(scopes)}`);
+  scopes.forEach((s, i) => requireString(s, `scopes[${i}]`));
+  return deepFreeze(
+    native.resolveTriggerSurface(requireString(runtime, 'runtime'), scopes, optionsArg(input), registryOrDefault(registry)),
+  );
+}
+
+/**
+ * The install plan of a runtime at a scope: scope, config intent, hooks, layout kinds,
+ * placements, uninstall items, trigger surface (with shadowing), the install-manifest
+ * record, and diagnostics.
+ * @param {string} runtime
+ * @param {string} scope
+ * @param {object} [host] plain host data; omitted: the real machine
+ * @param {object} [options] explicitDir, commands, agents, routerStems, childToRouters, profile, registry
+ */
+function resolveInstallPlan(runtime, scope, host, options) {
+  const { registry, ...rest } = optionsArg(options);
+  return deepFreeze(
+    native.resolveInstallPlan(
+      requireString(runtime, 'runtime'),
+      requireString(scope, 'scope'),
+      hostArg(host),
+      rest,
+      registryOrDefault(registry),
+    ),
+  );
+}
+
+/**
+ * The config-writing, hooks and sandbox intent of a runtime.
+ * @param {string} runtime
+ * @param {{ registry?: object }} [options]
+ */
+function installIntent(runtime, options) {
+  const { registry } = optionsArg(options);
+  return deepFreeze(native.installIntent(requireString(runtime, 'runtime'), registryOrDefault(registry)));
+}
+
+/**
+ * Spells a GSD command for a runtime: `/gsd-plan-phase`, or `$gsd-plan-phase` for codex.
+ * @param {string} commandName
+ * @param {string} [runtime] default `claude`; aliases are canonicalized
+ */
+function formatGsdSlash(commandName, runtime) {
+  return native.formatGsdSlash(requireString(commandName, 'commandName'), optionalString(runtime, 'runtime'));
+}
+
+/** @param {unknown} manifest */
+function manifestText(manifest) {
+  if (typeof manifest === 'string') return manifest;
+  if (manifest !== null && typeof manifest === 'object') return JSON.stringify(manifest);
+  throw invalidArgument('manifest', `manifest must be JSON text or an object, got ${render(manifest)}`);
+}
+
+/**
+ * Validates one capability manifest against its folder id. Errors in the peer's order, as
+ * diagnostics; an empty array means valid. Text is bounded in size and depth before parsing
+ * (failures: MANIFEST_TOO_LARGE, MANIFEST_TOO_DEEP, MANIFEST_INVALID_JSON).
+ * @param {string | object} manifest JSON text or a parsed object
+ * @param {string} folder
+ */
+function validateCapability(manifest, folder) {
+  return deepFreeze(native.validateCapability(manifestText(manifest), requireString(folder, 'folder')));
+}
+
+/**
+ * The typed warning records of one capability manifest (unknown keys etc.; never errors).
+ * @param {string | object} manifest
+ */
+function warningRecords(manifest) {
+  return deepFreeze(native.warningRecords(manifestText(manifest)));
+}
+
 module.exports = {
   errorCodes,
+  vocabulary,
+  manifestLimits,
   firstPartyRegistry,
   runtimes,
+  resolveScope,
+  resolveConfigHome,
+  resolveLayout,
+  resolveTriggerSurface,
+  resolveInstallPlan,
+  installIntent,
+  formatGsdSlash,
+  validateCapability,
+  warningRecords,
   Registry: native.Registry,
 };

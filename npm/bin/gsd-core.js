@@ -107,6 +107,225 @@ function cmdRuntimes(args) {
   return EXIT_OK;
 }
 
+/** Reads a GSD package root's inventory (stems only): commands/gsd/*.md, agents/*.md. */
+function readInventory(source) {
+  const fs = require('node:fs');
+  const path = require('node:path');
+  const stemsIn = (dir) => {
+    let entries;
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch (err) {
+      throw new UsageError(`--source: cannot read ${dir}: ${err.code ?? err.message}`);
+    }
+    return entries.filter((e) => e.isFile() && e.name.endsWith('.md')).map((e) => e.name.slice(0, -3)).sort();
+  };
+  return {
+    commands: stemsIn(path.join(source, 'commands', 'gsd')),
+    agents: stemsIn(path.join(source, 'agents')),
+  };
+}
+
+function describeProvenance(p) {
+  switch (p.source) {
+    case 'explicitDir':
+      return `--config-dir ${p.value}`;
+    case 'envVar':
+      return `$${p.name}`;
+    case 'probe':
+      return p.marker ? `probe: ${p.marker} found` : 'probe: directory found';
+    case 'probeFallback':
+      return 'probe: nothing found, first candidate';
+    case 'projectDir':
+      return `project: ${p.localConfigDir} under ${p.cwd}`;
+    default:
+      return 'default';
+  }
+}
+
+function renderPlan(plan) {
+  const out = [];
+  const s = plan.scope;
+  out.push(bold(`${plan.runtime} (${s.id})`));
+  out.push(`  config dir    ${s.configHome}  ${dim(`(${describeProvenance(s.provenance)})`)}`);
+  if (s.settingsFile) out.push(`  settings      ${s.settingsFile}`);
+  out.push(`  commands      ${api.formatGsdSlash('help', plan.runtime).replace(/help$/, '<name>')}`);
+  const c = plan.config;
+  out.push(`  config        ${c.installSurface} (${c.configFormat})${c.writesSharedSettings ? ', writes shared settings' : ''}${c.permissionWriter ? `, permissions: ${c.permissionWriter}` : ''}`);
+  const h = plan.hooks;
+  out.push(`  hooks         ${h.surface}${h.hookEvents ? `, ${h.hookEvents} events` : ''}${h.extendedHookEvents.length ? ` + ${h.extendedHookEvents.join(', ')}` : ''}`);
+  out.push(`  sandbox       ${plan.sandboxTier}   support tier ${plan.supportTier}${s.consentRequired ? '   consent required' : ''}`);
+  out.push('  layout');
+  for (const k of plan.kinds) {
+    const extra = [k.prefix && `prefix ${k.prefix}`, k.nesting, k.converter].filter(Boolean).join(', ');
+    out.push(`    ${k.kind.padEnd(11)} → ${k.destDir}  ${dim(`(${extra})`)}`);
+  }
+  if (plan.placements.length > 0) {
+    const byKind = {};
+    for (const p of plan.placements) byKind[p.kind] = (byKind[p.kind] ?? 0) + 1;
+    out.push(`  placements    ${plan.placements.length} files (${Object.entries(byKind).map(([k, n]) => `${k} ${n}`).join(', ')})`);
+  }
+  const shadowed = plan.triggers.filter((t) => t.shadowedBy);
+  if (plan.triggers.length > 0) out.push(`  triggers      ${plan.triggers.length} (${shadowed.length} shadowed)`);
+  for (const t of shadowed) {
+    out.push(yellow(`    ! ${t.trigger} (${t.scope} ${t.kind}) is shadowed by ${t.shadowedBy.scope} ${t.shadowedBy.kind}`));
+  }
+  for (const d of plan.diagnostics.filter((d) => d.code !== 'trigger_shadowed')) {
+    out.push(`  ${d.severity === 'error' ? red(d.severity) : yellow(d.severity)} ${d.code}: ${d.message}`);
+  }
+  out.push(`  manifest      gsd-file-manifest.json v${plan.installManifest.manifestVersion} (${plan.installManifest.runtime}, ${plan.installManifest.scope})`);
+  return out.join('\n');
+}
+
+function cmdPlan(args) {
+  const { values, positionals } = parse(args, {
+    ...runtimeOptions(),
+    global: { type: 'boolean', short: 'g' },
+    local: { type: 'boolean', short: 'l' },
+    'config-dir': { type: 'string', short: 'c' },
+    profile: { type: 'string' },
+    source: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  if (values.help) return print(HELP);
+  if (positionals.length > 0) throw new UsageError(`plan takes no positional arguments, got '${positionals.join(' ')}'`);
+  if (values.global && values.local) throw new UsageError('--global and --local contradict each other; choose one');
+  if (values['config-dir'] !== undefined && values.local) throw new UsageError('--config-dir applies to the global scope; it cannot be combined with --local');
+  if (values['config-dir'] !== undefined && values['config-dir'].trim() === '') throw new UsageError('--config-dir requires a non-empty path');
+  const runtimes = selectedRuntimes(values);
+  if (runtimes.length === 0) throw new UsageError('choose at least one runtime (--claude, --codex, ... or --all)');
+  if (values['config-dir'] !== undefined && runtimes.length > 1) throw new UsageError('--config-dir applies to one runtime; it cannot be combined with several');
+  if (values.profile !== undefined && values.profile !== 'full') {
+    throw new UsageError(`--profile=${values.profile}: only the full profile is supported by this build`);
+  }
+  const scope = values.local ? 'local' : 'global';
+  const inventory = values.source === undefined ? {} : readInventory(values.source);
+  const options = { ...inventory, explicitDir: values['config-dir'] };
+  const plans = [];
+  const skipped = [];
+  let failed = false;
+  for (const runtime of runtimes) {
+    try {
+      plans.push(api.resolveInstallPlan(runtime, scope, undefined, options));
+    } catch (err) {
+      if (values.all && err.code === 'NO_CONFIG_HOME') {
+        skipped.push(runtime);
+        continue;
+      }
+      if (!api.errorCodes.includes(err.code)) throw err;
+      failed = true;
+      process.stderr.write(`gsd-core: ${runtime}: ${red(describeError(err))}\n`);
+    }
+  }
+  if (values.json) {
+    print(JSON.stringify(runtimes.length === 1 && !values.all ? plans[0] ?? null : plans, null, 2));
+  } else {
+    if (plans.length > 0) print(plans.map(renderPlan).join('\n\n'));
+    for (const runtime of skipped) print(dim(`${runtime}: no installable config directory (skipped)`));
+  }
+  return failed ? EXIT_FAILURE : EXIT_OK;
+}
+
+/** A diagnostic produced by the CLI edge itself (file-system refusals). */
+function edgeDiagnostic(code, message) {
+  return { code, severity: 'error', message };
+}
+
+/**
+ * Reads a manifest file, refusing symlinks and non-regular files. At most one byte over the
+ * size bound is read, so the core reports an oversized file without it being loaded whole.
+ */
+function readManifest(file) {
+  const fs = require('node:fs');
+  let stat;
+  try {
+    stat = fs.lstatSync(file);
+  } catch (err) {
+    return { diagnostic: edgeDiagnostic('unreadable', `cannot read ${file}: ${err.code ?? err.message}`) };
+  }
+  if (stat.isSymbolicLink()) return { diagnostic: edgeDiagnostic('symlink_refused', `${file} is a symbolic link; refusing to follow it`) };
+  if (!stat.isFile()) return { diagnostic: edgeDiagnostic('not_regular_file', `${file} is not a regular file`) };
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
+  try {
+    const buffer = Buffer.alloc(Math.min(stat.size, api.manifestLimits.maxBytes) + 1);
+    const length = fs.readSync(fd, buffer, 0, buffer.length, 0);
+    return { text: buffer.subarray(0, length).toString('utf8') };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Validates one capability folder (or its capability.json): `{ path, folder, diagnostics }`. */
+function validateOne(file, folder) {
+  const read = readManifest(file);
+  if (read.diagnostic) return { path: file, folder, diagnostics: [read.diagnostic] };
+  try {
+    const errors = api.validateCapability(read.text, folder);
+    const warnings = errors.length === 0 ? api.warningRecords(read.text) : [];
+    return { path: file, folder, diagnostics: [...errors, ...warnings] };
+  } catch (err) {
+    if (typeof err?.code !== 'string' || !err.code.startsWith('MANIFEST_')) throw err;
+    return { path: file, folder, diagnostics: [edgeDiagnostic(err.code.toLowerCase(), err.message)] };
+  }
+}
+
+/** The capability folders named by a target: a capability.json, a capability folder, or an overlay folder. */
+function validateTarget(target) {
+  const fs = require('node:fs');
+  const path = require('node:path');
+  let stat;
+  try {
+    stat = fs.lstatSync(target);
+  } catch (err) {
+    throw new UsageError(`cannot read ${target}: ${err.code ?? err.message}`);
+  }
+  if (stat.isSymbolicLink()) return [{ path: target, folder: path.basename(target), diagnostics: [edgeDiagnostic('symlink_refused', `${target} is a symbolic link; refusing to follow it`)] }];
+  if (stat.isFile()) return [validateOne(target, path.basename(path.dirname(path.resolve(target))))];
+  if (!stat.isDirectory()) return [{ path: target, folder: path.basename(target), diagnostics: [edgeDiagnostic('not_regular_file', `${target} is not a regular file or folder`)] }];
+  const own = path.join(target, 'capability.json');
+  if (fs.existsSync(own) || isLink(own)) return [validateOne(own, path.basename(path.resolve(target)))];
+  const results = [];
+  for (const entry of fs.readdirSync(target, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const folder = path.join(target, entry.name);
+    if (entry.isSymbolicLink()) {
+      results.push({ path: folder, folder: entry.name, diagnostics: [edgeDiagnostic('symlink_refused', `${folder} is a symbolic link; refusing to follow it`)] });
+    } else if (entry.isDirectory()) {
+      results.push(validateOne(path.join(folder, 'capability.json'), entry.name));
+    }
+  }
+  return results;
+}
+
+function isLink(file) {
+  try {
+    return require('node:fs').lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+function cmdValidate(args) {
+  const { values, positionals } = parse(args, { json: { type: 'boolean' } });
+  if (values.help) return print(HELP);
+  if (positionals.length !== 1) throw new UsageError('validate takes exactly one folder or capability.json');
+  const results = validateTarget(positionals[0]);
+  const failed = results.some((r) => r.diagnostics.some((d) => d.severity === 'error'));
+  if (values.json) {
+    print(JSON.stringify(results, null, 2));
+  } else {
+    if (results.length === 0) print('no capability folders found');
+    for (const r of results) {
+      const errors = r.diagnostics.filter((d) => d.severity === 'error').length;
+      print(`${errors ? red('✗') : green('✓')} ${r.folder}  ${dim(r.path)}`);
+      for (const d of r.diagnostics) {
+        const where = d.field ? ` [${d.field}]` : '';
+        print(`    ${d.severity === 'error' ? red('error') : yellow(d.severity)} ${d.code}${where}: ${d.message}`);
+      }
+    }
+  }
+  return failed ? EXIT_FAILURE : EXIT_OK;
+}
+
 function renderTable(rows) {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   return rows
@@ -122,7 +341,7 @@ function print(text) {
   return EXIT_OK;
 }
 
-const COMMANDS = { runtimes: cmdRuntimes };
+const COMMANDS = { plan: cmdPlan, runtimes: cmdRuntimes, validate: cmdValidate };
 
 function main(argv) {
   const [command, ...rest] = argv;

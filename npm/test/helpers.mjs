@@ -1,4 +1,5 @@
 // Shared test helpers: the peer (the behaviour we must equal), temp homes, CLI runs.
+import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,4 +43,43 @@ export function thrown(fn) {
     return err;
   }
   throw new Error('expected a throw');
+}
+
+/** What a call produced: `{ value }` or `{ error: { type, message } }` (for parity checks). */
+export function outcome(fn) {
+  try {
+    return { value: fn() };
+  } catch (err) {
+    return { error: { type: err?.constructor?.name, message: err?.message } };
+  }
+}
+
+/**
+ * Asserts that ours and the peer's outcome are equal, including key order and frozenness.
+ * @param {() => unknown} ours
+ * @param {() => unknown} theirs
+ * @param {string} label
+ */
+export function assertSameOutcome(ours, theirs, label) {
+  const a = outcome(ours);
+  const b = outcome(theirs);
+  assert.deepStrictEqual(a, b, label);
+  if ('value' in a && a.value !== null && typeof a.value === 'object') {
+    assert.equal(JSON.stringify(a.value), JSON.stringify(b.value), `${label}: key order`);
+    assert.equal(Object.isFrozen(a.value), Object.isFrozen(b.value), `${label}: frozenness`);
+  }
+}
+
+/** Every path a peer call asks `existsSync` about (nothing exists). */
+export function probedPaths(call) {
+  const asked = [];
+  try {
+    call((p) => {
+      asked.push(p);
+      return false;
+    });
+  } catch {
+    // the peer may throw for this input; the paths asked so far still count
+  }
+  return [...new Set(asked)];
 }
