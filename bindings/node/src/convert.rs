@@ -145,3 +145,70 @@ pub fn vocabulary() -> Value {
         "converter": list(v::ConverterName::ALL, v::ConverterName::as_str),
     })
 }
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OverlayInput {
+    folder: String,
+    manifest: String,
+    #[serde(default)]
+    fragments: BTreeMap<String, String>,
+}
+
+/// Overlay folders from `[{ folder, manifest, fragments? }]`.
+pub fn overlays(env: &Env, value: Value) -> JsResult<Vec<gsd_core::Overlay>> {
+    let inputs: Vec<OverlayInput> = from_value(env, "overlays", value)?;
+    Ok(inputs
+        .into_iter()
+        .map(|o| gsd_core::Overlay { folder: o.folder, manifest: o.manifest, fragments: o.fragments.into_iter().collect() })
+        .collect())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CommandInput {
+    stem: String,
+    body: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WorkflowInput {
+    path: String,
+    body: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SourcesInput {
+    #[serde(default)]
+    commands: Vec<CommandInput>,
+    #[serde(default)]
+    workflows: Vec<WorkflowInput>,
+}
+
+/// Profile sources from `{ commands: [{ stem, body }], workflows: [{ path, body }] }`.
+pub fn profile_sources(env: &Env, value: Value) -> JsResult<gsd_core::ProfileSources> {
+    let input: SourcesInput = from_value(env, "sources", value)?;
+    Ok(gsd_core::ProfileSources {
+        commands: input
+            .commands
+            .into_iter()
+            .map(|c| gsd_core::profile::CommandSource { stem: c.stem, body: c.body })
+            .collect(),
+        workflows: input
+            .workflows
+            .into_iter()
+            .map(|w| gsd_core::profile::WorkflowSource { path: w.path, body: w.body })
+            .collect(),
+    })
+}
+
+/// `{ name, skills: "*" | [...], agents: [...] }` (sorted lists).
+pub fn profile_value(profile: &gsd_core::ResolvedProfile) -> Value {
+    let skills = match &profile.skills {
+        gsd_core::profile::ProfileSkills::All => Value::from("*"),
+        gsd_core::profile::ProfileSkills::Only(set) => set.iter().cloned().collect(),
+    };
+    serde_json::json!({ "name": profile.name, "skills": skills, "agents": profile.agents })
+}

@@ -7,6 +7,7 @@
 
 mod convert;
 mod error;
+mod surface;
 
 use gsd_core::{ConfigHome, PlanRequest, Registry as CoreRegistry};
 use napi::Env;
@@ -47,6 +48,33 @@ impl Registry {
     #[napi(catch_unwind, ts_return_type = "Array<any>")]
     pub fn diagnostics(&self, env: Env) -> napi::Result<Value, JsCode> {
         convert::to_value(&env, self.inner.diagnostics())
+    }
+
+    /// The registry in the peer's compiled `capability-registry` object shape (data only:
+    /// `requiresClosure` is a method of this class).
+    #[napi(catch_unwind, ts_return_type = "any")]
+    pub fn to_peer_json(&self) -> Value {
+        self.inner.to_peer_json()
+    }
+
+    /// Every id reachable from `id` through `requires` (the start id only through a cycle).
+    #[napi(catch_unwind)]
+    pub fn requires_closure(&self, id: String) -> Vec<String> {
+        self.inner.requires_closure(&id)
+    }
+
+    /// A new registry: this one plus third-party overlay folders
+    /// (`[{ folder, manifest, fragments?: { [relativePath]: text } }]`). Rejected overlays
+    /// are reported in `diagnostics()`, never thrown.
+    #[napi(catch_unwind)]
+    pub fn with_overlays(
+        &self,
+        env: Env,
+        #[napi(ts_arg_type = "Array<{ folder: string; manifest: string; fragments?: Record<string, string> }>")]
+        overlays: Value,
+    ) -> napi::Result<Registry, JsCode> {
+        let overlays = convert::overlays(&env, overlays)?;
+        Ok(Registry { inner: self.inner.with_overlays(&overlays) })
     }
 }
 
@@ -245,6 +273,120 @@ pub fn resolve_install_plan(
     convert::to_value(&env, &plan)
 }
 
+/// Host and facts for the installed-surface resolver: given data is used as is; otherwise
+/// the real machine, probing the global config-home candidates of the runtimes covered and
+/// reading the config homes the core lists.
+fn surface_inputs(
+    env: &Env,
+    registry: &CoreRegistry,
+    runtime: Option<&str>,
+    host: Option<Value>,
+    facts: Option<Value>,
+) -> napi::Result<(gsd_core::Host, gsd_core::SurfaceFacts), JsCode> {
+    let host = convert::host(env, host, |h| {
+        let ids: Vec<&str> = runtime.map_or_else(|| registry.runtime_ids().collect(), |id| vec![id]);
+        let mut paths = Vec::new();
+        for id in ids {
+            paths.extend(gsd_core::scope_probe_paths(registry, id, gsd_core::Scope::Global, h, None)?);
+        }
+        Ok(paths)
+    })?;
+    let facts = match facts {
+        Some(value) => convert::from_value(env, "facts", value)?,
+        None => {
+            let probes = core(env, gsd_core::probe_requests(registry, runtime, &host))?;
+            surface::read_facts(&probes)
+        }
+    };
+    Ok((host, facts))
+}
+
+/// The config homes the installed-surface resolver looks at for these inputs, once each:
+/// `[{ configHome, manifestPath }]` (lstat both, read the manifest).
+#[napi(catch_unwind, ts_return_type = "Array<{ configHome: string; manifestPath: string }>")]
+pub fn surface_probe_requests(
+    env: Env,
+    runtime: Option<String>,
+    #[napi(ts_arg_type = "any")] host: Value,
+    registry: Option<&Registry>,
+) -> napi::Result<Value, JsCode> {
+    let host: gsd_core::Host = convert::from_value(&env, "host", host)?;
+    let probes = core(&env, gsd_core::probe_requests(registry_or_default(registry), runtime.as_deref(), &host))?;
+    convert::to_value(&env, &probes)
+}
+
+/// The global config-home probe paths of one runtime, or of every runtime when omitted.
+#[napi(catch_unwind)]
+pub fn surface_probe_paths(
+    env: Env,
+    runtime: Option<String>,
+    #[napi(ts_arg_type = "any")] host: Value,
+    registry: Option<&Registry>,
+) -> napi::Result<Vec<String>, JsCode> {
+    let registry = registry_or_default(registry);
+    let host: gsd_core::Host = convert::from_value(&env, "host", host)?;
+    let ids: Vec<&str> = runtime.as_deref().map_or_else(|| registry.runtime_ids().collect(), |id| vec![id]);
+    let mut paths = Vec::new();
+    for id in ids {
+        match gsd_core::scope_probe_paths(registry, id, gsd_core::Scope::Global, &host, None) {
+            Ok(found) => paths.extend(found),
+            Err(err) if runtime.is_some() => return Err(error::to_js(&env, &err)),
+            Err(_) => {}
+        }
+    }
+    Ok(paths)
+}
+
+/// Which GSD surfaces are installed, at which scopes, and the triggers they occupy:
+/// `{ surfaces, diagnostics }` for one runtime or (omitted) every registered runtime.
+/// `facts` (`{ homes: { [configHome]: { configHomeIsSymlink, manifestIsSymlink, manifest } } }`)
+/// may be passed as data; otherwise the config homes are read from disk.
+#[napi(catch_unwind, ts_return_type = "any")]
+pub fn resolve_installed_surfaces(
+    env: Env,
+    runtime: Option<String>,
+    #[napi(ts_arg_type = "any")] host: Option<Value>,
+    #[napi(ts_arg_type = "any")] facts: Option<Value>,
+    registry: Option<&Registry>,
+) -> napi::Result<Value, JsCode> {
+    let registry = registry_or_default(registry);
+    let runtime = runtime.as_deref();
+    let (host, facts) = surface_inputs(&env, registry, runtime, host, facts)?;
+    let surfaces = core(&env, gsd_core::resolve_installed_surfaces(registry, runtime, &host, &facts))?;
+    convert::to_value(&env, &surfaces)
+}
+
+/// The shadow report of a runtime and its rendered lines: `{ report, lines }` (`lines` is
+/// empty unless something is shadowed; at most `sampleLimit` trigger lines, default 5).
+#[napi(catch_unwind, ts_return_type = "{ report: any; lines: string[] }")]
+pub fn build_shadow_report(
+    env: Env,
+    runtime: String,
+    #[napi(ts_arg_type = "any")] host: Option<Value>,
+    #[napi(ts_arg_type = "any")] facts: Option<Value>,
+    sample_limit: Option<u32>,
+    registry: Option<&Registry>,
+) -> napi::Result<Value, JsCode> {
+    let registry = registry_or_default(registry);
+    let known = gsd_core::scope::lookup_runtime(registry, &runtime).is_ok();
+    let (host, facts) = if known {
+        surface_inputs(&env, registry, Some(&runtime), host, facts)?
+    } else {
+        // An unknown runtime reports `resolver_unavailable`; nothing is probed or read.
+        (convert::host(&env, host, |_| Ok(Vec::new()))?, gsd_core::SurfaceFacts::default())
+    };
+    let report = core(&env, gsd_core::build_shadow_report(registry, &runtime, &host, &facts))?;
+    let limit = sample_limit.map_or(gsd_core::shadow::DEFAULT_SAMPLE_LIMIT, |n| n as usize);
+    let lines = gsd_core::render_shadow_report(&report, limit);
+    Ok(serde_json::json!({ "report": convert::to_value(&env, &report)?, "lines": lines }))
+}
+
+/// Strips a manifest-supplied string for printing (ANSI, controls, bidi, zero-width).
+#[napi(catch_unwind)]
+pub fn sanitize_for_render(value: String) -> String {
+    gsd_core::sanitize_for_render(&value)
+}
+
 /// The config / hooks / sandbox intent of a runtime (runtime-config-adapter axis).
 #[napi(catch_unwind, ts_return_type = "any")]
 pub fn install_intent(env: Env, runtime: String, registry: Option<&Registry>) -> napi::Result<Value, JsCode> {
@@ -284,6 +426,29 @@ pub fn manifest_limits() -> Value {
         "maxBytes": gsd_core::validate::MAX_MANIFEST_BYTES,
         "maxDepth": gsd_core::validate::MAX_MANIFEST_DEPTH,
     })
+}
+
+/// Resolves an install profile from its modes (`["core"]`, `["core,audit"]`) over the
+/// source files: `{ name, skills: "*" | string[], agents: string[] }`. `sources` is
+/// `{ commands: [{ stem, body }], workflows: [{ path, body }] }`.
+#[napi(catch_unwind, ts_return_type = "{ name: string; skills: '*' | string[]; agents: string[] }")]
+pub fn resolve_profile(
+    env: Env,
+    modes: Vec<String>,
+    #[napi(ts_arg_type = "any")] sources: Value,
+    registry: Option<&Registry>,
+) -> napi::Result<Value, JsCode> {
+    let sources = convert::profile_sources(&env, sources)?;
+    let manifest = gsd_core::profile::SkillsManifest::build(&sources);
+    let modes: Vec<&str> = modes.iter().map(String::as_str).collect();
+    let resolved = gsd_core::resolve_profile(&modes, &manifest, Some(registry_or_default(registry)));
+    Ok(convert::profile_value(&resolved))
+}
+
+/// The `requires:` list of a command file's front matter.
+#[napi(catch_unwind)]
+pub fn parse_requires(text: String) -> Vec<String> {
+    gsd_core::profile::parse_requires(&text)
 }
 
 /// Parses a manifest text with the size and depth bounds (errors `MANIFEST_*`).
