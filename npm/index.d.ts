@@ -99,13 +99,29 @@ export interface Diagnostic {
   readonly detail?: unknown;
 }
 
-/** A capability registry kept native. Obtain one from {@link firstPartyRegistry}. */
+/** One third-party overlay folder given as data. */
+export interface OverlayFolder {
+  /** Folder name (must equal the manifest id). */
+  folder: string;
+  /** `capability.json` text. */
+  manifest: string;
+  /** Other files of the folder by relative path (`fragments/plan-pre.md`). */
+  fragments?: Record<string, string>;
+}
+
+/** A capability registry kept native. Obtain one from {@link firstPartyRegistry} or {@link buildRegistry}. */
 export declare class Registry {
   private constructor();
   /** Registered runtime ids, sorted. */
   runtimeIds(): string[];
-  /** Diagnostics collected while building the registry. */
+  /** Diagnostics collected while building the registry (rejected overlays). */
   diagnostics(): Diagnostic[];
+  /** The registry in the peer's compiled `capability-registry` object shape (data only). */
+  toPeerJson(): Record<string, unknown>;
+  /** Every id reachable from `id` through `requires`. */
+  requiresClosure(id: string): string[];
+  /** A new registry: this one plus overlay folders. */
+  withOverlays(overlays: OverlayFolder[]): Registry;
 }
 
 /** The embedded first-party registry (46 capabilities, 19 runtimes), built once. */
@@ -299,3 +315,86 @@ export declare function warningRecords(manifest: string | object): readonly Diag
 
 /** The bounds a manifest text is checked against before it is parsed. */
 export declare const manifestLimits: Readonly<{ maxBytes: number; maxDepth: number }>;
+
+/** One scope record of an installed runtime. */
+export interface InstalledScope {
+  readonly scope: Scope;
+  readonly configHome: string;
+  readonly installed: boolean;
+  readonly manifestVersion: number | null;
+  readonly declaredRuntime: string | null;
+  readonly declaredScope: Scope | null;
+  readonly declaredScopeMatchesProbe: boolean | null;
+  readonly declaredRuntimeMatchesProbe: boolean | null;
+  readonly stems: readonly string[];
+}
+
+/** One runtime's installed surface. */
+export interface InstalledRuntimeSurface {
+  readonly runtime: string;
+  readonly scopes: readonly InstalledScope[];
+  readonly triggers: readonly Trigger[];
+}
+
+/** What the edge found at each config home (pass as data to skip reading the disk). */
+export interface SurfaceFacts {
+  homes: Record<string, { configHomeIsSymlink?: boolean; manifestIsSymlink?: boolean; manifest?: string | null }>;
+}
+
+/** Installed surfaces of one runtime, or of every registered runtime when omitted. */
+export declare function resolveInstalledSurfaces(
+  runtime?: string | null,
+  host?: Host | null,
+  options?: RegistryOption & { facts?: SurfaceFacts },
+): { readonly surfaces: readonly InstalledRuntimeSurface[]; readonly diagnostics: readonly Diagnostic[] };
+
+/** Which installed triggers hide which. */
+export interface ShadowReport {
+  readonly runtime: string;
+  readonly reason: 'not_shadowed' | 'scope_shadowed' | 'resolver_unavailable';
+  readonly shadowed: boolean;
+  readonly winner: { readonly kind: 'skills' | 'commands'; readonly scope: Scope } | null;
+  readonly shadowedSide: { readonly kind: 'skills' | 'commands'; readonly scope: Scope } | null;
+  readonly kindsDiffer: boolean;
+  readonly triggers: readonly {
+    readonly trigger: string;
+    readonly winnerKind: 'skills' | 'commands';
+    readonly winnerScope: Scope;
+    readonly shadowedKind: 'skills' | 'commands';
+    readonly shadowedScope: Scope;
+  }[];
+  readonly mismatches: readonly {
+    readonly scope: Scope;
+    readonly declaredRuntime: string | null;
+    readonly declaredRuntimeMatchesProbe: boolean | null;
+    readonly declaredScope: Scope | null;
+    readonly declaredScopeMatchesProbe: boolean | null;
+  }[];
+}
+
+/** The shadow report of a runtime and its rendered lines. */
+export declare function buildShadowReport(
+  runtime: string,
+  host?: Host | null,
+  options?: RegistryOption & { facts?: SurfaceFacts; sampleLimit?: number },
+): { readonly report: ShadowReport; readonly lines: readonly string[] };
+
+/** A registry: the first-party capabilities plus overlay folders (rejections in diagnostics()). */
+export declare function buildRegistry(overlays: OverlayFolder[], options?: RegistryOption): Registry;
+
+/** A resolved install profile. */
+export interface ResolvedProfile {
+  readonly name: string;
+  readonly skills: '*' | readonly string[];
+  readonly agents: readonly string[];
+}
+
+/** Resolves an install profile over a GSD source tree given as data. */
+export declare function resolveProfile(
+  modes: readonly string[],
+  sources: { commands: readonly { stem: string; body: string }[]; workflows?: readonly { path: string; body: string }[] },
+  options?: RegistryOption,
+): ResolvedProfile;
+
+/** The `requires:` list of a command file's front matter. */
+export declare function parseRequires(text: string): readonly string[];

@@ -260,6 +260,73 @@ function warningRecords(manifest) {
   return deepFreeze(native.warningRecords(manifestText(manifest)));
 }
 
+/**
+ * Which GSD surfaces are installed, at which scopes, and the triggers they occupy:
+ * `{ surfaces, diagnostics }` for one runtime, or every registered runtime when `runtime`
+ * is omitted. Without `host`/`facts` the real machine is read (exactly the paths the core
+ * lists); both may be passed as data.
+ * @param {string} [runtime]
+ * @param {object} [host]
+ * @param {{ facts?: object, registry?: object }} [options]
+ */
+function resolveInstalledSurfaces(runtime, host, options) {
+  const { facts, registry } = optionsArg(options);
+  return deepFreeze(
+    native.resolveInstalledSurfaces(optionalString(runtime, 'runtime'), hostArg(host), facts ?? undefined, registryOrDefault(registry)),
+  );
+}
+
+/**
+ * The shadow report of a runtime (which installed triggers hide which) and its rendered
+ * lines: `{ report, lines }`; `lines` is empty unless something is shadowed.
+ * @param {string} runtime
+ * @param {object} [host]
+ * @param {{ facts?: object, sampleLimit?: number, registry?: object }} [options]
+ */
+function buildShadowReport(runtime, host, options) {
+  const { facts, sampleLimit, registry } = optionsArg(options);
+  if (sampleLimit !== undefined && !(Number.isInteger(sampleLimit) && sampleLimit >= 0)) {
+    throw invalidArgument('sampleLimit', `sampleLimit must be a non-negative integer, got ${render(sampleLimit)}`);
+  }
+  return deepFreeze(
+    native.buildShadowReport(requireString(runtime, 'runtime'), hostArg(host), facts ?? undefined, sampleLimit, registryOrDefault(registry)),
+  );
+}
+
+/**
+ * A registry: the first-party capabilities plus third-party overlay folders. Rejected
+ * overlays are reported by `registry.diagnostics()`, never thrown.
+ * @param {Array<{ folder: string, manifest: string, fragments?: Record<string, string> }>} overlays
+ * @param {{ registry?: object }} [options] the base registry (default: first-party)
+ */
+function buildRegistry(overlays, options) {
+  const { registry } = optionsArg(options);
+  if (!Array.isArray(overlays)) throw invalidArgument('overlays', `overlays must be an array, got ${render(overlays)}`);
+  return registryOrDefault(registry).withOverlays(overlays);
+}
+
+/**
+ * Resolves an install profile (`core`, `standard`, `full`, or a composition such as
+ * `core,audit`) over a GSD source tree given as data.
+ * @param {string[]} modes
+ * @param {{ commands: Array<{ stem: string, body: string }>, workflows?: Array<{ path: string, body: string }> }} sources
+ * @param {{ registry?: object }} [options]
+ */
+function resolveProfile(modes, sources, options) {
+  const { registry } = optionsArg(options);
+  if (!Array.isArray(modes)) throw invalidArgument('modes', `modes must be an array, got ${render(modes)}`);
+  modes.forEach((m, i) => requireString(m, `modes[${i}]`));
+  return deepFreeze(native.resolveProfile(modes, optionsArg(sources), registryOrDefault(registry)));
+}
+
+/**
+ * The `requires:` list of a command file's front matter.
+ * @param {string} text
+ */
+function parseRequires(text) {
+  return deepFreeze(native.parseRequires(requireString(text, 'text')));
+}
+
 module.exports = {
   errorCodes,
   vocabulary,
@@ -275,5 +342,10 @@ module.exports = {
   formatGsdSlash,
   validateCapability,
   warningRecords,
+  resolveInstalledSurfaces,
+  buildShadowReport,
+  buildRegistry,
+  resolveProfile,
+  parseRequires,
   Registry: native.Registry,
 };

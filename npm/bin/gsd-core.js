@@ -107,23 +107,73 @@ function cmdRuntimes(args) {
   return EXIT_OK;
 }
 
-/** Reads a GSD package root's inventory (stems only): commands/gsd/*.md, agents/*.md. */
+/** Lists `*.md` regular files of a folder (sorted), as a usage error when unreadable. */
+function markdownFiles(dir) {
+  const fs = require('node:fs');
+  let entries;
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch (err) {
+    throw new UsageError(`--source: cannot read ${dir}: ${err.code ?? err.message}`);
+  }
+  return entries.filter((e) => e.isFile() && e.name.endsWith('.md')).map((e) => e.name).sort();
+}
+
+/**
+ * Reads a GSD package root's inventory: command and agent stems (commands/gsd/*.md,
+ * agents/*.md), the `ns-*` routers and, from their `requires:` lists, which routers own
+ * which child.
+ */
 function readInventory(source) {
   const fs = require('node:fs');
   const path = require('node:path');
-  const stemsIn = (dir) => {
-    let entries;
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch (err) {
-      throw new UsageError(`--source: cannot read ${dir}: ${err.code ?? err.message}`);
+  const commandsDir = path.join(source, 'commands', 'gsd');
+  const commands = markdownFiles(commandsDir).map((f) => f.slice(0, -3));
+  const agents = markdownFiles(path.join(source, 'agents')).map((f) => f.slice(0, -3));
+  const routerStems = commands.filter((stem) => stem.startsWith('ns-'));
+  const childToRouters = {};
+  for (const router of routerStems) {
+    for (const child of api.parseRequires(fs.readFileSync(path.join(commandsDir, `${router}.md`), 'utf8'))) {
+      (childToRouters[child] ??= []).push(router);
     }
-    return entries.filter((e) => e.isFile() && e.name.endsWith('.md')).map((e) => e.name.slice(0, -3)).sort();
+  }
+  return { commands, agents, routerStems, childToRouters };
+}
+
+/** Every regular file under `dir` (relative `/` paths), skipping symbolic links. */
+function walk(dir, prefix = '') {
+  const fs = require('node:fs');
+  const path = require('node:path');
+  const out = [];
+  let entries = [];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return out;
+  }
+  for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const rel = prefix ? `${prefix}/${e.name}` : e.name;
+    if (e.isDirectory()) out.push(...walk(path.join(dir, e.name), rel));
+    else if (e.isFile()) out.push(rel);
+  }
+  return out;
+}
+
+/** The profile selection of a plan: `null` for full, else the skills and agents to keep. */
+function readProfile(name, source) {
+  if (name === undefined || name === 'full') return null;
+  if (source === undefined) throw new UsageError(`--profile=${name} needs --source <dir> (the commands and workflows it selects from)`);
+  const fs = require('node:fs');
+  const path = require('node:path');
+  const commandsDir = path.join(source, 'commands', 'gsd');
+  const workflowsDir = path.join(source, 'gsd-core', 'workflows');
+  const sources = {
+    commands: markdownFiles(commandsDir).map((f) => ({ stem: f.slice(0, -3), body: fs.readFileSync(path.join(commandsDir, f), 'utf8') })),
+    workflows: walk(workflowsDir).map((rel) => ({ path: rel, body: fs.readFileSync(path.join(workflowsDir, rel), 'utf8') })),
   };
-  return {
-    commands: stemsIn(path.join(source, 'commands', 'gsd')),
-    agents: stemsIn(path.join(source, 'agents')),
-  };
+  const profile = api.resolveProfile([name], sources);
+  if (profile.skills === '*') return null;
+  return { skills: [...profile.skills], agents: [...profile.agents] };
 }
 
 function describeProvenance(p) {
@@ -195,12 +245,10 @@ function cmdPlan(args) {
   const runtimes = selectedRuntimes(values);
   if (runtimes.length === 0) throw new UsageError('choose at least one runtime (--claude, --codex, ... or --all)');
   if (values['config-dir'] !== undefined && runtimes.length > 1) throw new UsageError('--config-dir applies to one runtime; it cannot be combined with several');
-  if (values.profile !== undefined && values.profile !== 'full') {
-    throw new UsageError(`--profile=${values.profile}: only the full profile is supported by this build`);
-  }
+  if (values.profile !== undefined && values.profile.trim() === '') throw new UsageError('--profile requires a name (core, standard, full)');
   const scope = values.local ? 'local' : 'global';
   const inventory = values.source === undefined ? {} : readInventory(values.source);
-  const options = { ...inventory, explicitDir: values['config-dir'] };
+  const options = { ...inventory, explicitDir: values['config-dir'], profile: readProfile(values.profile, values.source) };
   const plans = [];
   const skipped = [];
   let failed = false;
@@ -224,6 +272,49 @@ function cmdPlan(args) {
     for (const runtime of skipped) print(dim(`${runtime}: no installable config directory (skipped)`));
   }
   return failed ? EXIT_FAILURE : EXIT_OK;
+}
+
+function cmdDoctor(args) {
+  const { values, positionals } = parse(args, { ...runtimeOptions(), json: { type: 'boolean' } });
+  if (values.help) return print(HELP);
+  if (positionals.length > 0) throw new UsageError(`doctor takes no positional arguments, got '${positionals.join(' ')}'`);
+  const picked = selectedRuntimes(values);
+  const runtimes = picked.length > 0 ? picked : runtimeIds();
+  const installed = api.resolveInstalledSurfaces();
+  const byRuntime = Object.fromEntries(installed.surfaces.map((s) => [s.runtime, s]));
+  const report = [];
+  for (const runtime of runtimes) {
+    let home = null;
+    try {
+      home = api.resolveConfigHome(runtime);
+    } catch (err) {
+      if (err.code !== 'NO_CONFIG_HOME') throw err;
+    }
+    const surface = byRuntime[runtime] ?? null;
+    const shadow = api.buildShadowReport(runtime);
+    report.push({ runtime, configHome: home?.configHome ?? null, provenance: home?.provenance ?? null, scopes: surface?.scopes ?? [], shadow: shadow.report, lines: shadow.lines });
+  }
+  const errors = installed.diagnostics.filter((d) => d.severity === 'error');
+  if (values.json) {
+    print(JSON.stringify({ runtimes: report.map(({ lines, ...r }) => r), diagnostics: installed.diagnostics }, null, 2));
+    return errors.length > 0 ? EXIT_FAILURE : EXIT_OK;
+  }
+  for (const r of report) {
+    if (r.configHome === null) {
+      print(`${bold(r.runtime)}  ${dim('no installable config directory')}`);
+      continue;
+    }
+    print(`${bold(r.runtime)}  ${r.configHome}  ${dim(`(${describeProvenance(r.provenance)})`)}`);
+    for (const s of r.scopes) {
+      const state = s.installed ? green(`installed (manifest v${s.manifestVersion}, ${s.stems.length} installed stems)`) : dim('not installed');
+      print(`  ${s.scope.padEnd(7)} ${state}  ${dim(s.configHome)}`);
+    }
+    for (const line of r.lines) print(yellow(`  ${line}`));
+  }
+  for (const d of installed.diagnostics) {
+    print(`${d.severity === 'error' ? red(d.severity) : yellow(d.severity)} ${d.code}: ${d.message}`);
+  }
+  return errors.length > 0 ? EXIT_FAILURE : EXIT_OK;
 }
 
 /** A diagnostic produced by the CLI edge itself (file-system refusals). */
@@ -341,7 +432,7 @@ function print(text) {
   return EXIT_OK;
 }
 
-const COMMANDS = { plan: cmdPlan, runtimes: cmdRuntimes, validate: cmdValidate };
+const COMMANDS = { doctor: cmdDoctor, plan: cmdPlan, runtimes: cmdRuntimes, validate: cmdValidate };
 
 function main(argv) {
   const [command, ...rest] = argv;

@@ -149,3 +149,59 @@ test('validate: a valid single capability exits 0; a missing path is a usage err
 function npmDirOf() {
   return join(require.resolve('../package.json'), '..');
 }
+
+const peerShadow = peer('install-shadow-report');
+const peerSurfaces = peer('installed-surface-resolver');
+
+function installClaudeBothScopes(t) {
+  const home = tempDir(t);
+  const project = join(home, 'project');
+  mkdirSync(join(home, '.claude'), { recursive: true });
+  mkdirSync(join(project, '.claude'), { recursive: true });
+  writeFileSync(join(home, '.claude', 'gsd-file-manifest.json'), JSON.stringify({ manifestVersion: 2, runtime: 'claude', scope: 'global', files: { 'skills/gsd-help/SKILL.md': 'x', 'skills/gsd-plan-phase/SKILL.md': 'y' } }));
+  writeFileSync(join(project, '.claude', 'gsd-file-manifest.json'), JSON.stringify({ manifestVersion: 2, runtime: 'codex', scope: 'local', files: { 'commands/gsd-help.md': 'x' } }));
+  return { home, project };
+}
+
+test('doctor --json: config dirs, installed scopes and shadow reports equal the peer', (t) => {
+  const { home, project } = installClaudeBothScopes(t);
+  const run = cli(['doctor', '--json'], { home, cwd: project });
+  assert.equal(run.status, 0, run.stderr);
+  const doctor = JSON.parse(run.stdout);
+  assert.deepStrictEqual(doctor.runtimes.map((r) => r.runtime), peerRuntimes);
+  const opts = { home, cwd: project, env: {} };
+  for (const r of doctor.runtimes) {
+    assert.deepStrictEqual(r.shadow, peerShadow.buildShadowReport(r.runtime, opts), r.runtime);
+    if (r.runtime !== 'vscode') assert.deepStrictEqual(r.scopes, peerSurfaces.resolveInstalledSurfaces(r.runtime, opts)[0].scopes, r.runtime);
+  }
+  const claude = doctor.runtimes.find((r) => r.runtime === 'claude');
+  assert.equal(claude.configHome, join(home, '.claude'));
+  assert.deepStrictEqual(claude.provenance, { source: 'default' });
+  assert.equal(claude.shadow.reason, 'scope_shadowed');
+});
+
+test('doctor prints the shadow lines and mismatches, exits 0 without errors', (t) => {
+  const { home, project } = installClaudeBothScopes(t);
+  const run = cli(['doctor', '--claude'], { home, cwd: project });
+  assert.equal(run.status, 0, run.stderr);
+  const opts = { home, cwd: project, env: {} };
+  for (const line of peerShadow.renderShadowReport(peerShadow.buildShadowReport('claude', opts))) {
+    assert.ok(run.stdout.includes(line), `missing: ${line}\n${run.stdout}`);
+  }
+  assert.match(run.stdout, /global +installed \(manifest v2, 2 installed stems\)/);
+  assert.equal(cli(['doctor', '--bogus'], { home }).status, 2);
+});
+
+test('plan --profile=core selects the peer core profile skills and agents', (t) => {
+  const run = cli(['plan', '--claude', '--profile=core', '--source', peerRoot, '--json'], { home: tempDir(t) });
+  assert.equal(run.status, 0, run.stderr);
+  const plan = JSON.parse(run.stdout);
+  const peerProfiles = peer('install-profiles');
+  const manifest = peerProfiles.loadSkillsManifest(join(peerRoot, 'commands', 'gsd'));
+  const expected = peerProfiles.resolveProfile({ modes: ['core'], manifest });
+  const skills = plan.placements.filter((p) => p.kind === 'skills').map((p) => p.stem).sort();
+  assert.deepStrictEqual(skills, [...expected.skills].sort());
+  const agents = plan.placements.filter((p) => p.kind === 'agents').map((p) => p.stem);
+  assert.ok(agents.length > 0 && agents.every((a) => expected.agents.has(a)), agents.join(','));
+  assert.equal(cli(['plan', '--claude', '--profile=core'], { home: tempDir(t) }).status, 2, 'a profile needs --source');
+});

@@ -293,10 +293,11 @@ fn surface_inputs(
     })?;
     let facts = match facts {
         Some(value) => convert::from_value(env, "facts", value)?,
-        None => {
-            let probes = core(env, gsd_core::probe_requests(registry, runtime, &host))?;
-            surface::read_facts(&probes)
-        }
+        // When the config homes cannot be listed (unknown runtime, no config home) nothing is
+        // read; the resolver reports that case itself.
+        None => gsd_core::probe_requests(registry, runtime, &host)
+            .map(|probes| surface::read_facts(&probes))
+            .unwrap_or_default(),
     };
     Ok((host, facts))
 }
