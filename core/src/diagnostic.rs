@@ -14,7 +14,7 @@ pub enum Severity {
     Info,
 }
 
-/// One typed finding. `code` is a stable snake_case machine code; `message` is sanitized
+/// One typed finding. `code` is a stable `snake_case` machine code; `message` is sanitized
 /// (no control, ANSI, bidi or zero-width characters) and safe to print.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "camelCase")]

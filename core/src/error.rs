@@ -21,7 +21,7 @@ macro_rules! error_codes {
             /// Every code, for binding coverage tests.
             pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$variant),+];
 
-            /// The SCREAMING_SNAKE spelling (`err.code` in Node, `GsdError` name in uniffi).
+            /// The `SCREAMING_SNAKE` spelling (`err.code` in Node, `GsdError` name in uniffi).
             #[must_use]
             pub const fn as_str(self) -> &'static str {
                 match self { $(ErrorCode::$variant => $text),+ }

@@ -462,6 +462,29 @@ fn trigger_surfaces_equal_the_peer() {
     for runtime in ["__proto__", "nope"] {
         cases.push(json!({ "runtime": runtime, "scopes": ["global"], "stems": stems, "routerStems": [], "childToRouters": {} }));
     }
+    // Odd inventories the peer takes as given: duplicates, empty and path-like stems,
+    // prototype names, a router that is also a child, owners that are not routers.
+    let odd_stems = [
+        "help",
+        "help",
+        "",
+        "a/b",
+        "..",
+        "ns-x",
+        "child",
+        "constructor",
+        "__proto__",
+        "toString",
+        "ns-y",
+    ];
+    let odd_children = json!({
+        "child": ["ns-x"], "help": ["ns-x", "nope"], "": ["ns-x"], "ns-y": ["ns-x"], "__proto__": ["ns-x"], "a/b": [],
+    });
+    for runtime in runtime_ids() {
+        for scopes in [&["global", "local"][..], &["local"][..]] {
+            cases.push(json!({ "runtime": runtime, "scopes": scopes, "stems": odd_stems, "routerStems": ["ns-x", "ns-y", "child"], "childToRouters": odd_children }));
+        }
+    }
     let answers = ask("trigger", &cases);
     let mut compared = 0usize;
     for (case, answer) in cases.iter().zip(&answers) {
