@@ -14,19 +14,29 @@ use serde_json::Value;
 use crate::error::{JsResult, fail, invalid_argument, to_js};
 
 /// Serializes a core value into the JSON value napi hands to JS as a plain object.
-pub fn to_value<T: Serialize + ?Sized>(env: &Env, value: &T) -> JsResult<Value> {
-    serde_json::to_value(value)
-        .map_err(|e| invalid_argument(env, "result", &format!("result could not be serialized: {e}")))
+pub fn to_value<T: Serialize + ?Sized>(env: Env, value: &T) -> JsResult<Value> {
+    serde_json::to_value(value).map_err(|e| {
+        invalid_argument(
+            env,
+            "result",
+            &format!("result could not be serialized: {e}"),
+        )
+    })
 }
 
 /// Maps a core failure to the JS error of the export.
-pub fn core<T>(env: &Env, result: Result<T, CoreError>) -> JsResult<T> {
+pub fn core<T>(env: Env, result: Result<T, CoreError>) -> JsResult<T> {
     result.map_err(|e| to_js(env, &e))
 }
 
 /// Deserializes a JS argument, naming the argument when its shape is wrong.
-pub fn from_value<T: for<'de> Deserialize<'de>>(env: &Env, field: &str, value: Value) -> JsResult<T> {
-    serde_json::from_value(value).map_err(|e| invalid_argument(env, field, &format!("{field} is invalid: {e}")))
+pub fn from_value<T: for<'de> Deserialize<'de>>(
+    env: Env,
+    field: &str,
+    value: Value,
+) -> JsResult<T> {
+    serde_json::from_value(value)
+        .map_err(|e| invalid_argument(env, field, &format!("{field} is invalid: {e}")))
 }
 
 /// One registered runtime as JS sees it: `{ id, descriptor }`.
@@ -42,7 +52,11 @@ pub struct RuntimeEntry<'a> {
 pub fn runtime_entries(registry: &CoreRegistry) -> Vec<RuntimeEntry<'_>> {
     registry
         .runtime_ids()
-        .filter_map(|id| registry.runtime(id).map(|descriptor| RuntimeEntry { id, descriptor }))
+        .filter_map(|id| {
+            registry
+                .runtime(id)
+                .map(|descriptor| RuntimeEntry { id, descriptor })
+        })
         .collect()
 }
 
@@ -50,7 +64,7 @@ pub fn runtime_entries(registry: &CoreRegistry) -> Vec<RuntimeEntry<'_>> {
 /// the real machine with `probes(&host)` checked on disk. When the probe list cannot be
 /// computed (e.g. an unknown runtime) nothing is probed and the resolver reports the error.
 pub fn host(
-    env: &Env,
+    env: Env,
     given: Option<Value>,
     probes: impl FnOnce(&Host) -> Result<Vec<String>, CoreError>,
 ) -> JsResult<Host> {
@@ -66,25 +80,45 @@ pub fn host(
 
 /// The paths of `paths` that exist on this machine (following symlinks, like `existsSync`).
 pub fn existing(paths: Vec<String>) -> BTreeSet<String> {
-    paths.into_iter().filter(|p| Path::new(p).exists()).collect()
+    paths
+        .into_iter()
+        .filter(|p| Path::new(p).exists())
+        .collect()
 }
 
 /// HOME, the working directory and the environment (non-UTF-8 entries are skipped).
-fn real_host(env: &Env) -> JsResult<Host> {
+fn real_host(env: Env) -> JsResult<Host> {
     let home = std::env::var("HOME")
         .ok()
         .filter(|h| !h.is_empty())
-        .ok_or_else(|| fail(env, gsd_core::ErrorCode::InvalidHost, "HOME is not set", Some("host.home")))?;
+        .ok_or_else(|| {
+            fail(
+                env,
+                gsd_core::ErrorCode::InvalidHost,
+                "HOME is not set",
+                Some("host.home"),
+            )
+        })?;
     let cwd = std::env::current_dir()
         .ok()
         .and_then(|p| p.to_str().map(str::to_owned))
         .ok_or_else(|| {
-            fail(env, gsd_core::ErrorCode::InvalidHost, "the working directory is not readable as UTF-8", Some("host.cwd"))
+            fail(
+                env,
+                gsd_core::ErrorCode::InvalidHost,
+                "the working directory is not readable as UTF-8",
+                Some("host.cwd"),
+            )
         })?;
     let vars: BTreeMap<String, String> = std::env::vars_os()
         .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
         .collect();
-    Ok(Host { home, cwd, env: vars, existing_paths: BTreeSet::new() })
+    Ok(Host {
+        home,
+        cwd,
+        env: vars,
+        existing_paths: BTreeSet::new(),
+    })
 }
 
 /// The optional inputs of `resolveInstallPlan` besides runtime, scope and host.
@@ -112,8 +146,10 @@ pub struct PlanOptions {
 }
 
 /// Parses a list of scope ids (each exactly `global` or `local`).
-pub fn scopes(env: &Env, ids: &[String]) -> JsResult<Vec<gsd_core::Scope>> {
-    ids.iter().map(|id| core(env, gsd_core::parse_scope(id))).collect()
+pub fn scopes(env: Env, ids: &[String]) -> JsResult<Vec<gsd_core::Scope>> {
+    ids.iter()
+        .map(|id| core(env, gsd_core::parse_scope(id)))
+        .collect()
 }
 
 /// `{ name: [members...] }` for every closed enum a manifest may use.
@@ -156,11 +192,15 @@ struct OverlayInput {
 }
 
 /// Overlay folders from `[{ folder, manifest, fragments? }]`.
-pub fn overlays(env: &Env, value: Value) -> JsResult<Vec<gsd_core::Overlay>> {
+pub fn overlays(env: Env, value: Value) -> JsResult<Vec<gsd_core::Overlay>> {
     let inputs: Vec<OverlayInput> = from_value(env, "overlays", value)?;
     Ok(inputs
         .into_iter()
-        .map(|o| gsd_core::Overlay { folder: o.folder, manifest: o.manifest, fragments: o.fragments.into_iter().collect() })
+        .map(|o| gsd_core::Overlay {
+            folder: o.folder,
+            manifest: o.manifest,
+            fragments: o.fragments.into_iter().collect(),
+        })
         .collect())
 }
 
@@ -188,18 +228,24 @@ struct SourcesInput {
 }
 
 /// Profile sources from `{ commands: [{ stem, body }], workflows: [{ path, body }] }`.
-pub fn profile_sources(env: &Env, value: Value) -> JsResult<gsd_core::ProfileSources> {
+pub fn profile_sources(env: Env, value: Value) -> JsResult<gsd_core::ProfileSources> {
     let input: SourcesInput = from_value(env, "sources", value)?;
     Ok(gsd_core::ProfileSources {
         commands: input
             .commands
             .into_iter()
-            .map(|c| gsd_core::profile::CommandSource { stem: c.stem, body: c.body })
+            .map(|c| gsd_core::profile::CommandSource {
+                stem: c.stem,
+                body: c.body,
+            })
             .collect(),
         workflows: input
             .workflows
             .into_iter()
-            .map(|w| gsd_core::profile::WorkflowSource { path: w.path, body: w.body })
+            .map(|w| gsd_core::profile::WorkflowSource {
+                path: w.path,
+                body: w.body,
+            })
             .collect(),
     })
 }

@@ -23,8 +23,8 @@ pub type JsResult<T> = napi::Result<T, JsCode>;
 /// napi-rs turns a returned error into `Error { code, message }`. To attach `field`
 /// (`null` when unknown) the error object is built and thrown here; napi then re-throws
 /// that pending exception instead of synthesizing a second one.
-pub fn fail(env: &Env, code: ErrorCode, message: &str, field: Option<&str>) -> napi::Error<JsCode> {
-    let built = JsError::from(napi::Error::new(JsCode(code), message)).into_unknown(*env);
+pub fn fail(env: Env, code: ErrorCode, message: &str, field: Option<&str>) -> napi::Error<JsCode> {
+    let built = JsError::from(napi::Error::new(JsCode(code), message)).into_unknown(env);
     // SAFETY: `built` was just created by napi_create_error in this env, so it is an object.
     if let Ok(mut object) = unsafe { built.cast::<Object>() }
         && object.set("field", field.map(str::to_owned)).is_ok()
@@ -36,11 +36,11 @@ pub fn fail(env: &Env, code: ErrorCode, message: &str, field: Option<&str>) -> n
 }
 
 /// Converts a core error into the failure the export returns.
-pub fn to_js(env: &Env, err: &CoreError) -> napi::Error<JsCode> {
+pub fn to_js(env: Env, err: &CoreError) -> napi::Error<JsCode> {
     fail(env, err.code(), err.message(), err.field())
 }
 
 /// An argument whose shape this boundary rejects before the core sees it.
-pub fn invalid_argument(env: &Env, field: &str, message: &str) -> napi::Error<JsCode> {
+pub fn invalid_argument(env: Env, field: &str, message: &str) -> napi::Error<JsCode> {
     fail(env, ErrorCode::InvalidArgument, message, Some(field))
 }

@@ -5,6 +5,10 @@
 //! `host` arguments are optional: when absent the addon reads the real machine (see
 //! [`convert::host`]); when given they are plain data and nothing is read.
 
+// Reason: napi-rs hands JS strings and arrays to exports as owned values; `&str` parameters
+// are not available to `#[napi]` functions.
+#![allow(clippy::needless_pass_by_value)]
+
 mod convert;
 mod error;
 mod surface;
@@ -29,7 +33,9 @@ impl Registry {
     /// The embedded first-party registry (46 capabilities, 19 runtimes).
     #[napi(factory, catch_unwind)]
     pub fn first_party() -> Self {
-        Self { inner: CoreRegistry::first_party().clone() }
+        Self {
+            inner: CoreRegistry::first_party().clone(),
+        }
     }
 
     /// Registered runtime ids, sorted.
@@ -39,15 +45,18 @@ impl Registry {
     }
 
     /// Every runtime: `[{ id, descriptor }]`, sorted by id.
-    #[napi(catch_unwind, ts_return_type = "Array<{ id: string; descriptor: any }>")]
+    #[napi(
+        catch_unwind,
+        ts_return_type = "Array<{ id: string; descriptor: any }>"
+    )]
     pub fn runtimes(&self, env: Env) -> napi::Result<Value, JsCode> {
-        convert::to_value(&env, &convert::runtime_entries(&self.inner))
+        convert::to_value(env, &convert::runtime_entries(&self.inner))
     }
 
     /// Diagnostics collected while building the registry (rejected overlays etc.).
     #[napi(catch_unwind, ts_return_type = "Array<any>")]
     pub fn diagnostics(&self, env: Env) -> napi::Result<Value, JsCode> {
-        convert::to_value(&env, self.inner.diagnostics())
+        convert::to_value(env, self.inner.diagnostics())
     }
 
     /// The registry in the peer's compiled `capability-registry` object shape (data only:
@@ -70,32 +79,47 @@ impl Registry {
     pub fn with_overlays(
         &self,
         env: Env,
-        #[napi(ts_arg_type = "Array<{ folder: string; manifest: string; fragments?: Record<string, string> }>")]
+        #[napi(
+            ts_arg_type = "Array<{ folder: string; manifest: string; fragments?: Record<string, string> }>"
+        )]
         overlays: Value,
     ) -> napi::Result<Registry, JsCode> {
-        let overlays = convert::overlays(&env, overlays)?;
-        Ok(Registry { inner: self.inner.with_overlays(&overlays) })
+        let overlays = convert::overlays(env, overlays)?;
+        Ok(Registry {
+            inner: self.inner.with_overlays(&overlays),
+        })
     }
 }
 
 fn registry_or_default(registry: Option<&Registry>) -> &CoreRegistry {
-    registry.map_or_else(|| CoreRegistry::first_party(), |r| &r.inner)
+    match registry {
+        Some(r) => &r.inner,
+        None => CoreRegistry::first_party(),
+    }
 }
 
 /// The error code table: every `code` an error of this addon may carry.
 #[napi(catch_unwind)]
 pub fn error_codes() -> Vec<String> {
-    gsd_core::ErrorCode::ALL.iter().map(|c| c.as_str().to_owned()).collect()
+    gsd_core::ErrorCode::ALL
+        .iter()
+        .map(|c| c.as_str().to_owned())
+        .collect()
 }
 
 /// Parses a scope id exactly (`global` | `local`), failing with `INVALID_SCOPE`.
 #[napi(catch_unwind)]
 pub fn parse_scope(env: Env, scope: String) -> napi::Result<String, JsCode> {
-    Ok(core(&env, gsd_core::parse_scope(&scope))?.as_str().to_owned())
+    Ok(core(env, gsd_core::parse_scope(&scope))?
+        .as_str()
+        .to_owned())
 }
 
 /// Every scope, highest precedence first, with its precedence rank: `[{ id, rank }]`.
-#[napi(catch_unwind, ts_return_type = "Array<{ id: 'global' | 'local'; rank: number }>")]
+#[napi(
+    catch_unwind,
+    ts_return_type = "Array<{ id: 'global' | 'local'; rank: number }>"
+)]
 pub fn scope_order() -> Value {
     gsd_core::SCOPE_ORDER
         .iter()
@@ -122,11 +146,16 @@ pub fn resolve_scope(
     registry: Option<&Registry>,
 ) -> napi::Result<Value, JsCode> {
     let registry = registry_or_default(registry);
-    let scope = core(&env, gsd_core::parse_scope(&scope))?;
+    let scope = core(env, gsd_core::parse_scope(&scope))?;
     let explicit = explicit_dir.as_deref();
-    let host = convert::host(&env, host, |h| gsd_core::scope_probe_paths(registry, &runtime, scope, h, explicit))?;
-    let resolved = core(&env, gsd_core::resolve_scope(registry, &runtime, scope, &host, explicit))?;
-    convert::to_value(&env, &resolved)
+    let host = convert::host(env, host, |h| {
+        gsd_core::scope_probe_paths(registry, &runtime, scope, h, explicit)
+    })?;
+    let resolved = core(
+        env,
+        gsd_core::resolve_scope(registry, &runtime, scope, &host, explicit),
+    )?;
+    convert::to_value(env, &resolved)
 }
 
 /// The paths `resolveScope` would check on disk for these arguments (empty for `local`, an
@@ -141,36 +170,52 @@ pub fn scope_probe_paths(
     registry: Option<&Registry>,
 ) -> napi::Result<Vec<String>, JsCode> {
     let registry = registry_or_default(registry);
-    let scope = core(&env, gsd_core::parse_scope(&scope))?;
-    let host = convert::from_value(&env, "host", host)?;
-    core(&env, gsd_core::scope_probe_paths(registry, &runtime, scope, &host, explicit_dir.as_deref()))
+    let scope = core(env, gsd_core::parse_scope(&scope))?;
+    let host = convert::from_value(env, "host", host)?;
+    core(
+        env,
+        gsd_core::scope_probe_paths(registry, &runtime, scope, &host, explicit_dir.as_deref()),
+    )
 }
 
 /// The global config directory of a runtime and the rule that decided it:
 /// `{ configHome, provenance }`.
-#[napi(catch_unwind, ts_return_type = "{ configHome: string; provenance: any }")]
+#[napi(
+    catch_unwind,
+    ts_return_type = "{ configHome: string; provenance: any }"
+)]
 pub fn resolve_config_home(
     env: Env,
     runtime: String,
     #[napi(ts_arg_type = "any")] host: Option<Value>,
     registry: Option<&Registry>,
 ) -> napi::Result<Value, JsCode> {
-    let descriptor = core(&env, gsd_core::scope::lookup_runtime(registry_or_default(registry), &runtime))?;
-    config_home_value(&env, &descriptor.config_home, host)
+    let descriptor = core(
+        env,
+        gsd_core::scope::lookup_runtime(registry_or_default(registry), &runtime),
+    )?;
+    config_home_value(env, &descriptor.config_home, host)
 }
 
 /// Like `resolveConfigHome`, for a `configHome` descriptor given as data.
-#[napi(catch_unwind, ts_return_type = "{ configHome: string; provenance: any }")]
+#[napi(
+    catch_unwind,
+    ts_return_type = "{ configHome: string; provenance: any }"
+)]
 pub fn resolve_config_home_of(
     env: Env,
     #[napi(ts_arg_type = "any")] config_home: Value,
     #[napi(ts_arg_type = "any")] host: Option<Value>,
 ) -> napi::Result<Value, JsCode> {
-    let config_home: ConfigHome = convert::from_value(&env, "configHome", config_home)?;
-    config_home_value(&env, &config_home, host)
+    let config_home: ConfigHome = convert::from_value(env, "configHome", config_home)?;
+    config_home_value(env, &config_home, host)
 }
 
-fn config_home_value(env: &Env, config_home: &ConfigHome, host: Option<Value>) -> napi::Result<Value, JsCode> {
+fn config_home_value(
+    env: Env,
+    config_home: &ConfigHome,
+    host: Option<Value>,
+) -> napi::Result<Value, JsCode> {
     let host = convert::host(env, host, |h| Ok(gsd_core::probe_paths(config_home, h)))?;
     let (dir, provenance) = core(env, gsd_core::resolve_config_home(config_home, &host))?;
     Ok(serde_json::json!({ "configHome": dir, "provenance": convert::to_value(env, &provenance)? }))
@@ -184,8 +229,8 @@ pub fn config_home_probe_paths(
     #[napi(ts_arg_type = "any")] config_home: Value,
     #[napi(ts_arg_type = "any")] host: Value,
 ) -> napi::Result<Vec<String>, JsCode> {
-    let config_home: ConfigHome = convert::from_value(&env, "configHome", config_home)?;
-    let host = convert::from_value(&env, "host", host)?;
+    let config_home: ConfigHome = convert::from_value(env, "configHome", config_home)?;
+    let host = convert::from_value(env, "host", host)?;
     Ok(gsd_core::probe_paths(&config_home, &host))
 }
 
@@ -200,10 +245,13 @@ pub fn resolve_layout(
     registry: Option<&Registry>,
 ) -> napi::Result<Value, JsCode> {
     let registry = registry_or_default(registry);
-    let scope = core(&env, gsd_core::parse_scope(&scope))?;
-    let host = convert::host(&env, host, |_| Ok(Vec::new()))?;
-    let layout = core(&env, gsd_core::resolve_layout(registry, &runtime, &config_dir, scope, &host))?;
-    convert::to_value(&env, &layout)
+    let scope = core(env, gsd_core::parse_scope(&scope))?;
+    let host = convert::host(env, host, |_| Ok(Vec::new()))?;
+    let layout = core(
+        env,
+        gsd_core::resolve_layout(registry, &runtime, &config_dir, scope, &host),
+    )?;
+    convert::to_value(env, &layout)
 }
 
 /// The trigger surface of a runtime across scopes, with `shadowedBy` on every loser.
@@ -218,11 +266,14 @@ pub fn resolve_trigger_surface(
 ) -> napi::Result<Value, JsCode> {
     let registry = registry_or_default(registry);
     // The runtime is checked before the scopes, as the peer does.
-    core(&env, gsd_core::scope::lookup_runtime(registry, &runtime))?;
-    let scopes = convert::scopes(&env, &scopes)?;
-    let input: gsd_core::TriggerInput = convert::from_value(&env, "input", input)?;
-    let triggers = core(&env, gsd_core::resolve_trigger_surface(registry, &runtime, &scopes, &input))?;
-    convert::to_value(&env, &triggers)
+    core(env, gsd_core::scope::lookup_runtime(registry, &runtime))?;
+    let scopes = convert::scopes(env, &scopes)?;
+    let input: gsd_core::TriggerInput = convert::from_value(env, "input", input)?;
+    let triggers = core(
+        env,
+        gsd_core::resolve_trigger_surface(registry, &runtime, &scopes, &input),
+    )?;
+    convert::to_value(env, &triggers)
 }
 
 /// Whether a `commands` entry is namespaced by its directory (`commands/gsd` with prefix
@@ -251,13 +302,15 @@ pub fn resolve_install_plan(
     registry: Option<&Registry>,
 ) -> napi::Result<Value, JsCode> {
     let registry = registry_or_default(registry);
-    let scope = core(&env, gsd_core::parse_scope(&scope))?;
+    let scope = core(env, gsd_core::parse_scope(&scope))?;
     let options: convert::PlanOptions = match options {
-        Some(value) => convert::from_value(&env, "options", value)?,
+        Some(value) => convert::from_value(env, "options", value)?,
         None => convert::PlanOptions::default(),
     };
     let explicit = options.explicit_dir.as_deref();
-    let host = convert::host(&env, host, |h| gsd_core::scope_probe_paths(registry, &runtime, scope, h, explicit))?;
+    let host = convert::host(env, host, |h| {
+        gsd_core::scope_probe_paths(registry, &runtime, scope, h, explicit)
+    })?;
     let request = PlanRequest {
         runtime,
         scope,
@@ -269,25 +322,32 @@ pub fn resolve_install_plan(
         child_to_routers: options.child_to_routers,
         profile: options.profile,
     };
-    let plan = core(&env, gsd_core::resolve_install_plan(registry, &request))?;
-    convert::to_value(&env, &plan)
+    let plan = core(env, gsd_core::resolve_install_plan(registry, &request))?;
+    convert::to_value(env, &plan)
 }
 
 /// Host and facts for the installed-surface resolver: given data is used as is; otherwise
 /// the real machine, probing the global config-home candidates of the runtimes covered and
 /// reading the config homes the core lists.
 fn surface_inputs(
-    env: &Env,
+    env: Env,
     registry: &CoreRegistry,
     runtime: Option<&str>,
     host: Option<Value>,
     facts: Option<Value>,
 ) -> napi::Result<(gsd_core::Host, gsd_core::SurfaceFacts), JsCode> {
     let host = convert::host(env, host, |h| {
-        let ids: Vec<&str> = runtime.map_or_else(|| registry.runtime_ids().collect(), |id| vec![id]);
+        let ids: Vec<&str> =
+            runtime.map_or_else(|| registry.runtime_ids().collect(), |id| vec![id]);
         let mut paths = Vec::new();
         for id in ids {
-            paths.extend(gsd_core::scope_probe_paths(registry, id, gsd_core::Scope::Global, h, None)?);
+            paths.extend(gsd_core::scope_probe_paths(
+                registry,
+                id,
+                gsd_core::Scope::Global,
+                h,
+                None,
+            )?);
         }
         Ok(paths)
     })?;
@@ -304,16 +364,22 @@ fn surface_inputs(
 
 /// The config homes the installed-surface resolver looks at for these inputs, once each:
 /// `[{ configHome, manifestPath }]` (lstat both, read the manifest).
-#[napi(catch_unwind, ts_return_type = "Array<{ configHome: string; manifestPath: string }>")]
+#[napi(
+    catch_unwind,
+    ts_return_type = "Array<{ configHome: string; manifestPath: string }>"
+)]
 pub fn surface_probe_requests(
     env: Env,
     runtime: Option<String>,
     #[napi(ts_arg_type = "any")] host: Value,
     registry: Option<&Registry>,
 ) -> napi::Result<Value, JsCode> {
-    let host: gsd_core::Host = convert::from_value(&env, "host", host)?;
-    let probes = core(&env, gsd_core::probe_requests(registry_or_default(registry), runtime.as_deref(), &host))?;
-    convert::to_value(&env, &probes)
+    let host: gsd_core::Host = convert::from_value(env, "host", host)?;
+    let probes = core(
+        env,
+        gsd_core::probe_requests(registry_or_default(registry), runtime.as_deref(), &host),
+    )?;
+    convert::to_value(env, &probes)
 }
 
 /// The global config-home probe paths of one runtime, or of every runtime when omitted.
@@ -325,13 +391,15 @@ pub fn surface_probe_paths(
     registry: Option<&Registry>,
 ) -> napi::Result<Vec<String>, JsCode> {
     let registry = registry_or_default(registry);
-    let host: gsd_core::Host = convert::from_value(&env, "host", host)?;
-    let ids: Vec<&str> = runtime.as_deref().map_or_else(|| registry.runtime_ids().collect(), |id| vec![id]);
+    let host: gsd_core::Host = convert::from_value(env, "host", host)?;
+    let ids: Vec<&str> = runtime
+        .as_deref()
+        .map_or_else(|| registry.runtime_ids().collect(), |id| vec![id]);
     let mut paths = Vec::new();
     for id in ids {
         match gsd_core::scope_probe_paths(registry, id, gsd_core::Scope::Global, &host, None) {
             Ok(found) => paths.extend(found),
-            Err(err) if runtime.is_some() => return Err(error::to_js(&env, &err)),
+            Err(err) if runtime.is_some() => return Err(error::to_js(env, &err)),
             Err(_) => {}
         }
     }
@@ -352,9 +420,12 @@ pub fn resolve_installed_surfaces(
 ) -> napi::Result<Value, JsCode> {
     let registry = registry_or_default(registry);
     let runtime = runtime.as_deref();
-    let (host, facts) = surface_inputs(&env, registry, runtime, host, facts)?;
-    let surfaces = core(&env, gsd_core::resolve_installed_surfaces(registry, runtime, &host, &facts))?;
-    convert::to_value(&env, &surfaces)
+    let (host, facts) = surface_inputs(env, registry, runtime, host, facts)?;
+    let surfaces = core(
+        env,
+        gsd_core::resolve_installed_surfaces(registry, runtime, &host, &facts),
+    )?;
+    convert::to_value(env, &surfaces)
 }
 
 /// The shadow report of a runtime and its rendered lines: `{ report, lines }` (`lines` is
@@ -371,15 +442,21 @@ pub fn build_shadow_report(
     let registry = registry_or_default(registry);
     let known = gsd_core::scope::lookup_runtime(registry, &runtime).is_ok();
     let (host, facts) = if known {
-        surface_inputs(&env, registry, Some(&runtime), host, facts)?
+        surface_inputs(env, registry, Some(&runtime), host, facts)?
     } else {
         // An unknown runtime reports `resolver_unavailable`; nothing is probed or read.
-        (convert::host(&env, host, |_| Ok(Vec::new()))?, gsd_core::SurfaceFacts::default())
+        (
+            convert::host(env, host, |_| Ok(Vec::new()))?,
+            gsd_core::SurfaceFacts::default(),
+        )
     };
-    let report = core(&env, gsd_core::build_shadow_report(registry, &runtime, &host, &facts))?;
+    let report = core(
+        env,
+        gsd_core::build_shadow_report(registry, &runtime, &host, &facts),
+    )?;
     let limit = sample_limit.map_or(gsd_core::shadow::DEFAULT_SAMPLE_LIMIT, |n| n as usize);
     let lines = gsd_core::render_shadow_report(&report, limit);
-    Ok(serde_json::json!({ "report": convert::to_value(&env, &report)?, "lines": lines }))
+    Ok(serde_json::json!({ "report": convert::to_value(env, &report)?, "lines": lines }))
 }
 
 /// Strips a manifest-supplied string for printing (ANSI, controls, bidi, zero-width).
@@ -390,15 +467,30 @@ pub fn sanitize_for_render(value: String) -> String {
 
 /// The config / hooks / sandbox intent of a runtime (runtime-config-adapter axis).
 #[napi(catch_unwind, ts_return_type = "any")]
-pub fn install_intent(env: Env, runtime: String, registry: Option<&Registry>) -> napi::Result<Value, JsCode> {
-    let intent = core(&env, gsd_core::install_intent(registry_or_default(registry), &runtime))?;
-    convert::to_value(&env, &intent)
+pub fn install_intent(
+    env: Env,
+    runtime: String,
+    registry: Option<&Registry>,
+) -> napi::Result<Value, JsCode> {
+    let intent = core(
+        env,
+        gsd_core::install_intent(registry_or_default(registry), &runtime),
+    )?;
+    convert::to_value(env, &intent)
 }
 
 /// Spells a GSD command for a runtime (`/gsd-plan-phase`, `$gsd-plan-phase` for codex).
 #[napi(catch_unwind)]
-pub fn format_gsd_slash(command_name: String, runtime: Option<String>, registry: Option<&Registry>) -> String {
-    gsd_core::format_gsd_slash(registry_or_default(registry), &command_name, runtime.as_deref())
+pub fn format_gsd_slash(
+    command_name: String,
+    runtime: Option<String>,
+    registry: Option<&Registry>,
+) -> String {
+    gsd_core::format_gsd_slash(
+        registry_or_default(registry),
+        &command_name,
+        runtime.as_deref(),
+    )
 }
 
 /// Normalizes a runtime name (trim, lower-case, `_`/whitespace runs → `-`).
@@ -421,7 +513,10 @@ pub fn resolve_runtime_name_from_candidates(candidates: Vec<String>) -> Option<S
 }
 
 /// The manifest bounds checked before parsing: `{ maxBytes, maxDepth }`.
-#[napi(catch_unwind, ts_return_type = "{ maxBytes: number; maxDepth: number }")]
+#[napi(
+    catch_unwind,
+    ts_return_type = "{ maxBytes: number; maxDepth: number }"
+)]
 pub fn manifest_limits() -> Value {
     serde_json::json!({
         "maxBytes": gsd_core::validate::MAX_MANIFEST_BYTES,
@@ -432,17 +527,21 @@ pub fn manifest_limits() -> Value {
 /// Resolves an install profile from its modes (`["core"]`, `["core,audit"]`) over the
 /// source files: `{ name, skills: "*" | string[], agents: string[] }`. `sources` is
 /// `{ commands: [{ stem, body }], workflows: [{ path, body }] }`.
-#[napi(catch_unwind, ts_return_type = "{ name: string; skills: '*' | string[]; agents: string[] }")]
+#[napi(
+    catch_unwind,
+    ts_return_type = "{ name: string; skills: '*' | string[]; agents: string[] }"
+)]
 pub fn resolve_profile(
     env: Env,
     modes: Vec<String>,
     #[napi(ts_arg_type = "any")] sources: Value,
     registry: Option<&Registry>,
 ) -> napi::Result<Value, JsCode> {
-    let sources = convert::profile_sources(&env, sources)?;
+    let sources = convert::profile_sources(env, sources)?;
     let manifest = gsd_core::profile::SkillsManifest::build(&sources);
     let modes: Vec<&str> = modes.iter().map(String::as_str).collect();
-    let resolved = gsd_core::resolve_profile(&modes, &manifest, Some(registry_or_default(registry)));
+    let resolved =
+        gsd_core::resolve_profile(&modes, &manifest, Some(registry_or_default(registry)));
     Ok(convert::profile_value(&resolved))
 }
 
@@ -455,20 +554,20 @@ pub fn parse_requires(text: String) -> Vec<String> {
 /// Parses a manifest text with the size and depth bounds (errors `MANIFEST_*`).
 #[napi(catch_unwind, ts_return_type = "any")]
 pub fn parse_manifest(env: Env, text: String) -> napi::Result<Value, JsCode> {
-    core(&env, gsd_core::parse_manifest(&text))
+    core(env, gsd_core::parse_manifest(&text))
 }
 
 /// Validates one capability manifest (text, bounded) against its folder id: the errors, in
 /// the peer's order, as diagnostics (empty = valid).
 #[napi(catch_unwind, ts_return_type = "Array<any>")]
 pub fn validate_capability(env: Env, text: String, folder: String) -> napi::Result<Value, JsCode> {
-    let manifest = core(&env, gsd_core::parse_manifest(&text))?;
-    convert::to_value(&env, &gsd_core::validate_capability(&manifest, &folder))
+    let manifest = core(env, gsd_core::parse_manifest(&text))?;
+    convert::to_value(env, &gsd_core::validate_capability(&manifest, &folder))
 }
 
 /// The typed warning records of one capability manifest (text, bounded).
 #[napi(catch_unwind, ts_return_type = "Array<any>")]
 pub fn warning_records(env: Env, text: String) -> napi::Result<Value, JsCode> {
-    let manifest = core(&env, gsd_core::parse_manifest(&text))?;
-    convert::to_value(&env, &gsd_core::warning_records(&manifest))
+    let manifest = core(env, gsd_core::parse_manifest(&text))?;
+    convert::to_value(env, &gsd_core::warning_records(&manifest))
 }

@@ -20,7 +20,9 @@ fn read_bounded(path: &str) -> Option<String> {
     }
     let file = fs::File::open(path).ok()?;
     let mut bytes = Vec::new();
-    let limit = u64::try_from(MAX_MANIFEST_BYTES).unwrap_or(u64::MAX).saturating_add(1);
+    let limit = u64::try_from(MAX_MANIFEST_BYTES)
+        .unwrap_or(u64::MAX)
+        .saturating_add(1);
     file.take(limit).read_to_end(&mut bytes).ok()?;
     Some(String::from_utf8_lossy(&bytes).into_owned())
 }
@@ -33,7 +35,11 @@ pub fn read_facts(probes: &[HomeProbe]) -> SurfaceFacts {
         let home = ConfigHomeFacts {
             config_home_is_symlink: is_symlink(&probe.config_home),
             manifest_is_symlink,
-            manifest: if manifest_is_symlink { None } else { read_bounded(&probe.manifest_path) },
+            manifest: if manifest_is_symlink {
+                None
+            } else {
+                read_bounded(&probe.manifest_path)
+            },
         };
         facts.homes.insert(probe.config_home.clone(), home);
     }
