@@ -421,6 +421,9 @@ fn feature_steps<'a>(members: &'a [Member<'a>]) -> Vec<StepRef<'a>> {
     steps
 }
 
+/// Where an artifact is produced: (loop-point index, capability id, step index).
+type Producer<'a> = (usize, &'a str, usize);
+
 /// Data flow across loop points (the peer's `validateConsumesGlobal`): no two steps
 /// produce one artifact at one point, and every consumed artifact is a host artifact
 /// available by then or produced by a *different* step at or before that point.
@@ -429,7 +432,7 @@ pub fn validate_data_flow(members: &[Member<'_>]) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let steps = feature_steps(members);
     // artifact → producers (point index, capability, step index), in discovery order.
-    let mut producers: Vec<(&str, Vec<(usize, &str, usize)>)> = Vec::new();
+    let mut producers: Vec<(&str, Vec<Producer<'_>>)> = Vec::new();
     for s in &steps {
         for artifact in strings(s.step, "produces").filter(|a| !is_reserved(a)) {
             let entry = (s.point.index(), s.id, s.index);

@@ -317,7 +317,15 @@ impl Index {
     /// The hooks at one loop point.
     #[must_use]
     pub fn hooks_at(&self, point: LoopPoint) -> &PointHooks {
-        &self.by_loop_point[point.index()].1
+        static NONE: PointHooks = PointHooks {
+            steps: Vec::new(),
+            contributions: Vec::new(),
+            gates: Vec::new(),
+        };
+        self.by_loop_point
+            .iter()
+            .find(|(p, _)| *p == point)
+            .map_or(&NONE, |(_, hooks)| hooks)
     }
 
     /// `configKeys`: dotted config key → owning capability.
@@ -491,12 +499,53 @@ pub fn order_hooks<'a>(
     kind: &str,
     point: LoopPoint,
     hooks: &[(&'a str, &'a Value)],
-) -> Result<Vec<&'a str>, Diagnostic> {
+) -> Result<Vec<&'a str>, Box<Diagnostic>> {
     let entries: Vec<HookAt<'a>> = hooks
         .iter()
         .map(|(cap_id, hook)| HookAt { cap_id, hook })
         .collect();
     topo_sort(&entries)
         .map(|sorted| sorted.iter().map(|h| h.cap_id).collect())
-        .map_err(|ids| hook_cycle(kind, point, &ids))
+        .map_err(|ids| Box::new(hook_cycle(kind, point, &ids)))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Registry;
+    use crate::vocab::LoopPoint;
+
+    #[test]
+    fn first_party_index_sizes_match_the_spec() {
+        // peer-spec §1: 10 skills, 15 agents, 88 config keys, 14 families, 8 clusters.
+        let index = Registry::first_party().index();
+        assert_eq!(index.by_skill().len(), 10);
+        assert_eq!(index.by_agent().len(), 15);
+        assert_eq!(index.config_keys().len(), 88);
+        assert_eq!(index.config_schema().len(), 88);
+        assert_eq!(index.command_families().len(), 14);
+        assert_eq!(index.capability_clusters().len(), 8);
+        assert_eq!(index.by_loop_point().len(), 12);
+        assert_eq!(index.runtime_ids().len(), 19);
+        assert!(
+            index
+                .profile_membership()
+                .iter()
+                .all(|(_, m)| m.profiles == ["full"])
+        );
+    }
+
+    #[test]
+    fn lookups_find_owners_and_loop_points() {
+        let index = Registry::first_party().index();
+        assert_eq!(index.agent_owner("gsd-phase-researcher"), Some("research"));
+        assert_eq!(index.skill_owner("graphify"), Some("graphify"));
+        assert_eq!(
+            index
+                .config_entry("workflow.research")
+                .map(|e| e.owner.as_str()),
+            Some("research")
+        );
+        let plan_pre = index.hooks_at(LoopPoint::PlanPre);
+        assert!(plan_pre.steps.iter().any(|s| s.cap_id == "research"));
+    }
 }

@@ -260,6 +260,8 @@ impl SkillsManifest {
                     .range(dir.as_str()..)
                     .take_while(|(p, _)| p.starts_with(&dir))
                 {
+                    #[allow(clippy::case_sensitive_file_extension_comparisons)]
+                    // Reason: the peer matches `.md` exactly.
                     if path.ends_with(".md") {
                         agents.extend(agent_tokens(body));
                     }

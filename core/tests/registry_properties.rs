@@ -2,6 +2,9 @@
 //! *set*. Overlays are generated from small pools so they often collide with first party
 //! and with each other (ids, skills, agents, config keys, requires, produced artifacts).
 
+// Reason: quickcheck hands generated inputs to properties by value.
+#![allow(clippy::needless_pass_by_value)]
+
 use gsd_core::{Overlay, Registry};
 use quickcheck::{Arbitrary, Gen};
 use quickcheck_macros::quickcheck;

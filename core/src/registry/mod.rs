@@ -284,6 +284,18 @@ mod tests {
     }
 
     #[test]
+    fn closure_of_prototype_names_is_empty_where_the_peer_throws() {
+        // Deliberate difference (docs/registry.md): the peer's compiled requiresClosure
+        // throws a TypeError for these names; an unknown name has no closure here.
+        for name in ["__proto__", "constructor", "prototype"] {
+            assert!(
+                Registry::first_party().requires_closure(name).is_empty(),
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
     fn peer_json_keys_follow_the_module_exports() {
         let json = Registry::first_party().to_peer_json();
         let keys: Vec<_> = json

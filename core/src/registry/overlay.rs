@@ -336,7 +336,7 @@ mod tests {
 
     fn feature(id: &str, extra: &str) -> Overlay {
         let manifest = format!(
-            r#"{{"id": "{id}", "role": "feature", "version": "1.0.0", "title": "t", "description": "d", "tier": "full", "requires": [], "skills": [], "agents": []{extra}}}"#
+            r#"{{"id": "{id}", "role": "feature", "version": "1.0.0", "title": "t", "description": "d", "tier": "full", "requires": [], "engines": {{"gsd": ">=1.0.0"}}, "runtimeCompat": {{"supported": ["*"], "unsupported": []}}, "skills": [], "agents": [], "hooks": [], "config": {{}}, "steps": [], "contributions": [], "gates": []{extra}}}"#
         );
         Overlay {
             folder: id.to_owned(),

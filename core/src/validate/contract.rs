@@ -86,7 +86,8 @@ fn point_from(sink: &mut Sink, prefix: &str, cap: &Map<String, Value>) {
             .is_some_and(|values| {
                 values.iter().any(|v| match (v, point) {
                     (Value::Number(a), Some(Value::Number(b))) => {
-                        super::js::as_f64(a) == super::js::as_f64(b)
+                        super::js::as_f64(a).partial_cmp(&super::js::as_f64(b))
+                            == Some(std::cmp::Ordering::Equal)
                     }
                     (a, Some(b)) => !a.is_object() && !a.is_array() && a == b,
                     (_, None) => false,

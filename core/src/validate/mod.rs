@@ -18,6 +18,7 @@ mod envelope;
 mod feature;
 mod hooks;
 mod js;
+mod lane;
 mod paths;
 mod reviewer;
 mod runtime;
@@ -49,7 +50,7 @@ pub mod code {
     pub const RESERVED_NAME: &str = "reserved_name";
     /// A field is not allowed on this role.
     pub const FORBIDDEN_FIELD: &str = "forbidden_field";
-    /// A version is not strict SemVer.
+    /// A version is not strict `SemVer`.
     pub const INVALID_SEMVER: &str = "invalid_semver";
     /// A version range is not plausible.
     pub const INVALID_RANGE: &str = "invalid_range";

@@ -39,6 +39,14 @@ out.topo = (input.topo || []).map((entries) => {
   }
 });
 
+// The peer's own builder over a merged set (first party + overlays), as its loader
+// composes accepted overlays.
+out.built = (input.built || []).map((caps) => {
+  const gen = require(process.env.GSD_PEER_DIR + '/scripts/gen-capability-registry.cjs');
+  const { _reconciliationWarnings, ...built } = gen.buildRegistry(asMap(caps));
+  return built;
+});
+
 const manifest = profiles.loadSkillsManifest();
 out.profiles = (input.profiles || []).map((p) => {
   const r = profiles.resolveProfile({ modes: p.modes, manifest, registry: p.withRegistry ? registry : undefined });
