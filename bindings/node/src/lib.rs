@@ -545,6 +545,31 @@ pub fn resolve_profile(
     Ok(convert::profile_value(&resolved))
 }
 
+/// The named install profiles and their base skill lists: `{ core: [...], standard: [...] }`
+/// (`full` installs everything and has no list).
+#[napi(catch_unwind, ts_return_type = "Record<string, string[]>")]
+pub fn profiles() -> Value {
+    Value::Object(
+        gsd_core::profile::PROFILES
+            .iter()
+            .map(|(name, list)| {
+                (
+                    (*name).to_owned(),
+                    list.iter().map(|s| Value::from(*s)).collect(),
+                )
+            })
+            .collect(),
+    )
+}
+
+/// The most restrictive of several profile names (`core` < `standard` < `full`; unknown or
+/// composed names count as `full`; none gives `full`).
+#[napi(catch_unwind)]
+pub fn most_restrictive_profile(names: Vec<String>) -> String {
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    gsd_core::profile::most_restrictive_profile(&names).to_owned()
+}
+
 /// The `requires:` list of a command file's front matter.
 #[napi(catch_unwind)]
 pub fn parse_requires(text: String) -> Vec<String> {
