@@ -168,17 +168,7 @@ pub fn read_install_manifest(text: Option<&str>) -> InstallManifestRead {
         diagnostics: vec![diagnostic.with_field(MANIFEST_NAME)],
     };
     if text.len() > MAX_MANIFEST_BYTES {
-        return unreadable(
-            Diagnostic::new(
-                CODE_MANIFEST_TOO_LARGE,
-                Severity::Warning,
-                format!(
-                    "install manifest is {} bytes, more than the {MAX_MANIFEST_BYTES} bytes read; treated as not installed",
-                    text.len()
-                ),
-            )
-            .with_detail(serde_json::json!({ "bytes": text.len(), "limit": MAX_MANIFEST_BYTES })),
-        );
+        return too_large(text.len());
     }
     let value = match js_json::parse(text, MAX_MANIFEST_DEPTH) {
         Ok(value) => value,
@@ -241,6 +231,34 @@ pub fn read_install_manifest(text: Option<&str>) -> InstallManifestRead {
     InstallManifestRead {
         manifest,
         diagnostics: Vec::new(),
+    }
+}
+
+/// [`read_install_manifest`] over the raw bytes of the file: the size bound is checked on the
+/// bytes, then invalid UTF-8 is replaced by U+FFFD the way Node's `utf8` decoding does.
+#[must_use]
+pub fn read_install_manifest_bytes(bytes: Option<&[u8]>) -> InstallManifestRead {
+    match bytes {
+        None => read_install_manifest(None),
+        Some(bytes) if bytes.len() > MAX_MANIFEST_BYTES => too_large(bytes.len()),
+        Some(bytes) => read_install_manifest(Some(&String::from_utf8_lossy(bytes))),
+    }
+}
+
+fn too_large(bytes: usize) -> InstallManifestRead {
+    InstallManifestRead {
+        manifest: InstallManifest::not_installed(),
+        diagnostics: vec![
+            Diagnostic::new(
+                CODE_MANIFEST_TOO_LARGE,
+                Severity::Warning,
+                format!(
+                    "install manifest is {bytes} bytes, more than the {MAX_MANIFEST_BYTES} bytes read; treated as not installed"
+                ),
+            )
+            .with_field(MANIFEST_NAME)
+            .with_detail(serde_json::json!({ "bytes": bytes, "limit": MAX_MANIFEST_BYTES })),
+        ],
     }
 }
 

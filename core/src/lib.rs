@@ -48,7 +48,7 @@ pub use host::Host;
 pub use index::Index;
 pub use install_manifest::{
     InstallManifest, InstallManifestDocument, InstallManifestRead, ManifestMode,
-    read_install_manifest,
+    read_install_manifest, read_install_manifest_bytes,
 };
 pub use intent::{ConfigIntent, Hooks, InstallIntent, install_intent};
 pub use layout::{
@@ -69,7 +69,7 @@ pub use shadow::{
 pub use slash::{canonicalize_runtime_name, format_gsd_slash, normalize_runtime_name};
 pub use surface::{
     ConfigHomeFacts, HomeProbe, InstalledRuntimeSurface, InstalledScope, InstalledSurfaces,
-    SurfaceFacts, probe_requests, resolve_installed_surfaces,
+    SurfaceFacts, host_probe_paths, probe_requests, resolve_installed_surfaces,
 };
 pub use trigger::{Registration, ShadowedBy, Trigger, TriggerInput, resolve_trigger_surface};
 pub use validate::{parse_manifest, validate_capability, warning_records};

@@ -128,13 +128,13 @@ pub fn sanitize_value(text: &str) -> String {
         }
         let rest = &text[index..];
         let Some(c) = rest.chars().next() else { break };
-        if c == '\u{1b}' {
-            if let Some(len) = ansi_sequence_len(rest) {
-                out.push(REPLACEMENT);
-                count += 1;
-                index += len;
-                continue;
-            }
+        if c == '\u{1b}'
+            && let Some(len) = ansi_sequence_len(rest)
+        {
+            out.push(REPLACEMENT);
+            count += 1;
+            index += len;
+            continue;
         }
         let unsafe_char = is_c0_c1(c) || is_bidi_control(c) || is_invisible(c);
         out.push(if unsafe_char { REPLACEMENT } else { c });

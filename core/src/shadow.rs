@@ -11,13 +11,13 @@
 
 use serde::Serialize;
 
-use crate::error::{Error, ErrorCode};
+use crate::error::Error;
 use crate::host::Host;
 use crate::install_manifest::is_js_whitespace;
-use crate::layout::resolve_layout;
 use crate::registry::Registry;
 use crate::surface::{
-    InstalledRuntimeSurface, InstalledScope, SurfaceFacts, resolve_installed_surfaces,
+    InstalledRuntimeSurface, InstalledScope, SurfaceFacts, is_input_contract_error,
+    resolve_installed_surfaces, trigger_entries,
 };
 use crate::vocab::{ArtifactKindName, Scope, TriggerKind};
 
@@ -210,20 +210,6 @@ fn sanitize_option(value: Option<&str>) -> Option<String> {
     value.map(sanitize_for_render)
 }
 
-/// Whether an error from the resolver is of the class the peer signals with `TypeError`
-/// (unknown runtime, no config directory, malformed descriptor or argument): the report
-/// then says `resolver_unavailable` instead of failing.
-pub(crate) fn is_input_contract_error(error: &Error) -> bool {
-    matches!(
-        error.code(),
-        ErrorCode::UnknownRuntime
-            | ErrorCode::NoConfigHome
-            | ErrorCode::InvalidDescriptor
-            | ErrorCode::InvalidScope
-            | ErrorCode::InvalidArgument
-    )
-}
-
 /// Builds the shadow report of `runtime` from the same inputs as
 /// [`resolve_installed_surfaces`].
 ///
@@ -238,7 +224,7 @@ pub fn build_shadow_report(
 ) -> Result<ShadowReport, Error> {
     match resolve_installed_surfaces(registry, Some(runtime), host, facts) {
         Ok(resolved) => match resolved.surfaces.first() {
-            Some(surface) => Ok(shadow_report_of(registry, host, surface)),
+            Some(surface) => Ok(shadow_report_of(registry, surface)),
             None => Ok(unavailable(runtime)),
         },
         Err(error) if is_input_contract_error(&error) => Ok(unavailable(runtime)),
@@ -259,25 +245,22 @@ fn unavailable(runtime: &str) -> ShadowReport {
     }
 }
 
-/// The prefix of the first layout kind `kind` at a scope record's own layout (`None` when
-/// it cannot be resolved).
+/// The prefix of the first layout entry of `kind` in a scope record's own layout (`None`
+/// when it cannot be resolved).
 fn prefix_for(
     registry: &Registry,
-    host: &Host,
     runtime: &str,
     record: &InstalledScope,
     kind: TriggerKind,
 ) -> Option<String> {
-    let layout = resolve_layout(registry, runtime, &record.config_home, record.scope, host).ok()?;
     let wanted = match kind {
         TriggerKind::Commands => ArtifactKindName::Commands,
         TriggerKind::Skills => ArtifactKindName::Skills,
     };
-    layout
-        .kinds
+    trigger_entries(registry, runtime, &record.config_home, record.scope)?
         .into_iter()
-        .find(|k| k.kind == wanted)
-        .map(|k| k.prefix)
+        .find(|(k, _, _)| *k == wanted)
+        .map(|(_, _, prefix)| prefix)
 }
 
 /// `trigger` minus `prefix`, when the prefix is known, matches and leaves a stem.
@@ -290,11 +273,7 @@ fn stem_of<'t>(trigger: &'t str, prefix: Option<&str>) -> Option<&'t str> {
 /// The report for an already-resolved surface (the per-scope truth filter, sorting,
 /// mismatches and the first-trigger winner).
 #[must_use]
-pub fn shadow_report_of(
-    registry: &Registry,
-    host: &Host,
-    surface: &InstalledRuntimeSurface,
-) -> ShadowReport {
+pub fn shadow_report_of(registry: &Registry, surface: &InstalledRuntimeSurface) -> ShadowReport {
     let runtime = surface.runtime.as_str();
     let record_of = |scope: Scope| surface.scopes.iter().find(|r| r.scope == scope);
     let mut prefixes: Vec<((Scope, TriggerKind), Option<String>)> = Vec::new();
@@ -303,7 +282,7 @@ pub fn shadow_report_of(
             return cached.clone();
         }
         let prefix =
-            record_of(scope).and_then(|record| prefix_for(registry, host, runtime, record, kind));
+            record_of(scope).and_then(|record| prefix_for(registry, runtime, record, kind));
         prefixes.push(((scope, kind), prefix.clone()));
         prefix
     };

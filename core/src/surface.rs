@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Number;
 
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::error::Error;
+use crate::error::{Error, ErrorCode};
 use crate::host::Host;
 use crate::install_manifest::{
     InstallManifest, InstallManifestRead, MANIFEST_NAME, read_install_manifest,
@@ -24,8 +24,7 @@ use crate::install_manifest::{
 use crate::layout::{compose_command_filename, is_namespaced_by_dir};
 use crate::path;
 use crate::registry::Registry;
-use crate::scope::{SCOPE_ORDER, resolve_scope};
-use crate::shadow::is_input_contract_error;
+use crate::scope::{SCOPE_ORDER, resolve_scope, scope_probe_paths};
 use crate::trigger::{Trigger, TriggerInput, resolve_trigger_surface};
 use crate::vocab::{ArtifactKindName, Scope};
 
@@ -116,6 +115,20 @@ pub struct InstalledSurfaces {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// Whether an error from the resolver is of the class the peer signals with `TypeError`
+/// (unknown runtime, no config directory, malformed descriptor or argument): the sweep
+/// skips such a runtime and the shadow report says `resolver_unavailable`.
+pub(crate) fn is_input_contract_error(error: &Error) -> bool {
+    matches!(
+        error.code(),
+        ErrorCode::UnknownRuntime
+            | ErrorCode::NoConfigHome
+            | ErrorCode::InvalidDescriptor
+            | ErrorCode::InvalidScope
+            | ErrorCode::InvalidArgument
+    )
+}
+
 /// The runtimes a call covers: the one named, or every registered id (sorted).
 fn runtimes_of<'a>(registry: &'a Registry, runtime: Option<&'a str>) -> Vec<&'a str> {
     runtime.map_or_else(|| registry.runtime_ids().collect(), |id| vec![id])
@@ -135,10 +148,9 @@ fn config_homes(
         .collect()
 }
 
-/// Every config home [`resolve_installed_surfaces`] will look at, in first-use order, once
-/// each. The edge `lstat`s `config_home` and `manifest_path` and reads `manifest_path`.
-/// (Which probe paths decide a config home is [`crate::scope::scope_probe_paths`]'s answer;
-/// those facts belong in `host.existing_paths` before this is called.)
+/// Step two of the edge's probing: every config home [`resolve_installed_surfaces`] will look
+/// at, in first-use order, once each. The edge `lstat`s `config_home` and `manifest_path` and
+/// reads `manifest_path`. Call it with `host.existing_paths` filled from [`host_probe_paths`].
 ///
 /// # Errors
 /// For a named runtime: [`crate::ErrorCode::UnknownRuntime`], [`crate::ErrorCode::NoConfigHome`].
@@ -166,6 +178,30 @@ pub fn probe_requests(
         }
     }
     Ok(probes)
+}
+
+/// Step one of the edge's probing: every path whose existence decides a config home of the
+/// runtimes covered (antigravity's and kimi's probe candidates), once each. The edge records
+/// the ones that exist in [`Host::existing_paths`], then asks [`probe_requests`].
+///
+/// # Errors
+/// For a named runtime: [`crate::ErrorCode::UnknownRuntime`].
+pub fn host_probe_paths(
+    registry: &Registry,
+    runtime: Option<&str>,
+    host: &Host,
+) -> Result<Vec<String>, Error> {
+    let mut seen = BTreeSet::new();
+    let mut paths = Vec::new();
+    for id in runtimes_of(registry, runtime) {
+        let found = match scope_probe_paths(registry, id, Scope::Global, host, None) {
+            Ok(found) => found,
+            Err(error) if runtime.is_none() && is_input_contract_error(&error) => continue,
+            Err(error) => return Err(error),
+        };
+        paths.extend(found.into_iter().filter(|p| seen.insert(p.clone())));
+    }
+    Ok(paths)
 }
 
 /// A stem is a kebab-case token (`^[a-z0-9][a-z0-9-]*$`) and nothing else: it comes from

@@ -147,3 +147,34 @@ fn a_corrupt_manifest_reads_as_not_installed_with_a_diagnostic() {
         Some("/home/u/.codex")
     );
 }
+
+#[test]
+fn host_probe_paths_list_the_probe_candidates_first() {
+    // §3.1 dot-home-nested with probeExists: markers of every candidate, then the candidates.
+    let paths = gsd_core::host_probe_paths(Registry::first_party(), Some("antigravity"), &host())
+        .expect("paths");
+    assert_eq!(
+        paths,
+        [
+            "/home/u/.gemini/antigravity/gsd-core/VERSION",
+            "/home/u/.gemini/antigravity-ide/gsd-core/VERSION",
+            "/home/u/.gemini/antigravity-cli/gsd-core/VERSION",
+            "/home/u/.gemini/antigravity",
+            "/home/u/.gemini/antigravity-ide",
+            "/home/u/.gemini/antigravity-cli",
+        ]
+    );
+    // With a candidate present, the config home (and so the manifest probed) moves.
+    let mut on_disk = host();
+    on_disk
+        .existing_paths
+        .insert("/home/u/.gemini/antigravity-cli".into());
+    let homes =
+        probe_requests(Registry::first_party(), Some("antigravity"), &on_disk).expect("probes");
+    assert_eq!(homes[0].config_home, "/home/u/.gemini/antigravity-cli");
+    let sweep = gsd_core::host_probe_paths(Registry::first_party(), None, &host()).expect("sweep");
+    assert!(
+        sweep.contains(&"/home/u/.agents/skills".to_owned()),
+        "kimi's marker probe"
+    );
+}

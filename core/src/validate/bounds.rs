@@ -14,7 +14,7 @@ pub const MAX_MANIFEST_BYTES: usize = 8 * 1024 * 1024;
 
 /// Deepest nesting of arrays and objects accepted.
 ///
-/// 64 levels: the deepest first-party manifest nests 6, and serde_json's own recursion
+/// 64 levels: the deepest first-party manifest nests 5, and `serde_json`'s own recursion
 /// guard is 128, so this bound is always the one that fires (with our error code) and the
 /// parser never recurses deeper than 64 frames.
 pub const MAX_MANIFEST_DEPTH: usize = 64;

@@ -325,6 +325,7 @@ fn activation_key(sink: &mut Sink, cap: &Map<String, Value>) {
 }
 
 /// Peer `validateTaskContentResolverFields` (total).
+#[allow(clippy::too_many_lines)] // Reason: one check per peer rule, in the peer's order.
 fn task_content_resolver(sink: &mut Sink, cap: &Map<String, Value>) {
     const P: &str = "taskContentResolver";
     let Some(tcr) = cap.get(P) else { return };

@@ -14,6 +14,9 @@ use super::paths::path_problem;
 use super::{Sink, code, json, raw, text};
 use crate::vocab::{LoopPoint, OnError};
 
+/// How many declared names an undeclared-reference message lists.
+const MAX_LISTED_NAMES: usize = 50;
+
 /// Declared skill or agent names: JavaScript `Set` semantics (unique, insertion order).
 #[derive(Debug, Default)]
 struct Declared<'a> {
@@ -47,9 +50,8 @@ fn is_safe_hook_script(s: &str) -> bool {
         .trim_end_matches('/')
         .rsplit('/')
         .next()
-        .unwrap_or_default()
-        .to_ascii_lowercase();
-    !(base.ends_with(".pyc") || base.ends_with(".pyo"))
+        .unwrap_or_default();
+    !(base.to_ascii_lowercase().ends_with(".pyc") || base.to_ascii_lowercase().ends_with(".pyo"))
 }
 
 fn hook_entries(sink: &mut Sink, cap: &Map<String, Value>) {
@@ -163,8 +165,10 @@ fn optional_typed(
     ok: fn(&Value) -> bool,
     what: &str,
 ) {
-    if let Some(v) = member(item, key) {
-        if !ok(v) {
+    if let Some(v) = member(item, key)
+        && !ok(v)
+    {
+        {
             sink.push(
                 code::WRONG_TYPE,
                 format!("{prefix}.{key}"),
@@ -194,20 +198,17 @@ fn fragment(sink: &mut Sink, prefix: &str, value: Option<&Value>) {
         );
     }
     match inline {
-        None => {}
-        Some(Value::String(s)) if s.is_empty() => {
-            sink.push(
-                code::INVALID_VALUE,
-                format!("{field}.inline"),
-                format!("{field}.inline must be a non-empty string"),
-            );
-        }
-        Some(Value::String(_)) => {}
-        Some(_) => sink.push(
+        Some(Value::String(s)) if s.is_empty() => sink.push(
+            code::INVALID_VALUE,
+            format!("{field}.inline"),
+            format!("{field}.inline must be a non-empty string"),
+        ),
+        Some(v) if !v.is_string() => sink.push(
             code::WRONG_TYPE,
             format!("{field}.inline"),
             format!("{field}.inline must be a string"),
         ),
+        _ => {}
     }
     let Some(path) = path else { return };
     let peer_ok = path.as_str().filter(|p| {
@@ -252,7 +253,7 @@ fn on_error_required(sink: &mut Sink, prefix: &str, item: &Value) {
     }
 }
 
-/// Our error for a `null` element (the peer throws a TypeError here).
+/// Our error for a `null` element (the peer throws a `TypeError` here).
 fn null_element(sink: &mut Sink, prefix: &str) {
     sink.push(
         code::NULL_ELEMENT,
@@ -353,7 +354,17 @@ fn reference(
             ),
         );
     } else if let Some(declared) = declared.filter(|d| !d.set.contains(name)) {
-        let list: Vec<String> = declared.order.iter().map(|d| raw(d)).collect();
+        // The peer lists every declared name; we list at most 50 (then `…`), so a
+        // manifest with many names and many bad references stays cheap.
+        let mut list: Vec<String> = declared
+            .order
+            .iter()
+            .take(MAX_LISTED_NAMES)
+            .map(|d| raw(d))
+            .collect();
+        if declared.order.len() > MAX_LISTED_NAMES {
+            list.push("…".to_owned());
+        }
         sink.push(
             code::UNDECLARED_REFERENCE,
             &*field,
@@ -378,8 +389,10 @@ fn contribution(sink: &mut Sink, prefix: &str, c: &Value) {
     string_arrays(sink, prefix, c);
     fragment(sink, prefix, member(c, "fragment"));
     optional_typed(sink, prefix, c, "when", Value::is_string, "a string");
-    if let Some(v) = member(c, "onError") {
-        if v.as_str().and_then(OnError::parse).is_none() {
+    if let Some(v) = member(c, "onError")
+        && v.as_str().and_then(OnError::parse).is_none()
+    {
+        {
             sink.push(
                 code::INVALID_ENUM,
                 format!("{prefix}.onError"),

@@ -6,6 +6,8 @@
 //! tests values with `typeof`, truthiness and `Number.isInteger`. This module reproduces
 //! each of those for JSON values, so the validator can render exactly what the peer does.
 
+use std::fmt::Write as _;
+
 use serde_json::{Map, Number, Value};
 
 /// JavaScript `typeof` of a JSON value (`undefined` when absent).
@@ -187,7 +189,9 @@ fn quote_into(out: &mut String, s: &str) {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
             c => out.push(c),
         }
     }
@@ -202,9 +206,9 @@ fn stringify_into(out: &mut String, v: &Value) {
             let x = as_f64(n);
             // JSON.stringify renders non-finite numbers as null.
             if x.is_finite() {
-                out.push_str(&number_to_string(x))
+                out.push_str(&number_to_string(x));
             } else {
-                out.push_str("null")
+                out.push_str("null");
             }
         }
         Value::String(s) => quote_into(out, s),

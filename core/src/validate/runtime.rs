@@ -30,6 +30,7 @@ pub(crate) fn id_label(cap: &Map<String, Value>) -> String {
 
 /// Peer `validateConfigHome(capId, ch)`; `cap_id` is already rendered, `field` is the
 /// dotted path of `ch`.
+#[allow(clippy::too_many_lines)] // Reason: one check per peer rule, in the peer's order.
 fn config_home(cap_id: &str, field: &str, ch: Option<&Value>, depth: usize) -> Vec<Finding> {
     let mut out: Vec<Finding> = Vec::new();
     let ctx = format!("capability \"{cap_id}\" runtime.configHome");
@@ -184,6 +185,7 @@ fn config_home(cap_id: &str, field: &str, ch: Option<&Value>, depth: usize) -> V
 }
 
 /// Peer `validateArtifactKindEntry` plus our `destSubpath` and layout `home` checks.
+#[allow(clippy::too_many_lines)] // Reason: one check per peer rule, in the peer's order.
 fn layout_entry(sink: &mut Sink, cap_id: &str, scope: &str, i: usize, entry: &Value) {
     let field = format!("runtime.artifactLayout.{scope}[{i}]");
     let ctx = format!("capability \"{cap_id}\" {field}");
@@ -303,8 +305,10 @@ fn layout_entry(sink: &mut Sink, cap_id: &str, scope: &str, i: usize, entry: &Va
             ),
         ),
     }
-    if scope == "global" {
-        if let Some(home) = obj.get("home") {
+    if scope == "global"
+        && let Some(home) = obj.get("home")
+    {
+        {
             let problem = match home.as_str() {
                 Some("") | None => Some("is not a non-empty string"),
                 Some(h) => path_problem(h),
@@ -423,6 +427,7 @@ fn local_config_dir(sink: &mut Sink, r: &Map<String, Value>) {
 }
 
 /// Peer `validateRuntimeBody`.
+#[allow(clippy::too_many_lines)] // Reason: one check per peer rule, in the peer's order.
 pub(super) fn validate(sink: &mut Sink, cap: &Map<String, Value>) {
     for field in FEATURE_FIELDS_FORBIDDEN_ON_RUNTIME {
         if cap.contains_key(*field) {
@@ -500,7 +505,7 @@ pub(super) fn validate(sink: &mut Sink, cap: &Map<String, Value>) {
     );
 
     let tier = r.get("supportTier");
-    if !matches!(js::number(tier), Some(x) if x == 1.0 || x == 2.0) {
+    if !matches!(js::number(tier), Some(x) if (1.0..=2.0).contains(&x) && x.fract() == 0.0) {
         sink.push(
             absent_or(tier, code::INVALID_VALUE),
             "runtime.supportTier",

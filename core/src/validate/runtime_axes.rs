@@ -268,8 +268,10 @@ fn orchestrator_exec(sink: &mut Sink, r: &Map<String, Value>) {
         }
     }
     for key in ["cwdFlag", "promptFlag", "modelFlag"] {
-        if let Some(v) = oe.get(key) {
-            if !(v.is_null() || v.is_string()) {
+        if let Some(v) = oe.get(key)
+            && !(v.is_null() || v.is_string())
+        {
+            {
                 sink.push(
                     code::WRONG_TYPE,
                     format!("{P}.{key}"),
@@ -309,6 +311,14 @@ fn gate_a(sink: &mut Sink, r: &Map<String, Value>) {
     }
 }
 
+/// Gate B family: dialect, message label, membership test, required dialect.
+type Family = (
+    &'static str,
+    &'static str,
+    fn(ExtendedHookEvent) -> bool,
+    &'static str,
+);
+
 fn gate_b(sink: &mut Sink, r: &Map<String, Value>) {
     let Some(Value::Array(events)) = r.get("extendedHookEvents") else {
         return;
@@ -318,7 +328,7 @@ fn gate_b(sink: &mut Sink, r: &Map<String, Value>) {
         .iter()
         .filter_map(|e| e.as_str().and_then(ExtendedHookEvent::parse))
         .collect();
-    let families: [(&str, &str, fn(ExtendedHookEvent) -> bool, &str); 2] = [
+    let families: [Family; 2] = [
         (
             "gemini",
             "Gemini agent-events",

@@ -38,10 +38,7 @@ fn warning(
 
 /// Unknown keys of `map` (JavaScript key order), split into the first ten and a count of
 /// the rest. Only the reported keys are collected.
-fn unknown_keys<'a>(
-    map: &'a Map<String, Value>,
-    known: impl Fn(&str) -> bool,
-) -> (Vec<&'a str>, usize) {
+fn unknown_keys(map: &Map<String, Value>, known: impl Fn(&str) -> bool) -> (Vec<&str>, usize) {
     let mut reported = Vec::new();
     let mut omitted = 0usize;
     for (key, _) in js_entries(map) {

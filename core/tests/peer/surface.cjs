@@ -1,9 +1,9 @@
 // Asks the peer for installed-surface facts: readInstallManifest over manifest texts,
 // resolveInstalledSurfaces / buildShadowReport / renderShadowReport over fabricated
 // machines, sanitizeForRender over strings, and writeManifest's file text.
-// Request (stdin JSON): { manifests?: [text|null], machines?: [Machine], sanitize?: [string],
+// Request (stdin JSON): { manifests?: [text|null], manifestBytes?: [[byte]], machines?: [Machine], sanitize?: [string],
 //   renders?: [{report, sampleLimit?}], writes?: [{runtime, mode, scope, files: [[rel, body]]}] }
-// Machine: { runtime: string|null, home, cwd, env, existing: [path],
+// Machine: { runtime: string|null, registry?: <peer registry object>, home, cwd, env, existing: [path],
 //   homes: { <configHome>: { manifest: text|null, configHomeIsSymlink, manifestIsSymlink } },
 //   sampleLimits: [n] }
 'use strict';
@@ -65,6 +65,7 @@ function machine(m) {
   }
   const existing = new Set(m.existing || []);
   const opts = {
+    ...(m.registry ? { registry: m.registry } : {}),
     home: m.home,
     cwd: m.cwd,
     env: m.env || {},
@@ -129,6 +130,14 @@ try {
     result.manifests = input.manifests.map((text) => {
       const value = readText(text);
       return { value: wellFormed(value), order: keyOrder(value) };
+    });
+  }
+  if (input.manifestBytes) {
+    result.manifestBytes = input.manifestBytes.map((bytes) => {
+      const dir = path.join(scratch, `b${counter++}`);
+      fs.mkdirSync(dir);
+      fs.writeFileSync(path.join(dir, MANIFEST_NAME), Buffer.from(bytes));
+      return wellFormed(readInstallManifest(dir));
     });
   }
   if (input.machines) result.machines = input.machines.map(machine);
