@@ -24,7 +24,7 @@ use crate::vocab::{ArtifactKindName, CommandStyle, ConverterName, SandboxTier, S
 mod placement;
 
 pub use placement::{Routers, derive_routers};
-use placement::{is_plain_stem, placements_for, routers_all_selected};
+use placement::{is_plain_stem, placements_for, routing_applies};
 
 /// Install-profile allow-lists; `None` installs everything of that class.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -208,9 +208,9 @@ fn select(stems: &[String], allow: Option<&Vec<String>>) -> Vec<String> {
 }
 
 /// The trigger input of the selected command stems. Routing is reported only when the
-/// selection holds every router, as only then does the installer nest skills.
+/// profile selects every router, as only then does the installer nest skills.
 fn trigger_input(request: &PlanRequest, stems: Vec<String>) -> TriggerInput {
-    let routed = routers_all_selected(request, &stems);
+    let routed = routing_applies(request);
     TriggerInput {
         stems,
         router_stems: if routed {

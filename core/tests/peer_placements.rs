@@ -37,7 +37,11 @@ fn peer() -> &'static Value {
 fn strings(value: &Value) -> Vec<String> {
     value
         .as_array()
-        .map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(str::to_owned))
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -93,7 +97,11 @@ fn the_peer_inventory_is_the_real_package() {
     let commands = strings(&package["commands"]);
     let agents = strings(&package["agents"]);
     assert_eq!(commands.len(), 72, "commands/gsd/*.md of 1.14.0");
-    assert_eq!(agents.len(), 64, "agents/*.md of 1.14.0, compact variants included");
+    assert_eq!(
+        agents.len(),
+        64,
+        "agents/*.md of 1.14.0, compact variants included"
+    );
     assert!(agents.contains(&"gsd-planner".to_owned()));
     assert!(agents.contains(&"gsd-ui-checker.compact".to_owned()));
     let routers: Vec<&String> = package["routers"]
@@ -103,7 +111,14 @@ fn the_peer_inventory_is_the_real_package() {
         .collect();
     assert_eq!(
         routers,
-        ["ns-context", "ns-ideate", "ns-manage", "ns-project", "ns-review", "ns-workflow"]
+        [
+            "ns-context",
+            "ns-ideate",
+            "ns-manage",
+            "ns-project",
+            "ns-review",
+            "ns-workflow"
+        ]
     );
 }
 
@@ -119,7 +134,12 @@ fn every_case_places_exactly_what_the_peer_installs() {
     let mut matched = 0;
     let mut differences = Vec::new();
     for case in cases {
-        assert_eq!(case["ok"], true, "peer staging failed for {}: {case}", label(case));
+        assert_eq!(
+            case["ok"],
+            true,
+            "peer staging failed for {}: {case}",
+            label(case)
+        );
         let theirs: BTreeSet<String> = case["items"]
             .as_array()
             .expect("items")
@@ -156,7 +176,10 @@ fn every_case_places_exactly_what_the_peer_installs() {
             .collect();
         let our_set: BTreeSet<String> = ours.iter().map(|d| (*d).to_owned()).collect();
         if our_set.len() != ours.len() {
-            differences.push(format!("{}: duplicate destinations in our plan", label(case)));
+            differences.push(format!(
+                "{}: duplicate destinations in our plan",
+                label(case)
+            ));
         }
         if our_dirs != their_dirs {
             differences.push(format!(

@@ -3,8 +3,8 @@
 //! The rules, per kind (spec §5.1 stagers, §12 copy step):
 //! * `commands`: one `<prefix><stem>.md` per command (`<stem>.md` when the directory
 //!   already carries the namespace), with or without a body converter;
-//! * `skills`: one `<prefix><stem>/SKILL.md` per command; a `nested` kind whose selection
-//!   holds every `ns-*` router writes each router flat and each routed child as
+//! * `skills`: one `<prefix><stem>/SKILL.md` per command; a `nested` kind whose profile
+//!   selects every `ns-*` router writes each router flat and each routed child as
 //!   `<prefix><router>/skills/<child>/SKILL.md` under *every* owning router;
 //! * `agents`: one `<stem>.md` per agent, renamed to `<stem><ext>` when the runtime
 //!   declares `hostBehaviors.agentFileExtension` (copilot: `.agent.md`);
@@ -19,7 +19,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 
 use crate::error::{Error, ErrorCode};
-use crate::layout::{ArtifactKind, compose_command_filename, dest_within_root, is_namespaced_by_dir};
+use crate::layout::{
+    ArtifactKind, compose_command_filename, dest_within_root, is_namespaced_by_dir,
+};
 use crate::manifest::RuntimeDescriptor;
 use crate::profile::{CommandSource, parse_requires};
 use crate::vocab::{ArtifactKindName, Nesting};
@@ -106,18 +108,12 @@ fn kimi_subagent_name(stem: &str) -> Option<&str> {
     canonical.then_some(name)
 }
 
-/// Whether a nested skills kind nests: routers are known and every one is selected.
-fn nests(kind: &ArtifactKind, request: &PlanRequest, commands: &[String]) -> bool {
-    kind.nesting == Nesting::Nested && routers_all_selected(request, commands)
-}
-
-/// Whether the request names routers and the selection holds every one of them.
-pub(crate) fn routers_all_selected(request: &PlanRequest, commands: &[String]) -> bool {
+/// Whether router nesting applies: routers are known and the profile selects every one of
+/// them (an absent skills allow-list selects everything, as the peer's `full` sentinel).
+pub(crate) fn routing_applies(request: &PlanRequest) -> bool {
+    let allow = request.profile.as_ref().and_then(|p| p.skills.as_ref());
     !request.router_stems.is_empty()
-        && request
-            .router_stems
-            .iter()
-            .all(|r| commands.iter().any(|c| c == r))
+        && allow.is_none_or(|allow| request.router_stems.iter().all(|r| allow.contains(r)))
 }
 
 /// Every placement of one kind, for the selected `commands` and `agents`.
@@ -150,7 +146,7 @@ pub(crate) fn placements_for(
             }
         }
         ArtifactKindName::Skills => {
-            let nest = nests(kind, request, commands);
+            let nest = kind.nesting == Nesting::Nested && routing_applies(request);
             let routers: BTreeSet<&str> = request.router_stems.iter().map(String::as_str).collect();
             let prefix = &kind.prefix;
             for stem in commands {
@@ -221,7 +217,10 @@ mod tests {
     fn routers_come_from_ns_requires_lists_in_order() {
         let routers = derive_routers(&[
             cmd("help", "---\nrequires: [x]\n---\n"),
-            cmd("ns-a", "---\nname: a\nrequires: [plan, spec, ../up]\n---\nbody"),
+            cmd(
+                "ns-a",
+                "---\nname: a\nrequires: [plan, spec, ../up]\n---\nbody",
+            ),
             cmd("ns-b", "---\nrequires: [spec]\n---\n"),
             cmd("ns-c", "no front matter"),
         ]);
@@ -230,7 +229,10 @@ mod tests {
             routers.child_to_routers,
             BTreeMap::from([
                 ("plan".to_owned(), vec!["ns-a".to_owned()]),
-                ("spec".to_owned(), vec!["ns-a".to_owned(), "ns-b".to_owned()]),
+                (
+                    "spec".to_owned(),
+                    vec!["ns-a".to_owned(), "ns-b".to_owned()]
+                ),
             ])
         );
     }
@@ -238,7 +240,10 @@ mod tests {
     #[test]
     fn kimi_names_fold_compact_variants_and_drop_non_canonical_stems() {
         assert_eq!(kimi_subagent_name("gsd-planner"), Some("gsd-planner"));
-        assert_eq!(kimi_subagent_name("gsd-planner.compact"), Some("gsd-planner"));
+        assert_eq!(
+            kimi_subagent_name("gsd-planner.compact"),
+            Some("gsd-planner")
+        );
         assert_eq!(kimi_subagent_name("gsd-"), None);
         assert_eq!(kimi_subagent_name("gsd-Planner"), None);
         assert_eq!(kimi_subagent_name("planner"), None);
