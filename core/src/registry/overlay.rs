@@ -28,6 +28,7 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
+use super::admission::Admission;
 use super::{Registry, capability_from_value, materialize_fragments};
 use crate::cross::{self, Member};
 use crate::diagnostic::{Diagnostic, Severity};
@@ -144,14 +145,16 @@ impl Registry {
         // that sorts after it; whatever is left is rejected with its last reasons.
         let mut reasons: Vec<Vec<Diagnostic>> = vec![Vec::new(); pending.len()];
         let mut done = vec![false; pending.len()];
+        let mut admission = Admission::of(&next.members());
         loop {
             let mut progress = false;
             for (k, overlay) in pending.iter().enumerate() {
                 if done[k] {
                     continue;
                 }
-                match next.admit(overlay) {
+                match next.admit(overlay, &admission) {
                     Ok((cap, warnings)) => {
+                        admission.add(&cap.id, &cap.manifest);
                         next.insert(cap, true);
                         next.diagnostics.extend(warnings);
                         done[k] = true;
@@ -187,11 +190,12 @@ impl Registry {
         self.diagnostics.push_back(summary);
     }
 
-    /// Checks one overlay against this registry; `Ok` holds the capability to insert and
-    /// its warning records.
+    /// Checks one overlay against this registry (whose claims `admission` holds); `Ok`
+    /// holds the capability to insert and its warning records.
     fn admit(
         &self,
         overlay: &Overlay,
+        admission: &Admission,
     ) -> Result<(crate::Capability, Vec<Diagnostic>), Vec<Diagnostic>> {
         let folder = overlay.folder.as_str();
         if let Some(prefix) = RESERVED_ID_PREFIXES
@@ -243,15 +247,8 @@ impl Registry {
                 message,
             )]);
         }
-        let index = self.index();
         for (kind, field, names) in claims(&value) {
-            let taken = |name: &str| match field {
-                "skills" => index.skill_owner(name).is_some(),
-                "agents" => index.agent_owner(name).is_some(),
-                "config" => index.config_entry(name).is_some(),
-                _ => index.command_families().iter().any(|(f, _)| f == name),
-            };
-            if let Some(name) = names.iter().find(|n| taken(n)) {
+            if let Some(name) = names.iter().find(|n| admission.indexed(field, n)) {
                 let code = format!("overlay_{}_conflict", kind.replace(' ', "_"));
                 let message = format!("owns {kind} \"{name}\" already owned by another capability");
                 return Err(vec![reject(&code, folder, Some(field), message)]);
@@ -277,6 +274,11 @@ impl Registry {
         let warnings = validate::warning_records(&value);
         let cap = capability_from_value(Arc::new(value))
             .map_err(|m| vec![reject("overlay_manifest_invalid", folder, None, m)])?;
+        // The set-wide rules over the whole merged set, unless the claims kept so far
+        // prove the newcomer adds no error (then they would find nothing: admission.rs).
+        if admission.clean(&cap.id, &cap.manifest) {
+            return Ok((cap, warnings));
+        }
         let mut members = self.members();
         members.push(Member {
             id: &cap.id,
