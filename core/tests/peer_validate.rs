@@ -198,6 +198,111 @@ fn validation_matches_the_peer_on_a_mutation_corpus() {
     );
 }
 
+/// Our own codes (docs/validation.md): removed before comparing random cases.
+const OUR_CODES: &[&str] = &[
+    "null_element",
+    "too_deep",
+    "too_many_errors",
+    "unsafe_dest_subpath",
+    "unsafe_config_home_name",
+    "unsafe_config_home_parent",
+    "unsafe_local_config_dir",
+    "unsafe_layout_home",
+    "unsafe_fragment_path",
+];
+
+/// Equal, or equal once our 80-character clipping is accounted for: every piece of ours
+/// around a `…` appears in the peer's message, in order, anchored at both ends.
+fn equal_modulo_clipping(ours: &str, peer: &str) -> bool {
+    if ours == peer {
+        return true;
+    }
+    let pieces: Vec<&str> = ours.split('…').collect();
+    if pieces.len() < 2 || !peer.starts_with(pieces[0]) || !peer.ends_with(pieces[pieces.len() - 1])
+    {
+        return false;
+    }
+    let mut rest = &peer[pieces[0].len()..];
+    for piece in &pieces[1..pieces.len() - 1] {
+        match rest.find(piece) {
+            Some(at) => rest = &rest[at + piece.len()..],
+            None => return false,
+        }
+    }
+    rest.len() >= pieces[pieces.len() - 1].len()
+}
+
+#[test]
+fn seeded_random_mutations_match_the_peer() {
+    let base = validate_corpus::shipped();
+    let cases = validate_corpus::random_cases(&base, 3000);
+    let input = json!({"cases": cases.iter().map(|c| json!({"folder": c.folder, "text": c.text})).collect::<Vec<_>>()});
+    let output = util::peer_eval("validate.cjs", &input);
+    let results = output["results"].as_array().expect("results");
+    let mut tally = Tally::default();
+    for (case, peer) in cases.iter().zip(results) {
+        let manifest = parse_manifest(&case.text).expect("corpus manifest parses");
+        let ours = validate_capability(&manifest, &case.folder);
+        if !peer["threw"].is_null() {
+            tally.differences += 1;
+            if !ours.iter().any(|d| d.code == "null_element") {
+                tally.failures.push(format!(
+                    "{}: the peer threw {}, ours {:#?}",
+                    case.name,
+                    peer["threw"],
+                    messages(&ours)
+                ));
+            }
+            continue;
+        }
+        let kept: Vec<String> = ours
+            .iter()
+            .filter(|d| !OUR_CODES.contains(&d.code.as_str()))
+            .map(|d| d.message.clone())
+            .collect();
+        if kept.len() != ours.len() {
+            tally.differences += 1;
+        }
+        let peer_errors = strings(&peer["errors"]);
+        tally.compared += 1;
+        tally.messages += peer_errors.len();
+        let same = kept.len() == peer_errors.len()
+            && kept
+                .iter()
+                .zip(&peer_errors)
+                .all(|(o, p)| equal_modulo_clipping(o, p));
+        if !same {
+            tally.failures.push(format!(
+                "{}:\n  ours: {kept:#?}\n  peer: {peer_errors:#?}",
+                case.name
+            ));
+        }
+        if ours.is_empty() {
+            let check = check_capability(&manifest, &case.folder, Origin::FirstParty);
+            if messages(&check.errors) != strings(&peer["contract"]) {
+                tally.failures.push(format!(
+                    "{} (contract): ours {:#?}, peer {}",
+                    case.name,
+                    messages(&check.errors),
+                    peer["contract"]
+                ));
+            }
+        }
+        compare_warnings(case, peer, &manifest, &mut tally);
+    }
+    println!(
+        "compared {} seeded random mutations with the peer ({} error messages); {} hit a deliberate difference",
+        tally.compared, tally.messages, tally.differences
+    );
+    let n = tally.failures.len();
+    assert!(
+        n == 0,
+        "{n} of {} random cases differ:\n{}",
+        cases.len(),
+        tally.failures.join("\n")
+    );
+}
+
 #[test]
 fn shipped_manifests_validate_clean_like_the_peer() {
     let base = validate_corpus::shipped();

@@ -5,7 +5,8 @@ use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 use gsd_core::validate::{
-    MAX_MANIFEST_BYTES, MAX_MANIFEST_DEPTH, parse_manifest, validate_capability, warning_records,
+    MAX_MANIFEST_BYTES, MAX_MANIFEST_DEPTH, MAX_REPORTED_ERRORS, parse_manifest,
+    validate_capability, warning_records,
 };
 use gsd_core::{ErrorCode, Severity};
 use serde_json::json;
@@ -150,5 +151,66 @@ fn numbers_outside_the_double_range_are_invalid_json() {
             .starts_with("manifest is not valid JSON at line 1, column "),
         "{}",
         err.message()
+    );
+}
+
+#[test]
+fn millions_of_errors_are_capped_with_a_summary() {
+    const N: usize = 1_000_000;
+    let mut text = String::with_capacity(2 * N + 64);
+    text.push_str(r#"{"id":"flood","requires":["#);
+    for i in 0..N {
+        text.push_str(if i == 0 { "1" } else { ",1" });
+    }
+    text.push_str("]}");
+    assert!(text.len() < MAX_MANIFEST_BYTES);
+    let manifest = parse_manifest(&text).expect("under the bounds");
+    let errors = validate_capability(&manifest, "flood");
+    assert_eq!(errors.len(), MAX_REPORTED_ERRORS + 1);
+    // role, title, description and tier come first, then the entries.
+    assert_eq!(
+        errors[4].message,
+        "requires entries must be strings (got: 1)"
+    );
+    let summary = &errors[MAX_REPORTED_ERRORS];
+    assert_eq!(summary.code, "too_many_errors");
+    // 1M entry errors + 5 envelope errors (role, title, description, tier, version).
+    let omitted = N + 5 - MAX_REPORTED_ERRORS;
+    assert_eq!(
+        summary.detail,
+        Some(json!({"truncated": true, "omittedCount": omitted}))
+    );
+    assert_eq!(
+        summary.message,
+        format!("{omitted} further errors not listed (at most 1000 are reported)")
+    );
+}
+
+#[test]
+fn many_bad_references_against_many_names_stay_cheap() {
+    const SKILLS: usize = 20_000;
+    const STEPS: usize = 20_000;
+    let skills: Vec<String> = (0..SKILLS).map(|i| format!("s{i}")).collect();
+    let step = json!({"point": "plan:pre", "ref": {"skill": "missing"}, "produces": [], "consumes": [], "onError": "skip"});
+    let manifest = json!({
+        "id": "refs", "role": "feature", "title": "t", "description": "d", "tier": "core", "requires": [],
+        "version": "1.0.0", "runtimeCompat": {"supported": ["*"], "unsupported": []},
+        "skills": skills, "agents": [], "config": {}, "steps": vec![step; STEPS], "contributions": [], "gates": [],
+    });
+    let start = Instant::now();
+    let errors = validate_capability(&manifest, "refs");
+    assert!(
+        start.elapsed() < Duration::from_secs(10),
+        "took {:?}",
+        start.elapsed()
+    );
+    assert_eq!(errors.len(), MAX_REPORTED_ERRORS + 1);
+    let listed: Vec<String> = (0..50).map(|i| format!("s{i}")).collect();
+    assert_eq!(
+        errors[0].message,
+        format!(
+            "steps[0].ref.skill \"missing\" is not declared in this capability's skills: [{}, …]",
+            listed.join(", ")
+        )
     );
 }

@@ -1,1 +1,248 @@
-//! uniffi binding for gsd-core.
+//! uniffi binding for gsd-core (Python, Kotlin, Swift), built with proc-macros only.
+//!
+//! Exports: the [`Registry`] object, functions returning typed records, and one error
+//! enum [`GsdError`] with a variant per core error code. A panic inside the library
+//! reaches the foreign side as uniffi's internal error, never as a crash.
+//!
+//! This file holds the exports only; records live in `types`, the error mapping in `error`.
+
+#![allow(
+    clippy::needless_pass_by_value,
+    reason = "uniffi lifts foreign arguments into owned values"
+)]
+
+mod error;
+mod types;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use gsd_core::ErrorCode;
+
+pub use error::GsdError;
+pub use types::{
+    Diagnostic, ErrorCodeEntry, Host, Overlay, Placement, Plan, PlanRequest, ProfileSelection,
+    ResolvedScope, Scope, Severity, ShadowedBy, Trigger, Validation,
+};
+
+uniffi::setup_scaffolding!();
+
+/// An immutable capability registry: the embedded first-party capabilities, optionally
+/// with overlays. Cheap to share between threads.
+#[derive(Debug, uniffi::Object)]
+pub struct Registry {
+    inner: gsd_core::Registry,
+}
+
+#[uniffi::export]
+impl Registry {
+    /// The embedded first-party registry.
+    #[uniffi::constructor]
+    pub fn first_party() -> Arc<Self> {
+        Arc::new(Self {
+            inner: gsd_core::Registry::first_party().clone(),
+        })
+    }
+
+    /// The registered runtime ids, sorted.
+    pub fn runtime_ids(&self) -> Vec<String> {
+        self.inner.runtime_ids().map(str::to_owned).collect()
+    }
+
+    /// Diagnostics collected while building the registry (e.g. rejected overlays).
+    pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        self.inner
+            .diagnostics()
+            .iter()
+            .map(Diagnostic::from)
+            .collect()
+    }
+
+    /// A new registry with third-party overlays added. A rejected overlay is left out and
+    /// reported in the new registry's `diagnostics()`.
+    pub fn with_overlays(&self, overlays: Vec<Overlay>) -> Arc<Self> {
+        let overlays: Vec<gsd_core::Overlay> = overlays.into_iter().map(Into::into).collect();
+        Arc::new(Self {
+            inner: self.inner.with_overlays(&overlays),
+        })
+    }
+
+    /// The capability manifest of a registered runtime, as JSON.
+    pub fn runtime_manifest_json(&self, runtime: String) -> Result<String, GsdError> {
+        gsd_core::scope::lookup_runtime(&self.inner, &runtime)?;
+        let capability =
+            self.inner
+                .capability(&runtime)
+                .ok_or_else(|| GsdError::UnknownRuntime {
+                    message: format!(
+                        "unknown runtime '{runtime}' — not present in the capability registry"
+                    ),
+                })?;
+        Ok(capability.manifest.to_string())
+    }
+
+    /// The install plan of one runtime at one scope.
+    pub fn resolve_install_plan(&self, request: PlanRequest) -> Result<Plan, GsdError> {
+        let core = gsd_core::PlanRequest {
+            runtime: request.runtime,
+            scope: gsd_core::parse_scope(&request.scope)?,
+            host: request.host.into(),
+            explicit_dir: request.explicit_dir,
+            commands: request.commands,
+            agents: request.agents,
+            router_stems: request.router_stems,
+            child_to_routers: request.child_to_routers.into_iter().collect(),
+            profile: request.profile.map(|p| gsd_core::ProfileSelection {
+                skills: p.skills,
+                agents: p.agents,
+            }),
+        };
+        Ok(Plan::from(&gsd_core::resolve_install_plan(
+            &self.inner,
+            &core,
+        )?))
+    }
+
+    /// Resolves one install scope (`scope`: exactly `global` or `local`).
+    pub fn resolve_scope(
+        &self,
+        runtime: String,
+        scope: String,
+        host: Host,
+        explicit_dir: Option<String>,
+    ) -> Result<ResolvedScope, GsdError> {
+        let scope = gsd_core::parse_scope(&scope)?;
+        let resolved = gsd_core::resolve_scope(
+            &self.inner,
+            &runtime,
+            scope,
+            &host.into(),
+            explicit_dir.as_deref(),
+        )?;
+        Ok(ResolvedScope::from(&resolved))
+    }
+
+    /// The host paths `resolve_scope` may test for the same arguments, in test order.
+    pub fn scope_probe_paths(
+        &self,
+        runtime: String,
+        scope: String,
+        host: Host,
+        explicit_dir: Option<String>,
+    ) -> Result<Vec<String>, GsdError> {
+        let scope = gsd_core::parse_scope(&scope)?;
+        Ok(gsd_core::scope_probe_paths(
+            &self.inner,
+            &runtime,
+            scope,
+            &host.into(),
+            explicit_dir.as_deref(),
+        )?)
+    }
+
+    /// The trigger surface of `runtime` across `scopes` for the given command stems.
+    pub fn resolve_trigger_surface(
+        &self,
+        runtime: String,
+        scopes: Vec<String>,
+        stems: Vec<String>,
+        router_stems: Vec<String>,
+        child_to_routers: HashMap<String, Vec<String>>,
+    ) -> Result<Vec<Trigger>, GsdError> {
+        let scopes = scopes
+            .iter()
+            .map(|s| gsd_core::parse_scope(s))
+            .collect::<Result<Vec<_>, _>>()?;
+        let input = gsd_core::TriggerInput {
+            stems,
+            router_stems,
+            child_to_routers: child_to_routers.into_iter().collect(),
+        };
+        let triggers = gsd_core::resolve_trigger_surface(&self.inner, &runtime, &scopes, &input)?;
+        Ok(triggers.iter().map(Trigger::from).collect())
+    }
+
+    /// Installed surfaces as JSON (`{"surfaces", "diagnostics"}`); `facts_json` is the
+    /// `SurfaceFacts` JSON (`{"homes": {...}}`) the caller collected (`"{}"` for none).
+    pub fn installed_surfaces_json(
+        &self,
+        runtime: Option<String>,
+        host: Host,
+        facts_json: String,
+    ) -> Result<String, GsdError> {
+        let facts = surface_facts(&facts_json)?;
+        let surfaces = gsd_core::resolve_installed_surfaces(
+            &self.inner,
+            runtime.as_deref(),
+            &host.into(),
+            &facts,
+        )?;
+        Ok(types::json(&surfaces))
+    }
+
+    /// The shadow report of `runtime` as JSON; `facts_json` as for `installed_surfaces_json`.
+    pub fn shadow_report_json(
+        &self,
+        runtime: String,
+        host: Host,
+        facts_json: String,
+    ) -> Result<String, GsdError> {
+        let facts = surface_facts(&facts_json)?;
+        let report = gsd_core::build_shadow_report(&self.inner, &runtime, &host.into(), &facts)?;
+        Ok(types::json(&report))
+    }
+}
+
+fn surface_facts(text: &str) -> Result<gsd_core::SurfaceFacts, GsdError> {
+    serde_json::from_str(text).map_err(|e| GsdError::InvalidArgument {
+        message: format!("facts_json is not valid SurfaceFacts JSON: {e}"),
+    })
+}
+
+/// Validates one capability manifest (its `capability.json` text and folder name). Bound
+/// violations and unparsable text raise `ManifestTooLarge`, `ManifestTooDeep`,
+/// `ManifestInvalidJson`; validation findings are returned, not raised.
+#[uniffi::export]
+pub fn validate_capability(manifest: String, folder: String) -> Result<Validation, GsdError> {
+    let value = gsd_core::parse_manifest(&manifest)?;
+    let errors = gsd_core::validate_capability(&value, &folder);
+    let warnings = if errors.is_empty() {
+        gsd_core::warning_records(&value)
+    } else {
+        Vec::new()
+    };
+    Ok(Validation {
+        valid: errors.is_empty(),
+        errors: errors.iter().map(Diagnostic::from).collect(),
+        warnings: warnings.iter().map(Diagnostic::from).collect(),
+    })
+}
+
+/// The library version, e.g. `0.1.0`.
+#[uniffi::export]
+pub fn version() -> String {
+    env!("CARGO_PKG_VERSION").to_owned()
+}
+
+/// The stable error-code table, in the core's order (for binding coverage tests).
+#[uniffi::export]
+pub fn error_codes() -> Vec<ErrorCodeEntry> {
+    ErrorCode::ALL
+        .iter()
+        .map(|c| ErrorCodeEntry {
+            name: c.as_str().to_owned(),
+            status: c.status(),
+        })
+        .collect()
+}
+
+/// Fails with the `GsdError` variant of the code named `name` (e.g. `INVALID_SCOPE`),
+/// carrying `message`. Lets foreign tests prove every code reaches them as its own
+/// exception type. An unknown name is an `InvalidArgument` failure.
+#[uniffi::export]
+pub fn raise_error_code(name: String, message: String) -> Result<(), GsdError> {
+    let code = ErrorCode::parse(&name).ok_or_else(|| GsdError::InvalidArgument {
+        message: format!("unknown error code {name:?}"),
+    })?;
+    Err(GsdError::from_code(code, message))
+}

@@ -2,6 +2,8 @@
 //! a capability that passed validation (contribution roles per loop point; `when` keys
 //! and `pointFrom` enum keys declared in the capability's own `config`).
 
+use std::collections::{HashMap, HashSet};
+
 use serde_json::{Map, Value};
 
 use super::js::as_str;
@@ -46,6 +48,7 @@ fn when_declared(
 fn point_from(sink: &mut Sink, prefix: &str, cap: &Map<String, Value>) {
     let config = cap.get("config").and_then(Value::as_object);
     let empty = Map::new();
+    let mut indexed: HashMap<&str, Option<HashSet<&str>>> = HashMap::new();
     for step in items(cap, "steps") {
         let Some(key) = as_str(member(step, "pointFrom")) else {
             continue;
@@ -79,20 +82,18 @@ fn point_from(sink: &mut Sink, prefix: &str, cap: &Map<String, Value>) {
             );
             continue;
         }
+        // Validation guarantees `point` is a loop-point string, so `values.includes(point)`
+        // is string membership; each slice's values are indexed once, not per step.
         let point = member(step, "point");
-        let listed = slice
-            .get("values")
-            .and_then(Value::as_array)
-            .is_some_and(|values| {
-                values.iter().any(|v| match (v, point) {
-                    (Value::Number(a), Some(Value::Number(b))) => {
-                        super::js::as_f64(a).partial_cmp(&super::js::as_f64(b))
-                            == Some(std::cmp::Ordering::Equal)
-                    }
-                    (a, Some(b)) => !a.is_object() && !a.is_array() && a == b,
-                    (_, None) => false,
-                })
-            });
+        let values = indexed.entry(key).or_insert_with(|| {
+            slice
+                .get("values")
+                .and_then(Value::as_array)
+                .map(|vs| vs.iter().filter_map(Value::as_str).collect())
+        });
+        let listed = values
+            .as_ref()
+            .is_some_and(|set| as_str(point).is_some_and(|p| set.contains(p)));
         if !listed {
             sink.push(
                 code::CONTRACT,

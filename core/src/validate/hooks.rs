@@ -14,6 +14,9 @@ use super::paths::path_problem;
 use super::{Sink, code, json, raw, text};
 use crate::vocab::{LoopPoint, OnError};
 
+/// How many declared names an undeclared-reference message lists.
+const MAX_LISTED_NAMES: usize = 50;
+
 /// Declared skill or agent names: JavaScript `Set` semantics (unique, insertion order).
 #[derive(Debug, Default)]
 struct Declared<'a> {
@@ -351,7 +354,17 @@ fn reference(
             ),
         );
     } else if let Some(declared) = declared.filter(|d| !d.set.contains(name)) {
-        let list: Vec<String> = declared.order.iter().map(|d| raw(d)).collect();
+        // The peer lists every declared name; we list at most 50 (then `…`), so a
+        // manifest with many names and many bad references stays cheap.
+        let mut list: Vec<String> = declared
+            .order
+            .iter()
+            .take(MAX_LISTED_NAMES)
+            .map(|d| raw(d))
+            .collect();
+        if declared.order.len() > MAX_LISTED_NAMES {
+            list.push("…".to_owned());
+        }
         sink.push(
             code::UNDECLARED_REFERENCE,
             &*field,

@@ -84,6 +84,8 @@ pub mod code {
     pub const CONTRACT: &str = "contract";
     /// Ours: a `null` element in steps/contributions/gates (the peer throws).
     pub const NULL_ELEMENT: &str = "null_element";
+    /// Ours: more than [`super::MAX_REPORTED_ERRORS`] errors; the rest are counted in `detail`.
+    pub const TOO_MANY_ERRORS: &str = "too_many_errors";
     /// Ours: `configHome.skillsHome` nests deeper than the manifest depth bound.
     pub const TOO_DEEP: &str = "too_deep";
     /// Ours: an artifact-layout `destSubpath` that could escape its config directory.
@@ -111,6 +113,7 @@ pub mod code {
 pub(crate) struct Sink {
     out: Vec<Diagnostic>,
     capability: String,
+    omitted: usize,
 }
 
 impl Sink {
@@ -118,23 +121,51 @@ impl Sink {
         Self {
             out: Vec::new(),
             capability: capability.to_owned(),
+            omitted: 0,
         }
     }
 
-    /// Appends one error.
+    /// Appends one error; past [`MAX_REPORTED_ERRORS`] errors are only counted.
     pub(crate) fn push(
         &mut self,
         code: &'static str,
         field: impl Into<String>,
         message: impl Into<String>,
     ) {
+        if self.out.len() >= MAX_REPORTED_ERRORS {
+            self.omitted += 1;
+            return;
+        }
         self.out.push(
             Diagnostic::new(code, Severity::Error, message)
                 .with_capability(self.capability.clone())
                 .with_field(field),
         );
     }
+
+    /// The errors, with one summary error when some were only counted.
+    fn finish(mut self) -> Vec<Diagnostic> {
+        if self.omitted > 0 {
+            let message = format!(
+                "{} further errors not listed (at most {MAX_REPORTED_ERRORS} are reported)",
+                self.omitted
+            );
+            self.out.push(
+                Diagnostic::new(code::TOO_MANY_ERRORS, Severity::Error, message)
+                    .with_capability(self.capability.clone())
+                    .with_field("")
+                    .with_detail(
+                        serde_json::json!({"truncated": true, "omittedCount": self.omitted}),
+                    ),
+            );
+        }
+        self.out
+    }
 }
+
+/// How many errors one manifest reports before the rest are summarized (a hostile 8 MiB
+/// manifest could otherwise yield millions of them).
+pub const MAX_REPORTED_ERRORS: usize = 1000;
 
 /// `JSON.stringify(v)` of manifest data, sanitized for a message.
 pub(crate) fn json(v: Option<&Value>) -> String {
@@ -173,7 +204,8 @@ pub(crate) fn is_reserved_value(v: Option<&Value>) -> bool {
 /// Peer `validateCapability(cap, folderId)`: the errors, in the peer's order, as
 /// Error-severity diagnostics. Empty means valid. Total: never panics (where the peer
 /// throws, on `null` elements of `steps`, `contributions` or `gates`, this returns a
-/// `null_element` error instead).
+/// `null_element` error instead). Each diagnostic's `capability_id` is `folder_id`; past
+/// [`MAX_REPORTED_ERRORS`] errors, one `too_many_errors` summary counts the rest.
 ///
 /// ```
 /// let cap = serde_json::json!({"id": "Bad"});
@@ -184,7 +216,7 @@ pub(crate) fn is_reserved_value(v: Option<&Value>) -> bool {
 pub fn validate_capability(manifest: &Value, folder_id: &str) -> Vec<Diagnostic> {
     let mut sink = Sink::new(folder_id);
     envelope::validate(&mut sink, manifest, folder_id);
-    sink.out
+    sink.finish()
 }
 
 /// Where a manifest being loaded comes from.
@@ -242,7 +274,7 @@ pub fn check_capability(manifest: &Value, folder_id: &str, origin: Origin) -> Ca
     }
     let mut sink = Sink::new(folder_id);
     contract::validate(&mut sink, manifest, folder_id);
-    check.errors = sink.out;
+    check.errors = sink.finish();
     if check.errors.is_empty() {
         check.warnings = warning_records(manifest);
     }

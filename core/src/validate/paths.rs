@@ -88,4 +88,26 @@ mod tests {
             Some("is \".\" (it must name a directory)")
         );
     }
+
+    #[test]
+    fn dots_inside_names_and_single_dot_segments_are_not_parent_segments() {
+        for p in ["./a", "a/./b", "...", "a../b", "..a", ".gemini/config/"] {
+            assert_eq!(path_problem(p), None, "{p}");
+        }
+        assert_eq!(path_problem("./.."), Some("contains a \"..\" segment"));
+        assert_eq!(path_problem("a/.."), Some("contains a \"..\" segment"));
+    }
+
+    #[test]
+    fn every_control_character_is_refused_including_c1() {
+        for c in ['\u{1}', '\n', '\u{1b}', '\u{7f}', '\u{85}', '\u{9f}'] {
+            let p = format!("a{c}b");
+            assert_eq!(
+                path_problem(&p),
+                Some("contains a NUL or control character"),
+                "{p:?}"
+            );
+        }
+        assert_eq!(path_problem("caf\u{e9}"), None);
+    }
 }

@@ -68,18 +68,18 @@ fn flags(sink: &mut Sink, ctx: &str, flags: Option<&Value>) {
         );
         return;
     }
-    let mut seen: Vec<&str> = Vec::new();
+    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
     for (i, flag) in items.iter().enumerate() {
         match flag.as_str() {
             Some(f) if is_lane_flag(f) => {
-                if seen.contains(&f) {
+                if seen.contains(f) {
                     sink.push(
                         code::DUPLICATE,
                         format!("reviewer.flags[{i}]"),
                         format!("{ctx} reviewer.flags lists \"{}\" more than once", raw(f)),
                     );
                 }
-                seen.push(f);
+                seen.insert(f);
             }
             _ => sink.push(
                 code::INVALID_VALUE,

@@ -2,8 +2,11 @@
 //! applying one mutation each to the shipped manifests in `capabilities/`.
 
 mod bodies;
+mod random;
 mod runtime;
 mod semantics;
+
+pub use random::random_cases;
 
 use std::collections::BTreeMap;
 use std::fs;

@@ -6,6 +6,7 @@ use serde_json::json;
 
 use super::{Corpus, Expect, set};
 
+#[allow(clippy::too_many_lines)] // Reason: a data table of mutations, one line per case.
 pub fn semantics_cases(c: &mut Corpus<'_>) {
     // `cap.id || '(unknown)'` and `String(id)` in message prefixes.
     for id in [
@@ -121,6 +122,20 @@ pub fn semantics_cases(c: &mut Corpus<'_>) {
             set(v, "steps[0].ref", json!({"skill": "anything"}));
         },
     );
+    // Duplicate keys: the last value wins at the first key's position (JSON.parse and
+    // serde_json with preserve_order agree).
+    let claude = serde_json::to_string(&c.base["claude"]).expect("text");
+    let duplicated = claude.replacen(
+        '{',
+        r#"{"role":"plugin","compatVersions":{"1.0":"x","b":"y","1.0":"zz"},"#,
+        1,
+    );
+    c.cases.push(super::Case {
+        name: "claude: duplicate keys".to_owned(),
+        folder: "claude".to_owned(),
+        text: duplicated,
+        expect: Expect::Same,
+    });
     // Every forbidden field on a reviewer at once.
     c.mutate(
         "coderabbit",

@@ -1,0 +1,64 @@
+//! The committed header is what cbindgen produces now, and it spells the error table the
+//! way the core does: every `ErrorCode` appears as `GSD_STATUS_<CODE> = <status>`.
+
+use std::path::Path;
+
+use gsd_core::ErrorCode;
+
+fn crate_dir() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn committed_header() -> String {
+    std::fs::read_to_string(crate_dir().join("include/gsd_core.h"))
+        .expect("include/gsd_core.h is committed")
+}
+
+#[test]
+fn committed_header_equals_a_fresh_cbindgen_run() {
+    let config = cbindgen::Config::from_file(crate_dir().join("cbindgen.toml"))
+        .expect("cbindgen.toml parses");
+    let bindings = cbindgen::Builder::new()
+        .with_crate(crate_dir())
+        .with_config(config)
+        .generate()
+        .expect("cbindgen parses the crate");
+    let mut fresh = Vec::new();
+    bindings.write(&mut fresh);
+    let fresh = String::from_utf8(fresh).expect("cbindgen writes UTF-8");
+    assert!(
+        fresh == committed_header(),
+        "bindings/c/include/gsd_core.h is stale: rebuild gsd-core-c and commit the header"
+    );
+}
+
+/// `(name, number)` of every `GSD_STATUS_*` enumerator in the header, in order.
+fn header_statuses(header: &str) -> Vec<(String, u32)> {
+    header
+        .lines()
+        .filter_map(|line| {
+            let (name, value) = line.trim().strip_suffix(',')?.split_once(" = ")?;
+            let name = name.strip_prefix("GSD_STATUS_")?;
+            Some((name.to_owned(), value.parse().ok()?))
+        })
+        .collect()
+}
+
+#[test]
+fn every_error_code_has_its_name_and_number_in_the_header() {
+    let statuses = header_statuses(&committed_header());
+    assert_eq!(statuses.first(), Some(&("OK".to_owned(), 0)));
+    for code in ErrorCode::ALL {
+        assert!(
+            statuses.contains(&(code.as_str().to_owned(), code.status())),
+            "GSD_STATUS_{} = {} is missing from the header",
+            code.as_str(),
+            code.status()
+        );
+    }
+    assert_eq!(
+        statuses.len(),
+        ErrorCode::ALL.len() + 1,
+        "the header has a status the core does not: {statuses:?}"
+    );
+}

@@ -1,0 +1,397 @@
+//! Conversions: core values to pre-shaped JS values (serde → JSON value → JS in one
+//! crossing), and JS inputs to core values. The default host is read here: this is the
+//! only place the addon touches the machine (HOME, cwd, environment, and exactly the probe
+//! paths the core lists).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use gsd_core::{Error as CoreError, Host, ProfileSelection, Registry as CoreRegistry};
+use napi::Env;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::error::{JsResult, fail, invalid_argument, to_js};
+
+/// Serializes a core value into the JSON value napi hands to JS as a plain object.
+pub fn to_value<T: Serialize + ?Sized>(env: Env, value: &T) -> JsResult<Value> {
+    serde_json::to_value(value).map_err(|e| {
+        invalid_argument(
+            env,
+            "result",
+            &format!("result could not be serialized: {e}"),
+        )
+    })
+}
+
+/// Maps a core failure to the JS error of the export.
+pub fn core<T>(env: Env, result: Result<T, CoreError>) -> JsResult<T> {
+    result.map_err(|e| to_js(env, &e))
+}
+
+/// Deserializes a JS argument, naming the argument when its shape is wrong.
+pub fn from_value<T: for<'de> Deserialize<'de>>(
+    env: Env,
+    field: &str,
+    value: Value,
+) -> JsResult<T> {
+    serde_json::from_value(value)
+        .map_err(|e| invalid_argument(env, field, &format!("{field} is invalid: {e}")))
+}
+
+/// One registered runtime as JS sees it: `{ id, descriptor }`.
+#[derive(Serialize)]
+pub struct RuntimeEntry<'a> {
+    /// The runtime id.
+    pub id: &'a str,
+    /// The typed descriptor (`runtime` body of the capability).
+    pub descriptor: &'a gsd_core::RuntimeDescriptor,
+}
+
+/// Every runtime of a registry, sorted by id.
+pub fn runtime_entries(registry: &CoreRegistry) -> Vec<RuntimeEntry<'_>> {
+    registry
+        .runtime_ids()
+        .filter_map(|id| {
+            registry
+                .runtime(id)
+                .map(|descriptor| RuntimeEntry { id, descriptor })
+        })
+        .collect()
+}
+
+/// The host of a call: the caller's data when given (used as is, nothing is probed), else
+/// the real machine with `probes(&host)` checked on disk. When the probe list cannot be
+/// computed (e.g. an unknown runtime) nothing is probed and the resolver reports the error.
+pub fn host(
+    env: Env,
+    given: Option<Value>,
+    probes: impl FnOnce(&Host) -> Result<Vec<String>, CoreError>,
+) -> JsResult<Host> {
+    if let Some(value) = given {
+        return from_value(env, "host", value);
+    }
+    let mut host = real_host(env)?;
+    if let Ok(paths) = probes(&host) {
+        host.existing_paths = existing(paths);
+    }
+    Ok(host)
+}
+
+/// The paths of `paths` that exist on this machine (following symlinks, like `existsSync`).
+pub fn existing(paths: Vec<String>) -> BTreeSet<String> {
+    paths
+        .into_iter()
+        .filter(|p| Path::new(p).exists())
+        .collect()
+}
+
+/// HOME, the working directory and the environment (non-UTF-8 entries are skipped).
+fn real_host(env: Env) -> JsResult<Host> {
+    let home = std::env::var("HOME")
+        .ok()
+        .filter(|h| !h.is_empty())
+        .ok_or_else(|| {
+            fail(
+                env,
+                gsd_core::ErrorCode::InvalidHost,
+                "HOME is not set",
+                Some("host.home"),
+            )
+        })?;
+    let cwd = std::env::current_dir()
+        .ok()
+        .and_then(|p| p.to_str().map(str::to_owned))
+        .ok_or_else(|| {
+            fail(
+                env,
+                gsd_core::ErrorCode::InvalidHost,
+                "the working directory is not readable as UTF-8",
+                Some("host.cwd"),
+            )
+        })?;
+    let vars: BTreeMap<String, String> = std::env::vars_os()
+        .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
+        .collect();
+    Ok(Host {
+        home,
+        cwd,
+        env: vars,
+        existing_paths: BTreeSet::new(),
+    })
+}
+
+/// The optional inputs of `resolveInstallPlan` besides runtime, scope and host.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PlanOptions {
+    /// Explicit config directory (`--config-dir`).
+    #[serde(default)]
+    pub explicit_dir: Option<String>,
+    /// Command stems of the source inventory.
+    #[serde(default)]
+    pub commands: Vec<String>,
+    /// Agent stems of the source inventory.
+    #[serde(default)]
+    pub agents: Vec<String>,
+    /// Router command stems.
+    #[serde(default)]
+    pub router_stems: Vec<String>,
+    /// Routed child stem → owning routers.
+    #[serde(default)]
+    pub child_to_routers: BTreeMap<String, Vec<String>>,
+    /// Install-profile selection (`null`: full).
+    #[serde(default)]
+    pub profile: Option<ProfileSelection>,
+}
+
+/// Parses a list of scope ids (each exactly `global` or `local`).
+pub fn scopes(env: Env, ids: &[String]) -> JsResult<Vec<gsd_core::Scope>> {
+    ids.iter()
+        .map(|id| core(env, gsd_core::parse_scope(id)))
+        .collect()
+}
+
+/// `{ name: [members...] }` for every closed enum and field list a manifest may use.
+pub fn vocabulary() -> Value {
+    use gsd_core::vocab as v;
+    fn list<T: Copy>(all: &[T], as_str: fn(T) -> &'static str) -> Value {
+        all.iter().map(|x| Value::from(as_str(*x))).collect()
+    }
+    fn names(all: &[&str]) -> Value {
+        all.iter().map(|x| Value::from(*x)).collect()
+    }
+    let entries: Vec<(&str, Value)> = vec![
+        ("role", list(v::Role::ALL, v::Role::as_str)),
+        ("tier", list(v::Tier::ALL, v::Tier::as_str)),
+        ("scope", list(v::Scope::ALL, v::Scope::as_str)),
+        ("onError", list(v::OnError::ALL, v::OnError::as_str)),
+        ("loopPoint", list(v::LoopPoint::ALL, v::LoopPoint::as_str)),
+        (
+            "configSliceType",
+            list(v::ConfigSliceType::ALL, v::ConfigSliceType::as_str),
+        ),
+        (
+            "configHomeKind",
+            list(v::ConfigHomeKind::ALL, v::ConfigHomeKind::as_str),
+        ),
+        (
+            "configFormat",
+            list(v::ConfigFormat::ALL, v::ConfigFormat::as_str),
+        ),
+        (
+            "commandStyle",
+            list(v::CommandStyle::ALL, v::CommandStyle::as_str),
+        ),
+        (
+            "hooksSurface",
+            list(v::HooksSurface::ALL, v::HooksSurface::as_str),
+        ),
+        (
+            "hookEvents",
+            list(v::HookEvents::ALL, v::HookEvents::as_str),
+        ),
+        (
+            "extensionEvents",
+            list(v::ExtensionEvents::ALL, v::ExtensionEvents::as_str),
+        ),
+        (
+            "sandboxTier",
+            list(v::SandboxTier::ALL, v::SandboxTier::as_str),
+        ),
+        (
+            "artifactKind",
+            list(v::ArtifactKindName::ALL, v::ArtifactKindName::as_str),
+        ),
+        ("nesting", list(v::Nesting::ALL, v::Nesting::as_str)),
+        (
+            "triggerKind",
+            list(v::TriggerKind::ALL, v::TriggerKind::as_str),
+        ),
+        (
+            "installSurface",
+            list(v::InstallSurface::ALL, v::InstallSurface::as_str),
+        ),
+        (
+            "permissionWriter",
+            list(v::PermissionWriter::ALL, v::PermissionWriter::as_str),
+        ),
+        (
+            "extendedHookEvent",
+            list(v::ExtendedHookEvent::ALL, v::ExtendedHookEvent::as_str),
+        ),
+        (
+            "converter",
+            list(v::ConverterName::ALL, v::ConverterName::as_str),
+        ),
+        (
+            "embeddingMode",
+            list(v::EmbeddingMode::ALL, v::EmbeddingMode::as_str),
+        ),
+        (
+            "commandSurface",
+            list(v::CommandSurface::ALL, v::CommandSurface::as_str),
+        ),
+        ("modelMode", list(v::ModelMode::ALL, v::ModelMode::as_str)),
+        ("hookBus", list(v::HookBus::ALL, v::HookBus::as_str)),
+        ("stateIo", list(v::StateIo::ALL, v::StateIo::as_str)),
+        (
+            "hostTransport",
+            list(v::HostTransport::ALL, v::HostTransport::as_str),
+        ),
+        (
+            "hostRuntime",
+            list(v::HostRuntime::ALL, v::HostRuntime::as_str),
+        ),
+        (
+            "subagentToolkit",
+            list(v::SubagentToolkit::ALL, v::SubagentToolkit::as_str),
+        ),
+        (
+            "effortSurface",
+            list(v::EffortSurface::ALL, v::EffortSurface::as_str),
+        ),
+        (
+            "dispatchIsolation",
+            list(v::DispatchIsolation::ALL, v::DispatchIsolation::as_str),
+        ),
+        (
+            "laneTransport",
+            list(v::LaneTransport::ALL, v::LaneTransport::as_str),
+        ),
+        (
+            "laneProbeKind",
+            list(v::LaneProbeKind::ALL, v::LaneProbeKind::as_str),
+        ),
+        (
+            "promptChannel",
+            list(v::PromptChannel::ALL, v::PromptChannel::as_str),
+        ),
+        (
+            "outputChannel",
+            list(v::OutputChannel::ALL, v::OutputChannel::as_str),
+        ),
+        (
+            "effortChannel",
+            list(v::EffortChannel::ALL, v::EffortChannel::as_str),
+        ),
+        (
+            "modelDiscovery",
+            list(v::ModelDiscovery::ALL, v::ModelDiscovery::as_str),
+        ),
+        (
+            "emptyOutput",
+            list(v::EmptyOutput::ALL, v::EmptyOutput::as_str),
+        ),
+        (
+            "evidenceClass",
+            list(v::EvidenceClass::ALL, v::EvidenceClass::as_str),
+        ),
+        (
+            "laneHandler",
+            list(v::LaneHandler::ALL, v::LaneHandler::as_str),
+        ),
+        (
+            "effortLevel",
+            list(v::EffortLevel::ALL, v::EffortLevel::as_str),
+        ),
+        (
+            "featureFieldsForbiddenOnRuntime",
+            names(v::FEATURE_FIELDS_FORBIDDEN_ON_RUNTIME),
+        ),
+        (
+            "featureFieldsForbiddenOnReviewer",
+            names(v::FEATURE_FIELDS_FORBIDDEN_ON_REVIEWER),
+        ),
+        ("knownReviewerFields", names(v::KNOWN_REVIEWER_FIELDS)),
+        ("knownHostBehaviors", names(v::KNOWN_HOST_BEHAVIORS)),
+        ("profileRank", names(v::PROFILE_RANK)),
+        (
+            "defaultTriggerPrecedence",
+            list(v::DEFAULT_TRIGGER_PRECEDENCE, v::TriggerKind::as_str),
+        ),
+    ];
+    Value::Object(
+        entries
+            .into_iter()
+            .map(|(k, v)| (k.to_owned(), v))
+            .collect(),
+    )
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OverlayInput {
+    folder: String,
+    manifest: String,
+    #[serde(default)]
+    fragments: BTreeMap<String, String>,
+}
+
+/// Overlay folders from `[{ folder, manifest, fragments? }]`.
+pub fn overlays(env: Env, value: Value) -> JsResult<Vec<gsd_core::Overlay>> {
+    let inputs: Vec<OverlayInput> = from_value(env, "overlays", value)?;
+    Ok(inputs
+        .into_iter()
+        .map(|o| gsd_core::Overlay {
+            folder: o.folder,
+            manifest: o.manifest,
+            fragments: o.fragments.into_iter().collect(),
+        })
+        .collect())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CommandInput {
+    stem: String,
+    body: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WorkflowInput {
+    path: String,
+    body: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SourcesInput {
+    #[serde(default)]
+    commands: Vec<CommandInput>,
+    #[serde(default)]
+    workflows: Vec<WorkflowInput>,
+}
+
+/// Profile sources from `{ commands: [{ stem, body }], workflows: [{ path, body }] }`.
+pub fn profile_sources(env: Env, value: Value) -> JsResult<gsd_core::ProfileSources> {
+    let input: SourcesInput = from_value(env, "sources", value)?;
+    Ok(gsd_core::ProfileSources {
+        commands: input
+            .commands
+            .into_iter()
+            .map(|c| gsd_core::profile::CommandSource {
+                stem: c.stem,
+                body: c.body,
+            })
+            .collect(),
+        workflows: input
+            .workflows
+            .into_iter()
+            .map(|w| gsd_core::profile::WorkflowSource {
+                path: w.path,
+                body: w.body,
+            })
+            .collect(),
+    })
+}
+
+/// `{ name, skills: "*" | [...], agents: [...] }` (sorted lists).
+pub fn profile_value(profile: &gsd_core::ResolvedProfile) -> Value {
+    let skills = match &profile.skills {
+        gsd_core::profile::ProfileSkills::All => Value::from("*"),
+        gsd_core::profile::ProfileSkills::Only(set) => set.iter().cloned().collect(),
+    };
+    serde_json::json!({ "name": profile.name, "skills": skills, "agents": profile.agents })
+}

@@ -1,0 +1,211 @@
+"""Python tests of the uniffi binding of gsd-core.
+
+Run by scripts/test-bindings.sh: GSD_PY_OUT names the folder holding the generated
+gsd_core_uniffi.py next to libgsd_core_uniffi.so. Expected values come from the
+specification's tables, not from the library's own output.
+"""
+
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.environ.get("GSD_PY_OUT", "target/uniffi-py"))
+
+import gsd_core_uniffi as gsd  # noqa: E402  (the path is set just above)
+
+# The 19 first-party runtimes, sorted (design document, runtime list).
+RUNTIME_IDS = [
+    "antigravity", "augment", "claude", "cline", "codebuddy", "codex", "copilot", "cursor",
+    "hermes", "kilo", "kimi", "kimi-code", "opencode", "pi", "qwen", "trae", "vscode",
+    "windsurf", "zcode",
+]
+
+# The stable code table (core/src/error.rs): spelling -> C status number.
+CODE_TABLE = {
+    "NULL_ARGUMENT": 1, "INVALID_UTF8": 2, "PANIC": 3, "INVALID_ARGUMENT": 4,
+    "UNKNOWN_RUNTIME": 100, "NO_CONFIG_HOME": 101, "INVALID_SCOPE": 102,
+    "DESTINATION_OUTSIDE_CONFIG_HOME": 103, "INVALID_HOST": 104, "INVALID_DESCRIPTOR": 105,
+    "MANIFEST_TOO_LARGE": 200, "MANIFEST_TOO_DEEP": 201, "MANIFEST_INVALID_JSON": 202,
+    "MANIFEST_INVALID": 203,
+}
+
+
+def camel(name):
+    """UNKNOWN_RUNTIME -> UnknownRuntime (the GsdError variant of a code)."""
+    return "".join(part.capitalize() for part in name.split("_"))
+
+
+class RegistryTest(unittest.TestCase):
+    def setUp(self):
+        self.registry = gsd.Registry.first_party()
+
+    def test_first_party_lists_the_19_runtimes(self):
+        self.assertEqual(self.registry.runtime_ids(), RUNTIME_IDS)
+
+    def test_first_party_has_no_diagnostics(self):
+        self.assertEqual(self.registry.diagnostics(), [])
+
+    def test_runtime_manifest_is_the_capability(self):
+        import json
+
+        manifest = json.loads(self.registry.runtime_manifest_json("claude"))
+        self.assertEqual(manifest["id"], "claude")
+        self.assertEqual(manifest["role"], "runtime")
+        # spec 14.1: claude's configHome is dot-home `.claude` with CLAUDE_CONFIG_DIR
+        home = manifest["runtime"]["configHome"]
+        self.assertEqual((home["kind"], home["name"], home["env"]),
+                         ("dot-home", ".claude", ["CLAUDE_CONFIG_DIR"]))
+
+    def test_unknown_runtime_is_its_own_exception_type(self):
+        with self.assertRaises(gsd.GsdError.UnknownRuntime) as caught:
+            self.registry.runtime_manifest_json("gemini")
+        self.assertIsInstance(caught.exception, gsd.GsdError)
+        self.assertEqual(caught.exception.message,
+                         "unknown runtime 'gemini' — not present in the capability registry")
+
+    def test_version(self):
+        self.assertRegex(gsd.version(), r"^\d+\.\d+\.\d+$")
+
+
+HOST = gsd.Host(home="/home/u", cwd="/work/p")
+
+
+class PlanTest(unittest.TestCase):
+    """Values from the specification: config homes (14.1/14.2), layouts (14.4), scopes (2)."""
+
+    def setUp(self):
+        self.registry = gsd.Registry.first_party()
+
+    def plan(self, runtime, scope, **extra):
+        request = gsd.PlanRequest(runtime=runtime, scope=scope, host=HOST, **extra)
+        return self.registry.resolve_install_plan(request)
+
+    def test_claude_global_plan(self):
+        plan = self.plan("claude", "global", commands=["help"], agents=["gsd-executor"])
+        self.assertEqual(plan.runtime, "claude")
+        self.assertEqual(plan.scope, gsd.ResolvedScope(
+            id=gsd.Scope.GLOBAL, config_home="/home/u/.claude", settings_file="settings.json",
+            consent_required=False, host_precedence_rank=2,
+            provenance_json='{"source":"default"}'))
+        self.assertEqual(plan.command_style, "slash-hyphen")
+        self.assertEqual(plan.sandbox_tier, "none")
+        self.assertEqual(plan.support_tier, 1)
+        # claude global: skills (flat, gsd- prefix, Claude skill converter), then agents
+        self.assertEqual(plan.placements, [
+            gsd.Placement(kind="skills", stem="help", source="commands/gsd/help.md",
+                          destination="/home/u/.claude/skills/gsd-help/SKILL.md",
+                          converter="convertClaudeCommandToClaudeSkill"),
+            gsd.Placement(kind="agents", stem="gsd-executor", source="agents/gsd-executor.md",
+                          destination="/home/u/.claude/agents/gsd-executor.md", converter=None),
+        ])
+        self.assertEqual(plan.triggers, [gsd.Trigger(
+            trigger="gsd-help", kind="skills", scope=gsd.Scope.GLOBAL, dest_path="skills/gsd-help",
+            registration="direct", router_trigger=None, shadowed_by=None)])
+        self.assertEqual(plan.diagnostics, [])
+
+    def test_claude_local_plan_installs_commands(self):
+        plan = self.plan("claude", "local", commands=["help"])
+        self.assertEqual(plan.scope.config_home, "/work/p/.claude")
+        self.assertEqual(plan.scope.settings_file, "settings.local.json")
+        self.assertTrue(plan.scope.consent_required)
+        self.assertEqual([p.destination for p in plan.placements],
+                         ["/work/p/.claude/commands/gsd-help.md"])
+
+    def test_env_override_moves_the_config_home(self):
+        host = gsd.Host(home="/home/u", cwd="/work/p", env={"CLAUDE_CONFIG_DIR": "~/alt"})
+        scope = self.registry.resolve_scope("claude", "global", host, None)
+        self.assertEqual(scope.config_home, "/home/u/alt")
+
+    def test_unknown_runtime_raises_unknown_runtime(self):
+        with self.assertRaises(gsd.GsdError.UnknownRuntime):
+            self.plan("gemini", "global")
+
+    def test_bad_scope_raises_invalid_scope(self):
+        with self.assertRaises(gsd.GsdError.InvalidScope) as caught:
+            self.plan("claude", "GLOBAL")
+        self.assertEqual(caught.exception.message,
+                         "id must be one of 'global' | 'local', got \"GLOBAL\"")
+        with self.assertRaises(gsd.GsdError.InvalidScope):
+            self.registry.resolve_trigger_surface("claude", ["project"], [], [], {})
+
+    def test_vscode_has_no_config_home(self):
+        with self.assertRaises(gsd.GsdError.NoConfigHome):
+            self.registry.resolve_scope("vscode", "global", HOST, None)
+
+    def test_global_skill_shadows_local_command(self):
+        triggers = self.registry.resolve_trigger_surface("claude", ["local", "global"], ["help"], [], {})
+        winner = gsd.Trigger(trigger="gsd-help", kind="skills", scope=gsd.Scope.GLOBAL,
+                             dest_path="skills/gsd-help", registration="direct",
+                             router_trigger=None, shadowed_by=None)
+        self.assertIn(winner, triggers)
+        losers = [t for t in triggers if t.shadowed_by is not None]
+        self.assertEqual([(t.kind, t.scope) for t in losers], [("commands", gsd.Scope.LOCAL)])
+        self.assertEqual(losers[0].shadowed_by, gsd.ShadowedBy(kind="skills", scope=gsd.Scope.GLOBAL))
+
+
+class ValidationTest(unittest.TestCase):
+    def test_shipped_manifest_is_valid(self):
+        manifest = gsd.Registry.first_party().runtime_manifest_json("codex")
+        self.assertEqual(gsd.validate_capability(manifest, "codex"),
+                         gsd.Validation(valid=True, errors=[], warnings=[]))
+
+    def test_non_object_is_one_error(self):
+        result = gsd.validate_capability("[]", "x")
+        self.assertFalse(result.valid)
+        self.assertEqual([d.message for d in result.errors], ["capability must be a JSON object"])
+        self.assertEqual(result.errors[0].severity, gsd.Severity.ERROR)
+
+    def test_bounds_raise(self):
+        with self.assertRaises(gsd.GsdError.ManifestTooLarge):
+            gsd.validate_capability("{" + " " * (8 * 1024 * 1024), "x")
+        with self.assertRaises(gsd.GsdError.ManifestTooDeep):
+            gsd.validate_capability("[" * 200, "x")
+        with self.assertRaises(gsd.GsdError.ManifestInvalidJson):
+            gsd.validate_capability('{"id": }', "x")
+
+    def test_rejected_overlay_becomes_a_diagnostic(self):
+        base = gsd.Registry.first_party()
+        next_registry = base.with_overlays([gsd.Overlay(folder="my-tool", manifest="[]")])
+        codes = [d.code for d in next_registry.diagnostics()]
+        self.assertIn("overlay_rejected", codes)
+        self.assertEqual(base.diagnostics(), [])
+        self.assertEqual(next_registry.runtime_ids(), RUNTIME_IDS)
+
+
+class SurfaceTest(unittest.TestCase):
+    def test_nothing_installed_is_not_shadowed(self):
+        import json
+
+        registry = gsd.Registry.first_party()
+        surfaces = json.loads(registry.installed_surfaces_json("claude", HOST, "{}"))
+        self.assertEqual([s["installed"] for s in surfaces["surfaces"][0]["scopes"]], [False, False])
+        report = json.loads(registry.shadow_report_json("claude", HOST, "{}"))
+        # spec 9: no counted trigger -> not_shadowed, shadowed false
+        self.assertEqual((report["reason"], report["shadowed"]), ("not_shadowed", False))
+        with self.assertRaises(gsd.GsdError.InvalidArgument):
+            registry.installed_surfaces_json("claude", HOST, "{")
+
+
+class ErrorCodeTableTest(unittest.TestCase):
+    def test_the_table_matches_the_c_numbers(self):
+        table = {entry.name: entry.status for entry in gsd.error_codes()}
+        self.assertEqual(table, CODE_TABLE)
+
+    def test_every_code_raises_its_own_variant(self):
+        for entry in gsd.error_codes():
+            with self.subTest(code=entry.name):
+                variant = getattr(gsd.GsdError, camel(entry.name))
+                with self.assertRaises(variant) as caught:
+                    gsd.raise_error_code(entry.name, "detail for " + entry.name)
+                self.assertEqual(caught.exception.message, "detail for " + entry.name)
+                # no other variant matches: the classes are distinct
+                others = [getattr(gsd.GsdError, camel(n)) for n in CODE_TABLE if n != entry.name]
+                self.assertFalse(any(isinstance(caught.exception, o) for o in others))
+
+    def test_an_unknown_code_name_is_invalid_argument(self):
+        with self.assertRaises(gsd.GsdError.InvalidArgument):
+            gsd.raise_error_code("NOT_A_CODE", "x")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,464 @@
+#!/usr/bin/env node
+'use strict';
+// The gsd-core command line: a thin edge over the package API. It parses flags, reads the
+// files it is asked about, and renders results; every decision comes from the core.
+
+const { parseArgs } = require('node:util');
+const api = require('../index.js');
+
+const EXIT_OK = 0;
+const EXIT_FAILURE = 1;
+const EXIT_USAGE = 2;
+
+const color = !('NO_COLOR' in process.env) && Boolean(process.stdout.isTTY);
+const paint = (code) => (text) => (color ? `\u001b[${code}m${text}\u001b[0m` : String(text));
+const bold = paint('1');
+const dim = paint('2');
+const red = paint('31');
+const yellow = paint('33');
+const green = paint('32');
+
+/** Peer flag spellings that are not a runtime id. */
+const RUNTIME_ALIASES = Object.freeze({ 'devin-desktop': 'windsurf' });
+
+const HELP = `gsd-core <command> [options]
+
+Commands:
+  plan       Show the install plan for one or more runtimes at one scope
+  doctor     Per runtime: config dir and provenance, installed scopes, shadowed triggers
+  validate   Validate capability manifests: validate <folder|capability.json>
+  runtimes   List the registered runtimes
+
+plan options:
+  --<runtime>              Select a runtime (--claude, --codex, --opencode, ...; see
+                           \`gsd-core runtimes\`); --devin-desktop selects windsurf
+  --all                    Select every registered runtime
+  -g, --global             Global scope (the runtime's config directory; default)
+  -l, --local              Local scope (the project's config directory under cwd)
+  -c, --config-dir <path>  Explicit config directory (global scope, one runtime)
+  --profile=<name>         Install profile (core, standard, full; default full)
+  --source <dir>           GSD package root to inventory (commands/gsd/*.md, agents/*.md)
+  --json                   Print the plan(s) as JSON
+
+doctor options:
+  --<runtime>, --all       Runtimes to inspect (default: all)
+  --json                   Print the report as JSON
+
+Common options:
+  -h, --help               Show this help
+
+Colour is used only on a terminal and never when NO_COLOR is set.
+
+Exit codes:
+  0  success (doctor: no errors; validate: no error diagnostics)
+  1  a failure: an error from the core, doctor found errors, validation errors
+  2  usage error: unknown command or flag, contradictory flags, missing argument
+`;
+
+class UsageError extends Error {}
+
+function runtimeIds() {
+  return api.firstPartyRegistry().runtimeIds();
+}
+
+/** The parseArgs option table for runtime-selecting commands. */
+function runtimeOptions() {
+  const options = { all: { type: 'boolean' } };
+  for (const id of [...runtimeIds(), ...Object.keys(RUNTIME_ALIASES)]) {
+    options[id] = { type: 'boolean' };
+  }
+  return options;
+}
+
+/** Runtimes selected by flags, in registry order, without duplicates. */
+function selectedRuntimes(values) {
+  if (values.all) return runtimeIds();
+  const picked = new Set();
+  for (const id of runtimeIds()) if (values[id]) picked.add(id);
+  for (const [alias, id] of Object.entries(RUNTIME_ALIASES)) if (values[alias]) picked.add(id);
+  return runtimeIds().filter((id) => picked.has(id));
+}
+
+function parse(args, options) {
+  try {
+    return parseArgs({ args, options: { help: { type: 'boolean', short: 'h' }, ...options }, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError(err.message);
+  }
+}
+
+function describeError(err) {
+  const field = err.field ? ` (field: ${err.field})` : '';
+  return `${err.code ?? 'ERROR'}: ${err.message}${field}`;
+}
+
+function cmdRuntimes(args) {
+  const { values, positionals } = parse(args, { json: { type: 'boolean' } });
+  if (values.help) return print(HELP);
+  if (positionals.length > 0) throw new UsageError(`runtimes takes no arguments, got ${positionals.join(' ')}`);
+  const rows = api.runtimes();
+  if (values.json) return print(JSON.stringify(rows, null, 2));
+  const table = [['RUNTIME', 'TIER', 'CONFIG HOME', 'LOCAL DIR', 'COMMANDS', 'CONFIG SURFACE']];
+  for (const { id, descriptor: d } of rows) {
+    const home = d.configHome.kind === 'none' ? 'none' : `${d.configHome.kind}:${d.configHome.name ?? ''}`;
+    table.push([id, String(d.supportTier), home, d.localConfigDir ?? '-', d.commandStyle, d.installSurface]);
+  }
+  print(renderTable(table));
+  return EXIT_OK;
+}
+
+/** Lists `*.md` regular files of a folder (sorted), as a usage error when unreadable. */
+function markdownFiles(dir) {
+  const fs = require('node:fs');
+  let entries;
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch (err) {
+    throw new UsageError(`--source: cannot read ${dir}: ${err.code ?? err.message}`);
+  }
+  return entries.filter((e) => e.isFile() && e.name.endsWith('.md')).map((e) => e.name).sort();
+}
+
+/**
+ * Reads a GSD package root's inventory: command and agent stems (commands/gsd/*.md,
+ * agents/*.md), the `ns-*` routers and, from their `requires:` lists, which routers own
+ * which child.
+ */
+function readInventory(source) {
+  const fs = require('node:fs');
+  const path = require('node:path');
+  const commandsDir = path.join(source, 'commands', 'gsd');
+  const commands = markdownFiles(commandsDir).map((f) => f.slice(0, -3));
+  const agents = markdownFiles(path.join(source, 'agents')).map((f) => f.slice(0, -3));
+  const routerStems = commands.filter((stem) => stem.startsWith('ns-'));
+  const childToRouters = {};
+  for (const router of routerStems) {
+    for (const child of api.parseRequires(fs.readFileSync(path.join(commandsDir, `${router}.md`), 'utf8'))) {
+      (childToRouters[child] ??= []).push(router);
+    }
+  }
+  return { commands, agents, routerStems, childToRouters };
+}
+
+/** Every regular file under `dir` (relative `/` paths), skipping symbolic links. */
+function walk(dir, prefix = '') {
+  const fs = require('node:fs');
+  const path = require('node:path');
+  const out = [];
+  let entries = [];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return out;
+  }
+  for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const rel = prefix ? `${prefix}/${e.name}` : e.name;
+    if (e.isDirectory()) out.push(...walk(path.join(dir, e.name), rel));
+    else if (e.isFile()) out.push(rel);
+  }
+  return out;
+}
+
+/** The profile selection of a plan: `null` for full, else the skills and agents to keep. */
+function readProfile(name, source) {
+  if (name === undefined || name === 'full') return null;
+  if (source === undefined) throw new UsageError(`--profile=${name} needs --source <dir> (the commands and workflows it selects from)`);
+  const fs = require('node:fs');
+  const path = require('node:path');
+  const commandsDir = path.join(source, 'commands', 'gsd');
+  const workflowsDir = path.join(source, 'gsd-core', 'workflows');
+  const sources = {
+    commands: markdownFiles(commandsDir).map((f) => ({ stem: f.slice(0, -3), body: fs.readFileSync(path.join(commandsDir, f), 'utf8') })),
+    workflows: walk(workflowsDir).map((rel) => ({ path: rel, body: fs.readFileSync(path.join(workflowsDir, rel), 'utf8') })),
+  };
+  const profile = api.resolveProfile([name], sources);
+  if (profile.skills === '*') return null;
+  return { skills: [...profile.skills], agents: [...profile.agents] };
+}
+
+function describeProvenance(p) {
+  switch (p.source) {
+    case 'explicitDir':
+      return `--config-dir ${p.value}`;
+    case 'envVar':
+      return `$${p.name}`;
+    case 'probe':
+      return p.marker ? `probe: ${p.marker} found` : 'probe: directory found';
+    case 'probeFallback':
+      return 'probe: nothing found, first candidate';
+    case 'projectDir':
+      return `project: ${p.localConfigDir} under ${p.cwd}`;
+    default:
+      return 'default';
+  }
+}
+
+function renderPlan(plan) {
+  const out = [];
+  const s = plan.scope;
+  out.push(bold(`${plan.runtime} (${s.id})`));
+  out.push(`  config dir    ${s.configHome}  ${dim(`(${describeProvenance(s.provenance)})`)}`);
+  if (s.settingsFile) out.push(`  settings      ${s.settingsFile}`);
+  out.push(`  commands      ${api.formatGsdSlash('help', plan.runtime).replace(/help$/, '<name>')}`);
+  const c = plan.config;
+  out.push(`  config        ${c.installSurface} (${c.configFormat})${c.writesSharedSettings ? ', writes shared settings' : ''}${c.permissionWriter ? `, permissions: ${c.permissionWriter}` : ''}`);
+  const h = plan.hooks;
+  out.push(`  hooks         ${h.surface}${h.hookEvents ? `, ${h.hookEvents} events` : ''}${h.extendedHookEvents.length ? ` + ${h.extendedHookEvents.join(', ')}` : ''}`);
+  out.push(`  sandbox       ${plan.sandboxTier}   support tier ${plan.supportTier}${s.consentRequired ? '   consent required' : ''}`);
+  out.push('  layout');
+  for (const k of plan.kinds) {
+    const extra = [k.prefix && `prefix ${k.prefix}`, k.nesting, k.converter].filter(Boolean).join(', ');
+    out.push(`    ${k.kind.padEnd(11)} → ${k.destDir}  ${dim(`(${extra})`)}`);
+  }
+  if (plan.placements.length > 0) {
+    const byKind = {};
+    for (const p of plan.placements) byKind[p.kind] = (byKind[p.kind] ?? 0) + 1;
+    out.push(`  placements    ${plan.placements.length} files (${Object.entries(byKind).map(([k, n]) => `${k} ${n}`).join(', ')})`);
+  }
+  const shadowed = plan.triggers.filter((t) => t.shadowedBy);
+  if (plan.triggers.length > 0) out.push(`  triggers      ${plan.triggers.length} (${shadowed.length} shadowed)`);
+  for (const t of shadowed) {
+    out.push(yellow(`    ! ${t.trigger} (${t.scope} ${t.kind}) is shadowed by ${t.shadowedBy.scope} ${t.shadowedBy.kind}`));
+  }
+  for (const d of plan.diagnostics.filter((d) => d.code !== 'trigger_shadowed')) {
+    out.push(`  ${d.severity === 'error' ? red(d.severity) : yellow(d.severity)} ${d.code}: ${d.message}`);
+  }
+  out.push(`  manifest      gsd-file-manifest.json v${plan.installManifest.manifestVersion} (${plan.installManifest.runtime}, ${plan.installManifest.scope})`);
+  return out.join('\n');
+}
+
+function cmdPlan(args) {
+  const { values, positionals } = parse(args, {
+    ...runtimeOptions(),
+    global: { type: 'boolean', short: 'g' },
+    local: { type: 'boolean', short: 'l' },
+    'config-dir': { type: 'string', short: 'c' },
+    profile: { type: 'string' },
+    source: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  if (values.help) return print(HELP);
+  if (positionals.length > 0) throw new UsageError(`plan takes no positional arguments, got '${positionals.join(' ')}'`);
+  if (values.global && values.local) throw new UsageError('--global and --local contradict each other; choose one');
+  if (values['config-dir'] !== undefined && values.local) throw new UsageError('--config-dir applies to the global scope; it cannot be combined with --local');
+  if (values['config-dir'] !== undefined && values['config-dir'].trim() === '') throw new UsageError('--config-dir requires a non-empty path');
+  const runtimes = selectedRuntimes(values);
+  if (runtimes.length === 0) throw new UsageError('choose at least one runtime (--claude, --codex, ... or --all)');
+  if (values['config-dir'] !== undefined && runtimes.length > 1) throw new UsageError('--config-dir applies to one runtime; it cannot be combined with several');
+  if (values.profile !== undefined && values.profile.trim() === '') throw new UsageError('--profile requires a name (core, standard, full)');
+  const scope = values.local ? 'local' : 'global';
+  const inventory = values.source === undefined ? {} : readInventory(values.source);
+  const options = { ...inventory, explicitDir: values['config-dir'], profile: readProfile(values.profile, values.source) };
+  const plans = [];
+  const skipped = [];
+  let failed = false;
+  for (const runtime of runtimes) {
+    try {
+      plans.push(api.resolveInstallPlan(runtime, scope, undefined, options));
+    } catch (err) {
+      if (values.all && err.code === 'NO_CONFIG_HOME') {
+        skipped.push(runtime);
+        continue;
+      }
+      if (!api.errorCodes.includes(err.code)) throw err;
+      failed = true;
+      process.stderr.write(`gsd-core: ${runtime}: ${red(describeError(err))}\n`);
+    }
+  }
+  if (values.json) {
+    print(JSON.stringify(runtimes.length === 1 && !values.all ? plans[0] ?? null : plans, null, 2));
+  } else {
+    if (plans.length > 0) print(plans.map(renderPlan).join('\n\n'));
+    for (const runtime of skipped) print(dim(`${runtime}: no installable config directory (skipped)`));
+  }
+  return failed ? EXIT_FAILURE : EXIT_OK;
+}
+
+function cmdDoctor(args) {
+  const { values, positionals } = parse(args, { ...runtimeOptions(), json: { type: 'boolean' } });
+  if (values.help) return print(HELP);
+  if (positionals.length > 0) throw new UsageError(`doctor takes no positional arguments, got '${positionals.join(' ')}'`);
+  const picked = selectedRuntimes(values);
+  const runtimes = picked.length > 0 ? picked : runtimeIds();
+  const installed = api.resolveInstalledSurfaces();
+  const byRuntime = Object.fromEntries(installed.surfaces.map((s) => [s.runtime, s]));
+  const report = [];
+  for (const runtime of runtimes) {
+    let home = null;
+    try {
+      home = api.resolveConfigHome(runtime);
+    } catch (err) {
+      if (err.code !== 'NO_CONFIG_HOME') throw err;
+    }
+    const surface = byRuntime[runtime] ?? null;
+    const shadow = api.buildShadowReport(runtime);
+    report.push({ runtime, configHome: home?.configHome ?? null, provenance: home?.provenance ?? null, scopes: surface?.scopes ?? [], shadow: shadow.report, lines: shadow.lines });
+  }
+  const errors = installed.diagnostics.filter((d) => d.severity === 'error');
+  if (values.json) {
+    print(JSON.stringify({ runtimes: report.map(({ lines, ...r }) => r), diagnostics: installed.diagnostics }, null, 2));
+    return errors.length > 0 ? EXIT_FAILURE : EXIT_OK;
+  }
+  for (const r of report) {
+    if (r.configHome === null) {
+      print(`${bold(r.runtime)}  ${dim('no installable config directory')}`);
+      continue;
+    }
+    print(`${bold(r.runtime)}  ${r.configHome}  ${dim(`(${describeProvenance(r.provenance)})`)}`);
+    for (const s of r.scopes) {
+      const state = s.installed ? green(`installed (manifest v${s.manifestVersion}, ${s.stems.length} installed stems)`) : dim('not installed');
+      print(`  ${s.scope.padEnd(7)} ${state}  ${dim(s.configHome)}`);
+    }
+    for (const line of r.lines) print(yellow(`  ${line}`));
+  }
+  for (const d of installed.diagnostics) {
+    print(`${d.severity === 'error' ? red(d.severity) : yellow(d.severity)} ${d.code}: ${d.message}`);
+  }
+  return errors.length > 0 ? EXIT_FAILURE : EXIT_OK;
+}
+
+/** A diagnostic produced by the CLI edge itself (file-system refusals). */
+function edgeDiagnostic(code, message) {
+  return { code, severity: 'error', message };
+}
+
+/**
+ * Reads a manifest file, refusing symlinks and non-regular files. At most one byte over the
+ * size bound is read, so the core reports an oversized file without it being loaded whole.
+ */
+function readManifest(file) {
+  const fs = require('node:fs');
+  let stat;
+  try {
+    stat = fs.lstatSync(file);
+  } catch (err) {
+    return { diagnostic: edgeDiagnostic('unreadable', `cannot read ${file}: ${err.code ?? err.message}`) };
+  }
+  if (stat.isSymbolicLink()) return { diagnostic: edgeDiagnostic('symlink_refused', `${file} is a symbolic link; refusing to follow it`) };
+  if (!stat.isFile()) return { diagnostic: edgeDiagnostic('not_regular_file', `${file} is not a regular file`) };
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
+  try {
+    const buffer = Buffer.alloc(Math.min(stat.size, api.manifestLimits.maxBytes) + 1);
+    const length = fs.readSync(fd, buffer, 0, buffer.length, 0);
+    return { text: buffer.subarray(0, length).toString('utf8') };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Validates one capability folder (or its capability.json): `{ path, folder, diagnostics }`. */
+function validateOne(file, folder) {
+  const read = readManifest(file);
+  if (read.diagnostic) return { path: file, folder, diagnostics: [read.diagnostic] };
+  try {
+    const errors = api.validateCapability(read.text, folder);
+    const warnings = errors.length === 0 ? api.warningRecords(read.text) : [];
+    return { path: file, folder, diagnostics: [...errors, ...warnings] };
+  } catch (err) {
+    if (typeof err?.code !== 'string' || !err.code.startsWith('MANIFEST_')) throw err;
+    return { path: file, folder, diagnostics: [edgeDiagnostic(err.code.toLowerCase(), err.message)] };
+  }
+}
+
+/** The capability folders named by a target: a capability.json, a capability folder, or an overlay folder. */
+function validateTarget(target) {
+  const fs = require('node:fs');
+  const path = require('node:path');
+  let stat;
+  try {
+    stat = fs.lstatSync(target);
+  } catch (err) {
+    throw new UsageError(`cannot read ${target}: ${err.code ?? err.message}`);
+  }
+  if (stat.isSymbolicLink()) return [{ path: target, folder: path.basename(target), diagnostics: [edgeDiagnostic('symlink_refused', `${target} is a symbolic link; refusing to follow it`)] }];
+  if (stat.isFile()) return [validateOne(target, path.basename(path.dirname(path.resolve(target))))];
+  if (!stat.isDirectory()) return [{ path: target, folder: path.basename(target), diagnostics: [edgeDiagnostic('not_regular_file', `${target} is not a regular file or folder`)] }];
+  const own = path.join(target, 'capability.json');
+  if (fs.existsSync(own) || isLink(own)) return [validateOne(own, path.basename(path.resolve(target)))];
+  const results = [];
+  for (const entry of fs.readdirSync(target, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const folder = path.join(target, entry.name);
+    if (entry.isSymbolicLink()) {
+      results.push({ path: folder, folder: entry.name, diagnostics: [edgeDiagnostic('symlink_refused', `${folder} is a symbolic link; refusing to follow it`)] });
+    } else if (entry.isDirectory()) {
+      results.push(validateOne(path.join(folder, 'capability.json'), entry.name));
+    }
+  }
+  return results;
+}
+
+function isLink(file) {
+  try {
+    return require('node:fs').lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+function cmdValidate(args) {
+  const { values, positionals } = parse(args, { json: { type: 'boolean' } });
+  if (values.help) return print(HELP);
+  if (positionals.length !== 1) throw new UsageError('validate takes exactly one folder or capability.json');
+  const results = validateTarget(positionals[0]);
+  const failed = results.some((r) => r.diagnostics.some((d) => d.severity === 'error'));
+  if (values.json) {
+    print(JSON.stringify(results, null, 2));
+  } else {
+    if (results.length === 0) print('no capability folders found');
+    for (const r of results) {
+      const errors = r.diagnostics.filter((d) => d.severity === 'error').length;
+      print(`${errors ? red('✗') : green('✓')} ${r.folder}  ${dim(r.path)}`);
+      for (const d of r.diagnostics) {
+        const where = d.field ? ` [${d.field}]` : '';
+        print(`    ${d.severity === 'error' ? red('error') : yellow(d.severity)} ${d.code}${where}: ${d.message}`);
+      }
+    }
+  }
+  return failed ? EXIT_FAILURE : EXIT_OK;
+}
+
+function renderTable(rows) {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows
+    .map((row, n) => {
+      const line = row.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd();
+      return n === 0 ? bold(line) : line;
+    })
+    .join('\n');
+}
+
+function print(text) {
+  process.stdout.write(`${text}\n`);
+  return EXIT_OK;
+}
+
+const COMMANDS = { doctor: cmdDoctor, plan: cmdPlan, runtimes: cmdRuntimes, validate: cmdValidate };
+
+function main(argv) {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '-h' || command === '--help' || command === 'help') {
+    print(HELP);
+    return command === undefined ? EXIT_USAGE : EXIT_OK;
+  }
+  const run = COMMANDS[command];
+  try {
+    if (!run) throw new UsageError(`unknown command '${command}'`);
+    return run(rest);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`gsd-core: ${err.message}\nRun 'gsd-core --help' for usage.\n`);
+      return EXIT_USAGE;
+    }
+    if (typeof err?.code === 'string' && api.errorCodes.includes(err.code)) {
+      process.stderr.write(`gsd-core: ${red(describeError(err))}\n`);
+      return EXIT_FAILURE;
+    }
+    throw err;
+  }
+}
+
+module.exports = { main, HELP, EXIT_OK, EXIT_FAILURE, EXIT_USAGE, UsageError, parse, runtimeOptions, selectedRuntimes, describeError, print, renderTable, bold, dim, red, yellow, green };
+
+if (require.main === module) {
+  process.exitCode = main(process.argv.slice(2));
+}

@@ -1,0 +1,98 @@
+'use strict';
+// Drop-in for the validation entry points and closed vocabularies of the peer's
+// `capability-validator.cjs`, backed by the native core.
+//
+// Provided: validateCapability, collectReviewerWarnings, collectReviewerWarningRecords and
+// the vocabulary constants below. Not provided: the per-body validators, topological sorts
+// and cross-capability checks (the core runs them when a registry is built).
+// Difference: a manifest is checked as its JSON text (bounded in size and depth), so
+// values JSON cannot carry (functions, `undefined`) read as absent, and inputs on which the
+// peer throws (a `null` step) give a `null_element` error instead.
+
+const native = require('../binding.js');
+
+const v = native.vocabulary();
+const set = (values) => new Set(values);
+
+function manifestText(cap) {
+  const text = JSON.stringify(cap);
+  return text === undefined ? 'null' : text;
+}
+
+function validateCapability(cap, folderId) {
+  return native.validateCapability(manifestText(cap), String(folderId)).map((d) => d.message);
+}
+
+function collectReviewerWarningRecords(cap) {
+  return native.warningRecords(manifestText(cap)).map((d) => ({
+    code: d.code,
+    capId: d.capabilityId,
+    field: d.field,
+    ...(d.detail ?? {}),
+    message: d.message,
+  }));
+}
+
+function collectReviewerWarnings(cap) {
+  return collectReviewerWarningRecords(cap).map((r) => r.message);
+}
+
+const REVIEWER_WARNING = Object.freeze({
+  UNKNOWN_REVIEWER_FIELD: 'unknown_reviewer_field',
+  REMOVED_HOST_BEHAVIOR: 'removed_host_behavior',
+  UNKNOWN_HOST_BEHAVIOR: 'unknown_host_behavior',
+});
+
+module.exports = {
+  SCHEMA_VERSION: '1',
+  POINT_ORDER: [...v.loopPoint],
+  VALID_LOOP_POINTS: set(v.loopPoint),
+  VALID_CONFIG_SLICE_TYPES: set(v.configSliceType),
+  VALID_ROLES: set(v.role),
+  VALID_TIERS: set(v.tier),
+  VALID_ON_ERROR: set(v.onError),
+  RUNTIME_COMPAT_WILDCARD: '*',
+  VALID_CONVERTER_NAMES: set(v.converter),
+  VALID_CONFIG_FORMATS: set(v.configFormat),
+  VALID_CONFIG_HOME_KINDS: set(v.configHomeKind),
+  VALID_COMMAND_STYLES: set(v.commandStyle),
+  VALID_HOOKS_SURFACES: set(v.hooksSurface),
+  VALID_HOOK_EVENTS: set(v.hookEvents),
+  VALID_EXTENSION_EVENTS: set(v.extensionEvents),
+  VALID_SANDBOX_TIERS: set(v.sandboxTier),
+  VALID_ARTIFACT_KIND_NAMES: set(v.artifactKind),
+  VALID_ARTIFACT_NESTINGS: set(v.nesting),
+  VALID_TRIGGER_PRECEDENCE_KINDS: set(v.triggerKind),
+  DEFAULT_TRIGGER_PRECEDENCE: Object.freeze([...v.defaultTriggerPrecedence]),
+  FEATURE_FIELDS_FORBIDDEN_ON_RUNTIME: [...v.featureFieldsForbiddenOnRuntime],
+  FEATURE_FIELDS_FORBIDDEN_ON_REVIEWER: [...v.featureFieldsForbiddenOnReviewer],
+  VALID_LANE_TRANSPORTS: set(v.laneTransport),
+  VALID_LANE_PROBE_KINDS: set(v.laneProbeKind),
+  VALID_PROMPT_CHANNELS: set(v.promptChannel),
+  VALID_OUTPUT_CHANNELS: set(v.outputChannel),
+  VALID_LANE_EFFORT_CHANNELS: set(v.effortChannel),
+  VALID_MODEL_DISCOVERY: set(v.modelDiscovery),
+  VALID_EMPTY_OUTPUT: set(v.emptyOutput),
+  VALID_EVIDENCE_CLASSES: set(v.evidenceClass),
+  VALID_LANE_HANDLERS: set(v.laneHandler),
+  KNOWN_REVIEWER_FIELDS: set(v.knownReviewerFields),
+  KNOWN_HOST_BEHAVIORS: set(v.knownHostBehaviors),
+  validateCapability,
+  collectReviewerWarnings,
+  collectReviewerWarningRecords,
+  REVIEWER_WARNING,
+  REMOVED_REVIEWER_CLI_FIELD: 'runtime.hostBehaviors.reviewerCli',
+  VALID_INSTALL_SURFACES: set(v.installSurface),
+  VALID_PERMISSION_WRITERS: set(v.permissionWriter),
+  VALID_EXTENDED_HOOK_EVENTS: set(v.extendedHookEvent),
+  VALID_EMBEDDING_MODES: set(v.embeddingMode),
+  VALID_COMMAND_SURFACES: set(v.commandSurface),
+  VALID_MODEL_MODES: set(v.modelMode),
+  VALID_HOOK_BUSES: set(v.hookBus),
+  VALID_STATE_IO: set(v.stateIo),
+  VALID_TRANSPORTS: set(v.hostTransport),
+  VALID_HOST_RUNTIMES: set(v.hostRuntime),
+  VALID_SUBAGENT_TOOLKITS: set(v.subagentToolkit),
+  VALID_DISPATCH_ISOLATION: set(v.dispatchIsolation),
+  TIER_RANK: Object.fromEntries(v.tier.map((t, i) => [t, i])),
+};

@@ -1,0 +1,91 @@
+'use strict';
+// Drop-in for the profile-resolution half of the peer's `install-profiles.cjs`, backed by
+// the native core: PROFILES, PROFILE_RANK, loadSkillsManifest, resolveProfile,
+// parseRequires and mostRestrictiveProfile.
+//
+// Differences: `loadSkillsManifest` returns an opaque manifest (the source texts) that only
+// this module's `resolveProfile` reads, instead of the peer's Map; `_profilesOverride` is
+// not supported. The staging functions (IO) are not provided.
+
+const fs = require('node:fs');
+const path = require('node:path');
+const native = require('../binding.js');
+
+const base = native.profiles();
+const PROFILES = Object.freeze({
+  core: Object.freeze(base.core),
+  standard: Object.freeze(base.standard),
+  full: '*',
+});
+const PROFILE_RANK = Object.freeze(native.vocabulary().profileRank);
+
+/** The GSD package whose sources are read by default (only looked up when needed). */
+function defaultRoot() {
+  try {
+    return path.dirname(require.resolve('@opengsd/gsd-core/package.json', { paths: [process.cwd(), __dirname] }));
+  } catch {
+    throw new TypeError('loadSkillsManifest: no GSD package found; pass commandsDir and workflowsDir');
+  }
+}
+const SOURCES = Symbol('gsd-core profile sources');
+
+function markdown(dir) {
+  try {
+    return fs.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.md'));
+  } catch {
+    return [];
+  }
+}
+
+function walk(dir, prefix = '') {
+  let entries = [];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return entries.flatMap((e) => {
+    const rel = prefix ? `${prefix}/${e.name}` : e.name;
+    if (e.isDirectory()) return walk(path.join(dir, e.name), rel);
+    return e.isFile() ? [rel] : [];
+  });
+}
+
+function readOr(file, fallback) {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return fallback;
+  }
+}
+
+function loadSkillsManifest(commandsDir, workflowsDir) {
+  commandsDir ??= path.join(defaultRoot(), 'commands', 'gsd');
+  workflowsDir ??= path.join(defaultRoot(), 'gsd-core', 'workflows');
+  const commands = markdown(commandsDir).map((e) => ({ stem: e.name.slice(0, -3), body: readOr(path.join(commandsDir, e.name), '') }));
+  const workflows = walk(workflowsDir).map((rel) => ({ path: rel, body: readOr(path.join(workflowsDir, rel), '') }));
+  return Object.freeze({ [SOURCES]: { commands, workflows } });
+}
+
+function resolveProfile({ modes, manifest, _profilesOverride } = {}) {
+  if (_profilesOverride !== undefined) throw new TypeError('resolveProfile: _profilesOverride is not supported');
+  const sources = manifest === undefined || manifest === null ? { commands: [], workflows: [] } : manifest[SOURCES];
+  if (sources === undefined) throw new TypeError('resolveProfile: manifest must come from this module\'s loadSkillsManifest');
+  const list = modes && modes.length > 0 ? [...modes].map(String) : [];
+  const resolved = native.resolveProfile(list, sources);
+  return {
+    name: resolved.name,
+    skills: resolved.skills === '*' ? '*' : new Set(resolved.skills),
+    agents: new Set(resolved.agents),
+  };
+}
+
+function parseRequires(content) {
+  return native.parseRequires(String(content));
+}
+
+function mostRestrictiveProfile(profileNames) {
+  return native.mostRestrictiveProfile(profileNames ? [...profileNames].map(String) : []);
+}
+
+module.exports = { PROFILES, PROFILE_RANK, loadSkillsManifest, resolveProfile, mostRestrictiveProfile, parseRequires };

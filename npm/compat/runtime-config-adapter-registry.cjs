@@ -1,0 +1,47 @@
+'use strict';
+// Drop-in for the peer's `runtime-config-adapter-registry.cjs`, backed by the native core.
+//
+// Not provided: resolveInstallPlanFromRuntimes (it validates a caller-supplied descriptor
+// map; the core validates descriptors when a registry is built instead).
+
+const native = require('../binding.js');
+
+const IDS = native.Registry.firstParty().runtimeIds();
+
+function intent(runtime, message) {
+  try {
+    return native.installIntent(String(runtime));
+  } catch (err) {
+    if (err.code === 'UNKNOWN_RUNTIME') throw new TypeError(`${message}: ${runtime}`);
+    throw err;
+  }
+}
+
+function resolveRuntimeConfigIntent(runtime) {
+  const i = intent(runtime, 'Unknown runtime for config adapter');
+  return {
+    runtime,
+    installSurface: i.installSurface,
+    writesSharedSettings: i.writesSharedSettings,
+    finishPermissionWriter: i.finishPermissionWriter,
+  };
+}
+
+function resolveInstallPlan(runtime) {
+  const i = intent(runtime, 'Unknown runtime for install plan');
+  return {
+    runtime,
+    installSurface: i.installSurface,
+    writesSharedSettings: i.writesSharedSettings,
+    finishPermissionWriter: i.finishPermissionWriter,
+    hookEvents: i.hookEvents,
+    extendedHookEvents: i.extendedHookEvents,
+    hooksSurface: i.hooksSurface,
+    sandboxTier: i.sandboxTier,
+  };
+}
+
+const ALLOWED_CONFIG_RUNTIMES = new Set(IDS.filter((id) => native.installIntent(id).installSurface !== 'none'));
+const INSTALL_SURFACES = Object.freeze(native.vocabulary().installSurface);
+
+module.exports = { resolveRuntimeConfigIntent, resolveInstallPlan, ALLOWED_CONFIG_RUNTIMES, INSTALL_SURFACES };

@@ -1,0 +1,98 @@
+'use strict';
+// Drop-in for the config-home half of the peer's `runtime-homes.cjs`, backed by the
+// native core: same export names, return values, error classes and messages.
+//
+// Not provided (the core has no equivalent yet): getGlobalConfigDir,
+// resolveSkillsBaseFromDescriptor, getGlobalSkillsBase, getGlobalSkillDir,
+// getGlobalSkillDisplayPath.
+
+const path = require('node:path');
+const fs = require('node:fs');
+const native = require('../binding.js');
+const { hostFrom, withProbes } = require('./_host.cjs');
+
+const KINDS = new Set(native.vocabulary().configHomeKind);
+const RUNTIME_IDS = new Set(native.Registry.firstParty().runtimeIds());
+
+const LEGACY_NON_REGISTRY_RUNTIME_IDS = new Set(['grok']);
+const KIMI_HOOKS_TOML_DESCRIPTOR = { kind: 'dot-home', name: '.kimi', env: ['KIMI_SHARE_DIR'] };
+const KIMI_CODE_HOOKS_TOML_DESCRIPTOR = { kind: 'dot-home', name: '.kimi-code', env: ['KIMI_CODE_HOME'] };
+const NON_REGISTRY_CONFIG_HOME_DESCRIPTORS = [KIMI_HOOKS_TOML_DESCRIPTOR, KIMI_CODE_HOOKS_TOML_DESCRIPTOR];
+const GSD_LOCATION_ENV_KEYS = ['GSD_HOME', 'GSD_AGENTS_DIR'];
+
+function isRegisteredRuntimeId(runtime) {
+  if (typeof runtime !== 'string') return false;
+  const trimmed = runtime.trim();
+  return trimmed !== '' && (RUNTIME_IDS.has(trimmed) || LEGACY_NON_REGISTRY_RUNTIME_IDS.has(trimmed));
+}
+
+function noConfigHome(name) {
+  return new Error(`Runtime "${name}" has no config-home directory (configHome.kind === "none")`);
+}
+
+/** Resolves through the core: probe list → existsSync on exactly those → resolution. */
+function resolveWith(configHome, opts, resolve) {
+  const host = hostFrom(opts);
+  const probes = native.configHomeProbePaths(configHome, host);
+  try {
+    return resolve(withProbes(host, probes, opts.existsSync)).configHome;
+  } catch (err) {
+    if (err.code === 'NO_CONFIG_HOME') throw noConfigHome(configHome.name);
+    throw err;
+  }
+}
+
+function resolveConfigHomeFromDescriptor(configHome, opts = {}) {
+  if (!KINDS.has(configHome.kind)) return undefined;
+  if (configHome.kind === 'none') throw noConfigHome(configHome.name);
+  return resolveWith(configHome, opts, (host) => native.resolveConfigHomeOf(configHome, host));
+}
+
+function registryConfigHome(runtime) {
+  return native.Registry.firstParty().runtimes().find((r) => r.id === runtime).descriptor.configHome;
+}
+
+function resolveAntigravityGlobalDir(opts = {}) {
+  return resolveConfigHomeFromDescriptor(registryConfigHome('antigravity'), opts);
+}
+
+function resolveKimiGlobalDir(opts = {}) {
+  return resolveConfigHomeFromDescriptor(registryConfigHome('kimi'), opts);
+}
+
+function detectAntigravityDirAmbiguity(opts = {}) {
+  const env = opts.env ?? process.env;
+  const home = opts.home ?? require('node:os').homedir();
+  const existsSync = opts.existsSync ?? fs.existsSync;
+  const { parent, probe, probeExists } = registryConfigHome('antigravity');
+  const candidates = probe.map((c) => path.join(home, parent, c));
+  const presentDirs = candidates.filter((dir) => existsSync(dir));
+  const gsdMarkedDirs = candidates.filter((dir) => existsSync(path.join(dir, probeExists)));
+  return {
+    ambiguous: presentDirs.length > 1,
+    resolved: resolveAntigravityGlobalDir({ env, home, existsSync }),
+    presentDirs,
+    gsdMarkedDirs,
+    envOverridden: Boolean(env.ANTIGRAVITY_CONFIG_DIR),
+  };
+}
+
+function resolveKimiHooksTomlDir(opts = {}) {
+  const descriptor = opts.runtime === 'kimi-code' ? KIMI_CODE_HOOKS_TOML_DESCRIPTOR : KIMI_HOOKS_TOML_DESCRIPTOR;
+  return resolveConfigHomeFromDescriptor(descriptor, { env: opts.env, home: opts.home });
+}
+
+module.exports = {
+  LEGACY_NON_REGISTRY_RUNTIME_IDS,
+  KIMI_HOOKS_TOML_DESCRIPTOR,
+  KIMI_CODE_HOOKS_TOML_DESCRIPTOR,
+  NON_REGISTRY_CONFIG_HOME_DESCRIPTORS,
+  GSD_LOCATION_ENV_KEYS,
+  isRegisteredRuntimeId,
+  resolveConfigHomeFromDescriptor,
+  resolveAntigravityGlobalDir,
+  detectAntigravityDirAmbiguity,
+  resolveKimiGlobalDir,
+  resolveKimiHooksTomlDir,
+};
+Object.defineProperty(module.exports, '__esModule', { value: true });

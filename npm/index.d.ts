@@ -1,0 +1,400 @@
+/**
+ * gsd-core: decides how GSD is installed into an AI coding host CLI.
+ *
+ * Every function returns deep-frozen plain objects. Failures are {@link GsdError}s.
+ */
+
+/** An `Error` raised by this package: `code` is stable, `field` names the input at fault. */
+export interface GsdError extends Error {
+  /** One of {@link errorCodes}, e.g. `"UNKNOWN_RUNTIME"`, `"INVALID_SCOPE"`. */
+  readonly code: ErrorCode;
+  /** The input field at fault (`"runtime"`, `"scope"`, `"host.home"`), or `null`. */
+  readonly field: string | null;
+}
+
+/** Every code an error of this package may carry. */
+export type ErrorCode =
+  | 'NULL_ARGUMENT'
+  | 'INVALID_UTF8'
+  | 'PANIC'
+  | 'INVALID_ARGUMENT'
+  | 'UNKNOWN_RUNTIME'
+  | 'NO_CONFIG_HOME'
+  | 'INVALID_SCOPE'
+  | 'DESTINATION_OUTSIDE_CONFIG_HOME'
+  | 'INVALID_HOST'
+  | 'INVALID_DESCRIPTOR'
+  | 'MANIFEST_TOO_LARGE'
+  | 'MANIFEST_TOO_DEEP'
+  | 'MANIFEST_INVALID_JSON'
+  | 'MANIFEST_INVALID';
+
+/** The error code table, in table order. */
+export declare const errorCodes: readonly ErrorCode[];
+
+/** An install scope: `global` (the runtime's config home) or `local` (the project). */
+export type Scope = 'global' | 'local';
+
+/** Kinds of config-home discovery. */
+export type ConfigHomeKind = 'dot-home' | 'dot-home-nested' | 'xdg' | 'generic-agents-root' | 'none';
+
+/** `runtime.configHome`: where a runtime's global config directory is. */
+export interface ConfigHome {
+  readonly kind: ConfigHomeKind;
+  readonly name: string | null;
+  readonly parent: string | null;
+  readonly env: readonly string[];
+  readonly probe: readonly string[] | null;
+  readonly probeExists: string | null;
+  readonly skillsHome: ConfigHome | null;
+}
+
+/** One artifact placement rule of a runtime layout. */
+export interface LayoutEntry {
+  readonly kind: 'commands' | 'skills' | 'agents' | 'kimi-agents';
+  readonly destSubpath: string;
+  readonly prefix: string;
+  readonly nesting: 'flat' | 'nested';
+  readonly recursive: boolean;
+  readonly converter: string | null;
+  readonly home: string | null;
+}
+
+/** The typed runtime descriptor (the `runtime` body of a runtime capability). */
+export interface RuntimeDescriptor {
+  readonly configHome: ConfigHome;
+  readonly localConfigDir: string | null;
+  readonly configFormat: string;
+  readonly artifactLayout: { readonly global: readonly LayoutEntry[]; readonly local: readonly LayoutEntry[] };
+  readonly triggerPrecedence: readonly ('skills' | 'commands')[];
+  readonly commandStyle: 'slash-hyphen' | 'shell-var';
+  readonly hooksSurface: string;
+  readonly hookEvents: string | null;
+  readonly sandboxTier: string;
+  readonly supportTier: number;
+  readonly installSurface: string;
+  readonly writesSharedSettings: boolean;
+  readonly permissionWriter: string | null;
+  readonly extendedHookEvents: readonly string[];
+  readonly extensionEvents: string | null;
+  readonly hostIntegration: unknown;
+  readonly hostBehaviors: Readonly<Record<string, unknown>> | null;
+  readonly orchestratorExec: unknown;
+  readonly harnessIsolationFlag: string | null;
+}
+
+/** A registered runtime. */
+export interface RuntimeEntry {
+  readonly id: string;
+  readonly descriptor: RuntimeDescriptor;
+}
+
+/** A typed finding (never a failure). */
+export interface Diagnostic {
+  readonly code: string;
+  readonly severity: 'error' | 'warning' | 'info';
+  readonly capabilityId?: string;
+  readonly field?: string;
+  readonly message: string;
+  readonly detail?: unknown;
+}
+
+/** One third-party overlay folder given as data. */
+export interface OverlayFolder {
+  /** Folder name (must equal the manifest id). */
+  folder: string;
+  /** `capability.json` text. */
+  manifest: string;
+  /** Other files of the folder by relative path (`fragments/plan-pre.md`). */
+  fragments?: Record<string, string>;
+}
+
+/** A capability registry kept native. Obtain one from {@link firstPartyRegistry} or {@link buildRegistry}. */
+export declare class Registry {
+  private constructor();
+  /** Registered runtime ids, sorted. */
+  runtimeIds(): string[];
+  /** Diagnostics collected while building the registry (rejected overlays). */
+  diagnostics(): Diagnostic[];
+  /** The registry in the peer's compiled `capability-registry` object shape (data only). */
+  toPeerJson(): Record<string, unknown>;
+  /** Every id reachable from `id` through `requires`. */
+  requiresClosure(id: string): string[];
+  /** A new registry: this one plus overlay folders. */
+  withOverlays(overlays: OverlayFolder[]): Registry;
+}
+
+/** The embedded first-party registry (46 capabilities, 19 runtimes), built once. */
+export declare function firstPartyRegistry(): Registry;
+
+/** Every registered runtime with its descriptor, sorted by id. */
+export declare function runtimes(registry?: Registry): readonly RuntimeEntry[];
+
+/** The closed vocabularies of the manifest format by enum name, in the peer's order. */
+export declare const vocabulary: Readonly<Record<string, readonly string[]>>;
+
+/** Host facts as plain data. Omit the host to read the real machine. */
+export interface Host {
+  /** The user's home directory (absolute). */
+  home: string;
+  /** The working directory (the project root for `local`). */
+  cwd: string;
+  /** Environment snapshot; only variables a descriptor names are read. */
+  env?: Record<string, string>;
+  /** Probe paths that exist, spelled as the core lists them. */
+  existingPaths?: readonly string[] | ReadonlySet<string>;
+}
+
+/** Which rule decided a config directory. */
+export type Provenance =
+  | { readonly source: 'explicitDir'; readonly value: string }
+  | { readonly source: 'envVar'; readonly name: string; readonly value: string }
+  | { readonly source: 'probe'; readonly candidate: string; readonly marker: string | null }
+  | { readonly source: 'probeFallback'; readonly candidate: string }
+  | { readonly source: 'default' }
+  | { readonly source: 'projectDir'; readonly cwd: string; readonly localConfigDir: string };
+
+/** One resolved install scope. */
+export interface ResolvedScope {
+  readonly id: Scope;
+  readonly configHome: string;
+  readonly settingsFile: string | null;
+  readonly consentRequired: boolean;
+  readonly hostPrecedenceRank: number;
+  readonly provenance: Provenance;
+}
+
+/** Options shared by the resolvers. */
+export interface RegistryOption {
+  /** The registry to resolve against; default: the first-party registry. */
+  registry?: Registry;
+}
+
+/** Resolves one install scope of a runtime. */
+export declare function resolveScope(
+  runtime: string,
+  scope: Scope,
+  host?: Host | null,
+  options?: RegistryOption & { explicitDir?: string },
+): ResolvedScope;
+
+/** The global config directory of a runtime and the rule that decided it. */
+export declare function resolveConfigHome(
+  runtime: string,
+  host?: Host | null,
+  options?: RegistryOption,
+): { readonly configHome: string; readonly provenance: Provenance };
+
+/** One resolved artifact kind of a layout. */
+export interface ArtifactKind {
+  readonly kind: LayoutEntry['kind'];
+  readonly destSubpath: string;
+  readonly prefix: string;
+  readonly nesting: 'flat' | 'nested';
+  readonly recursive: boolean;
+  readonly converter: string | null;
+  readonly home?: string | null;
+  /** Absolute destination directory, confined to its root. */
+  readonly destDir: string;
+}
+
+/** The artifact layout of a runtime at a scope. */
+export interface Layout {
+  readonly runtime: string;
+  readonly configDir: string;
+  readonly scope: Scope;
+  readonly kinds: readonly ArtifactKind[];
+}
+
+/** The artifact layout of a runtime at a scope, rooted at `configDir`. */
+export declare function resolveLayout(
+  runtime: string,
+  configDir: string,
+  scope: Scope,
+  host?: Host | null,
+  options?: RegistryOption,
+): Layout;
+
+/** One trigger the user may type, and who wins it. */
+export interface Trigger {
+  readonly trigger: string;
+  readonly kind: 'skills' | 'commands';
+  readonly scope: Scope;
+  readonly destPath: string;
+  readonly registration: 'direct' | 'via-router';
+  readonly routerTrigger: string | null;
+  /** The winner, when this candidate is shadowed. */
+  readonly shadowedBy: { readonly kind: 'skills' | 'commands'; readonly scope: Scope } | null;
+}
+
+/** The source inventory the triggers are computed from. */
+export interface TriggerInput {
+  stems: readonly string[];
+  routerStems?: readonly string[];
+  childToRouters?: Readonly<Record<string, readonly string[]>>;
+}
+
+/** The trigger surface of a runtime across scopes; every shadowed trigger names its winner. */
+export declare function resolveTriggerSurface(
+  runtime: string,
+  scopes: readonly Scope[],
+  input: TriggerInput,
+  options?: RegistryOption,
+): readonly Trigger[];
+
+/** Inputs of a plan besides runtime, scope and host. */
+export interface PlanOptions extends RegistryOption {
+  /** Explicit config directory (`--config-dir`). */
+  explicitDir?: string;
+  /** Command stems of the source inventory (`commands/gsd/<stem>.md`). */
+  commands?: readonly string[];
+  /** Agent stems of the source inventory (`agents/<stem>.md`). */
+  agents?: readonly string[];
+  /** Router command stems (`ns-*`). */
+  routerStems?: readonly string[];
+  /** Routed child stem → owning routers, first owner first. */
+  childToRouters?: Readonly<Record<string, readonly string[]>>;
+  /** Install-profile allow-lists; omitted: everything. */
+  profile?: { skills?: readonly string[] | null; agents?: readonly string[] | null } | null;
+}
+
+/** The install plan for one runtime at one scope. */
+export interface Plan {
+  readonly runtime: string;
+  readonly scope: ResolvedScope;
+  readonly commandStyle: RuntimeDescriptor['commandStyle'];
+  readonly config: {
+    readonly installSurface: string;
+    readonly configFormat: string;
+    readonly writesSharedSettings: boolean;
+    readonly permissionWriter: string | null;
+  };
+  readonly hooks: { readonly surface: string; readonly hookEvents: string | null; readonly extendedHookEvents: readonly string[] };
+  readonly sandboxTier: string;
+  readonly supportTier: number;
+  readonly kinds: readonly ArtifactKind[];
+  readonly placements: readonly {
+    readonly kind: LayoutEntry['kind'];
+    readonly stem: string;
+    readonly source: string;
+    readonly destination: string;
+    readonly converter: string | null;
+  }[];
+  readonly uninstall: readonly { readonly kind: LayoutEntry['kind']; readonly destDir: string }[];
+  readonly triggers: readonly Trigger[];
+  readonly installManifest: { readonly manifestVersion: number; readonly runtime: string; readonly scope: Scope };
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** The install plan of a runtime at a scope. */
+export declare function resolveInstallPlan(runtime: string, scope: Scope, host?: Host | null, options?: PlanOptions): Plan;
+
+/** The config-writing, hooks and sandbox intent of a runtime. */
+export interface InstallIntent {
+  readonly runtime: string;
+  readonly installSurface: string;
+  readonly writesSharedSettings: boolean;
+  readonly finishPermissionWriter: string | null;
+  readonly hookEvents?: string;
+  readonly extendedHookEvents: readonly string[];
+  readonly hooksSurface: string;
+  readonly sandboxTier: string;
+}
+
+/** The config-writing, hooks and sandbox intent of a runtime. */
+export declare function installIntent(runtime: string, options?: RegistryOption): InstallIntent;
+
+/** Spells a GSD command for a runtime: `/gsd-plan-phase`, or `$gsd-plan-phase` for codex. */
+export declare function formatGsdSlash(commandName: string, runtime?: string): string;
+
+/** Validates one capability manifest (JSON text or object) against its folder id. */
+export declare function validateCapability(manifest: string | object, folder: string): readonly Diagnostic[];
+
+/** The typed warning records of one capability manifest. */
+export declare function warningRecords(manifest: string | object): readonly Diagnostic[];
+
+/** The bounds a manifest text is checked against before it is parsed. */
+export declare const manifestLimits: Readonly<{ maxBytes: number; maxDepth: number }>;
+
+/** One scope record of an installed runtime. */
+export interface InstalledScope {
+  readonly scope: Scope;
+  readonly configHome: string;
+  readonly installed: boolean;
+  readonly manifestVersion: number | null;
+  readonly declaredRuntime: string | null;
+  readonly declaredScope: Scope | null;
+  readonly declaredScopeMatchesProbe: boolean | null;
+  readonly declaredRuntimeMatchesProbe: boolean | null;
+  readonly stems: readonly string[];
+}
+
+/** One runtime's installed surface. */
+export interface InstalledRuntimeSurface {
+  readonly runtime: string;
+  readonly scopes: readonly InstalledScope[];
+  readonly triggers: readonly Trigger[];
+}
+
+/** What the edge found at each config home (pass as data to skip reading the disk). */
+export interface SurfaceFacts {
+  homes: Record<string, { configHomeIsSymlink?: boolean; manifestIsSymlink?: boolean; manifest?: string | null }>;
+}
+
+/** Installed surfaces of one runtime, or of every registered runtime when omitted. */
+export declare function resolveInstalledSurfaces(
+  runtime?: string | null,
+  host?: Host | null,
+  options?: RegistryOption & { facts?: SurfaceFacts },
+): { readonly surfaces: readonly InstalledRuntimeSurface[]; readonly diagnostics: readonly Diagnostic[] };
+
+/** Which installed triggers hide which. */
+export interface ShadowReport {
+  readonly runtime: string;
+  readonly reason: 'not_shadowed' | 'scope_shadowed' | 'resolver_unavailable';
+  readonly shadowed: boolean;
+  readonly winner: { readonly kind: 'skills' | 'commands'; readonly scope: Scope } | null;
+  readonly shadowedSide: { readonly kind: 'skills' | 'commands'; readonly scope: Scope } | null;
+  readonly kindsDiffer: boolean;
+  readonly triggers: readonly {
+    readonly trigger: string;
+    readonly winnerKind: 'skills' | 'commands';
+    readonly winnerScope: Scope;
+    readonly shadowedKind: 'skills' | 'commands';
+    readonly shadowedScope: Scope;
+  }[];
+  readonly mismatches: readonly {
+    readonly scope: Scope;
+    readonly declaredRuntime: string | null;
+    readonly declaredRuntimeMatchesProbe: boolean | null;
+    readonly declaredScope: Scope | null;
+    readonly declaredScopeMatchesProbe: boolean | null;
+  }[];
+}
+
+/** The shadow report of a runtime and its rendered lines. */
+export declare function buildShadowReport(
+  runtime: string,
+  host?: Host | null,
+  options?: RegistryOption & { facts?: SurfaceFacts; sampleLimit?: number },
+): { readonly report: ShadowReport; readonly lines: readonly string[] };
+
+/** A registry: the first-party capabilities plus overlay folders (rejections in diagnostics()). */
+export declare function buildRegistry(overlays: OverlayFolder[], options?: RegistryOption): Registry;
+
+/** A resolved install profile. */
+export interface ResolvedProfile {
+  readonly name: string;
+  readonly skills: '*' | readonly string[];
+  readonly agents: readonly string[];
+}
+
+/** Resolves an install profile over a GSD source tree given as data. */
+export declare function resolveProfile(
+  modes: readonly string[],
+  sources: { commands: readonly { stem: string; body: string }[]; workflows?: readonly { path: string; body: string }[] },
+  options?: RegistryOption,
+): ResolvedProfile;
+
+/** The `requires:` list of a command file's front matter. */
+export declare function parseRequires(text: string): readonly string[];

@@ -1,0 +1,351 @@
+'use strict';
+/**
+ * gsd-core: decides how GSD is installed into an AI coding host CLI.
+ *
+ * The decisions are made by a native Rust core (loaded through `binding.js`). This module
+ * is the public surface: it checks argument types at the boundary, calls the core once
+ * per call, and returns deep-frozen plain objects. Failures are `Error`s whose `code` is
+ * one of {@link errorCodes} and whose `field` names the input at fault (or `null`).
+ */
+
+const native = require('./binding.js');
+
+/**
+ * Freezes a value and everything reachable from it; returns the value.
+ * @template T
+ * @param {T} value
+ * @returns {T}
+ */
+function deepFreeze(value) {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Object.keys(value)) deepFreeze(value[key]);
+  }
+  return value;
+}
+
+/**
+ * An argument error raised before the core is asked (same shape as the core's errors).
+ * @param {string} field
+ * @param {string} message
+ * @returns {Error & { code: string, field: string }}
+ */
+function invalidArgument(field, message) {
+  const err = /** @type {Error & { code: string, field: string }} */ (new Error(message));
+  err.code = 'INVALID_ARGUMENT';
+  err.field = field;
+  return err;
+}
+
+/** @param {unknown} value */
+function render(value) {
+  return value === undefined ? 'undefined' : JSON.stringify(value);
+}
+
+/**
+ * @param {unknown} value
+ * @param {string} field
+ */
+function requireString(value, field) {
+  if (typeof value !== 'string') {
+    throw invalidArgument(field, `${field} must be a string, got ${render(value)}`);
+  }
+  return value;
+}
+
+/**
+ * @param {unknown} registry
+ * @returns {InstanceType<typeof native.Registry>}
+ */
+function registryOrDefault(registry) {
+  if (registry === undefined || registry === null) return firstPartyRegistry();
+  if (!(registry instanceof native.Registry)) {
+    throw invalidArgument('registry', 'registry must be a Registry from firstPartyRegistry() or buildRegistry()');
+  }
+  return registry;
+}
+
+let firstParty;
+/**
+ * The embedded first-party registry (46 capabilities, 19 runtimes), built once.
+ * @returns {InstanceType<typeof native.Registry>}
+ */
+function firstPartyRegistry() {
+  if (firstParty === undefined) firstParty = native.Registry.firstParty();
+  return firstParty;
+}
+
+/**
+ * Every registered runtime with its descriptor, sorted by id.
+ * @param {InstanceType<typeof native.Registry>} [registry] defaults to the first-party registry
+ */
+function runtimes(registry) {
+  return deepFreeze(registryOrDefault(registry).runtimes());
+}
+
+/**
+ * Every `code` an error of this package may carry, in table order.
+ * @type {readonly string[]}
+ */
+const errorCodes = deepFreeze(native.errorCodes());
+
+/**
+ * The closed vocabularies of the manifest format by enum name, in the peer's order.
+ * @type {Readonly<Record<string, readonly string[]>>}
+ */
+const vocabulary = deepFreeze(native.vocabulary());
+
+/**
+ * The bounds a manifest text is checked against before it is parsed.
+ * @type {Readonly<{ maxBytes: number, maxDepth: number }>}
+ */
+const manifestLimits = deepFreeze(native.manifestLimits());
+
+/** @param {unknown} host */
+function hostArg(host) {
+  if (host === undefined || host === null) return undefined;
+  if (typeof host !== 'object' || Array.isArray(host)) {
+    throw invalidArgument('host', `host must be an object { home, cwd, env?, existingPaths? }, got ${render(host)}`);
+  }
+  const { existingPaths, ...rest } = /** @type {Record<string, unknown>} */ (host);
+  return existingPaths instanceof Set ? { ...rest, existingPaths: [...existingPaths] } : host;
+}
+
+/** @param {unknown} options */
+function optionsArg(options) {
+  if (options === undefined || options === null) return {};
+  if (typeof options !== 'object' || Array.isArray(options)) {
+    throw invalidArgument('options', `options must be an object, got ${render(options)}`);
+  }
+  return /** @type {Record<string, any>} */ (options);
+}
+
+/** @param {unknown} value */
+function optionalString(value, field) {
+  return value === undefined || value === null ? undefined : requireString(value, field);
+}
+
+/**
+ * Resolves one install scope of a runtime.
+ * @param {string} runtime
+ * @param {string} scope `global` or `local`
+ * @param {object} [host] plain host data; omitted: the real machine
+ * @param {{ explicitDir?: string, registry?: object }} [options]
+ */
+function resolveScope(runtime, scope, host, options) {
+  const { explicitDir, registry } = optionsArg(options);
+  return deepFreeze(
+    native.resolveScope(
+      requireString(runtime, 'runtime'),
+      requireString(scope, 'scope'),
+      hostArg(host),
+      optionalString(explicitDir, 'explicitDir'),
+      registryOrDefault(registry),
+    ),
+  );
+}
+
+/**
+ * The global config directory of a runtime and the rule that decided it.
+ * @param {string} runtime
+ * @param {object} [host]
+ * @param {{ registry?: object }} [options]
+ */
+function resolveConfigHome(runtime, host, options) {
+  const { registry } = optionsArg(options);
+  return deepFreeze(native.resolveConfigHome(requireString(runtime, 'runtime'), hostArg(host), registryOrDefault(registry)));
+}
+
+/**
+ * The artifact layout of a runtime at a scope, rooted at `configDir`.
+ * @param {string} runtime
+ * @param {string} configDir
+ * @param {string} scope
+ * @param {object} [host]
+ * @param {{ registry?: object }} [options]
+ */
+function resolveLayout(runtime, configDir, scope, host, options) {
+  const { registry } = optionsArg(options);
+  return deepFreeze(
+    native.resolveLayout(
+      requireString(runtime, 'runtime'),
+      requireString(configDir, 'configDir'),
+      requireString(scope, 'scope'),
+      hostArg(host),
+      registryOrDefault(registry),
+    ),
+  );
+}
+
+/**
+ * The trigger surface of a runtime across scopes; every shadowed trigger names its winner.
+ * @param {string} runtime
+ * @param {string[]} scopes
+ * @param {{ stems: string[], routerStems?: string[], childToRouters?: Record<string, string[]> }} input
+ * @param {{ registry?: object }} [options]
+ */
+function resolveTriggerSurface(runtime, scopes, input, options) {
+  const { registry } = optionsArg(options);
+  if (!Array.isArray(scopes)) throw invalidArgument('scopes', `scopes must be an array, got ${render(scopes)}`);
+  scopes.forEach((s, i) => requireString(s, `scopes[${i}]`));
+  return deepFreeze(
+    native.resolveTriggerSurface(requireString(runtime, 'runtime'), scopes, optionsArg(input), registryOrDefault(registry)),
+  );
+}
+
+/**
+ * The install plan of a runtime at a scope: scope, config intent, hooks, layout kinds,
+ * placements, uninstall items, trigger surface (with shadowing), the install-manifest
+ * record, and diagnostics.
+ * @param {string} runtime
+ * @param {string} scope
+ * @param {object} [host] plain host data; omitted: the real machine
+ * @param {object} [options] explicitDir, commands, agents, routerStems, childToRouters, profile, registry
+ */
+function resolveInstallPlan(runtime, scope, host, options) {
+  const { registry, ...rest } = optionsArg(options);
+  return deepFreeze(
+    native.resolveInstallPlan(
+      requireString(runtime, 'runtime'),
+      requireString(scope, 'scope'),
+      hostArg(host),
+      rest,
+      registryOrDefault(registry),
+    ),
+  );
+}
+
+/**
+ * The config-writing, hooks and sandbox intent of a runtime.
+ * @param {string} runtime
+ * @param {{ registry?: object }} [options]
+ */
+function installIntent(runtime, options) {
+  const { registry } = optionsArg(options);
+  return deepFreeze(native.installIntent(requireString(runtime, 'runtime'), registryOrDefault(registry)));
+}
+
+/**
+ * Spells a GSD command for a runtime: `/gsd-plan-phase`, or `$gsd-plan-phase` for codex.
+ * @param {string} commandName
+ * @param {string} [runtime] default `claude`; aliases are canonicalized
+ */
+function formatGsdSlash(commandName, runtime) {
+  return native.formatGsdSlash(requireString(commandName, 'commandName'), optionalString(runtime, 'runtime'));
+}
+
+/** @param {unknown} manifest */
+function manifestText(manifest) {
+  if (typeof manifest === 'string') return manifest;
+  if (manifest !== null && typeof manifest === 'object') return JSON.stringify(manifest);
+  throw invalidArgument('manifest', `manifest must be JSON text or an object, got ${render(manifest)}`);
+}
+
+/**
+ * Validates one capability manifest against its folder id. Errors in the peer's order, as
+ * diagnostics; an empty array means valid. Text is bounded in size and depth before parsing
+ * (failures: MANIFEST_TOO_LARGE, MANIFEST_TOO_DEEP, MANIFEST_INVALID_JSON).
+ * @param {string | object} manifest JSON text or a parsed object
+ * @param {string} folder
+ */
+function validateCapability(manifest, folder) {
+  return deepFreeze(native.validateCapability(manifestText(manifest), requireString(folder, 'folder')));
+}
+
+/**
+ * The typed warning records of one capability manifest (unknown keys etc.; never errors).
+ * @param {string | object} manifest
+ */
+function warningRecords(manifest) {
+  return deepFreeze(native.warningRecords(manifestText(manifest)));
+}
+
+/**
+ * Which GSD surfaces are installed, at which scopes, and the triggers they occupy:
+ * `{ surfaces, diagnostics }` for one runtime, or every registered runtime when `runtime`
+ * is omitted. Without `host`/`facts` the real machine is read (exactly the paths the core
+ * lists); both may be passed as data.
+ * @param {string} [runtime]
+ * @param {object} [host]
+ * @param {{ facts?: object, registry?: object }} [options]
+ */
+function resolveInstalledSurfaces(runtime, host, options) {
+  const { facts, registry } = optionsArg(options);
+  return deepFreeze(
+    native.resolveInstalledSurfaces(optionalString(runtime, 'runtime'), hostArg(host), facts ?? undefined, registryOrDefault(registry)),
+  );
+}
+
+/**
+ * The shadow report of a runtime (which installed triggers hide which) and its rendered
+ * lines: `{ report, lines }`; `lines` is empty unless something is shadowed.
+ * @param {string} runtime
+ * @param {object} [host]
+ * @param {{ facts?: object, sampleLimit?: number, registry?: object }} [options]
+ */
+function buildShadowReport(runtime, host, options) {
+  const { facts, sampleLimit, registry } = optionsArg(options);
+  if (sampleLimit !== undefined && !(Number.isInteger(sampleLimit) && sampleLimit >= 0)) {
+    throw invalidArgument('sampleLimit', `sampleLimit must be a non-negative integer, got ${render(sampleLimit)}`);
+  }
+  return deepFreeze(
+    native.buildShadowReport(requireString(runtime, 'runtime'), hostArg(host), facts ?? undefined, sampleLimit, registryOrDefault(registry)),
+  );
+}
+
+/**
+ * A registry: the first-party capabilities plus third-party overlay folders. Rejected
+ * overlays are reported by `registry.diagnostics()`, never thrown.
+ * @param {Array<{ folder: string, manifest: string, fragments?: Record<string, string> }>} overlays
+ * @param {{ registry?: object }} [options] the base registry (default: first-party)
+ */
+function buildRegistry(overlays, options) {
+  const { registry } = optionsArg(options);
+  if (!Array.isArray(overlays)) throw invalidArgument('overlays', `overlays must be an array, got ${render(overlays)}`);
+  return registryOrDefault(registry).withOverlays(overlays);
+}
+
+/**
+ * Resolves an install profile (`core`, `standard`, `full`, or a composition such as
+ * `core,audit`) over a GSD source tree given as data.
+ * @param {string[]} modes
+ * @param {{ commands: Array<{ stem: string, body: string }>, workflows?: Array<{ path: string, body: string }> }} sources
+ * @param {{ registry?: object }} [options]
+ */
+function resolveProfile(modes, sources, options) {
+  const { registry } = optionsArg(options);
+  if (!Array.isArray(modes)) throw invalidArgument('modes', `modes must be an array, got ${render(modes)}`);
+  modes.forEach((m, i) => requireString(m, `modes[${i}]`));
+  return deepFreeze(native.resolveProfile(modes, optionsArg(sources), registryOrDefault(registry)));
+}
+
+/**
+ * The `requires:` list of a command file's front matter.
+ * @param {string} text
+ */
+function parseRequires(text) {
+  return deepFreeze(native.parseRequires(requireString(text, 'text')));
+}
+
+module.exports = {
+  errorCodes,
+  vocabulary,
+  manifestLimits,
+  firstPartyRegistry,
+  runtimes,
+  resolveScope,
+  resolveConfigHome,
+  resolveLayout,
+  resolveTriggerSurface,
+  resolveInstallPlan,
+  installIntent,
+  formatGsdSlash,
+  validateCapability,
+  warningRecords,
+  resolveInstalledSurfaces,
+  buildShadowReport,
+  buildRegistry,
+  resolveProfile,
+  parseRequires,
+  Registry: native.Registry,
+};

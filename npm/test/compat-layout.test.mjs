@@ -1,0 +1,70 @@
+// compat/runtime-artifact-layout.cjs equals the peer's pure layout / trigger functions.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { require, peer, assertSameOutcome } from './helpers.mjs';
+import { RUNTIMES } from './scenarios.mjs';
+
+const ours = require('../compat/runtime-artifact-layout.cjs');
+const theirs = peer('runtime-artifact-layout');
+const registry = peer('capability-registry');
+
+/** The peer's layout with the IO `stage` functions dropped (this port has no stage half). */
+function withoutStage(layout) {
+  return { ...layout, kinds: layout.kinds.map(({ stage, ...kind }) => kind) };
+}
+
+test('runtime-artifact-layout: layouts for 19 runtimes × scopes × config dirs', () => {
+  for (const runtime of [...RUNTIMES, 'nope', '__proto__', 42]) {
+    for (const scope of ['global', 'local', undefined, 'GLOBAL', 1]) {
+      for (const configDir of ['/h/.claude', 'rel/dir', '/h/x/../y/', '', 7, undefined]) {
+        assertSameOutcome(
+          () => ours.resolveRuntimeArtifactLayoutFromRegistry(registry, runtime, configDir, scope),
+          () => withoutStage(theirs.resolveRuntimeArtifactLayoutFromRegistry(registry, runtime, configDir, scope)),
+          `${String(runtime)} ${String(scope)} ${String(configDir)}`,
+        );
+        assertSameOutcome(
+          () => ours.resolveRuntimeArtifactLayout(runtime, configDir, scope),
+          () => withoutStage(theirs.resolveRuntimeArtifactLayout(runtime, configDir, scope)),
+          `plain ${String(runtime)} ${String(scope)} ${String(configDir)}`,
+        );
+      }
+    }
+  }
+});
+
+const STEM_SETS = [
+  { stems: ['plan-phase', 'help'] },
+  { stems: [] },
+  {},
+  { stems: ['ns-review', 'code-review', 'help'], routerStems: ['ns-review'], childToRouters: { 'code-review': ['ns-review', 'ns-other'] } },
+  { stems: ['ns-a', 'x', 'y'], routerStems: ['ns-a'], childToRouters: { x: ['ns-missing'], y: ['ns-a'] } },
+];
+const SCOPE_SETS = [['global'], ['local'], ['global', 'local'], ['local', 'global', 'local'], [], ['project'], ['global', undefined], [1]];
+
+test('runtime-artifact-layout: trigger surfaces with shadowing and routers', () => {
+  for (const runtime of [...RUNTIMES, 'nope']) {
+    for (const scopes of SCOPE_SETS) {
+      for (const opts of STEM_SETS) {
+        assertSameOutcome(
+          () => ours.resolveTriggerSurface(runtime, scopes, opts),
+          () => theirs.resolveTriggerSurface(runtime, scopes, opts),
+          `${runtime} ${JSON.stringify(scopes)} ${JSON.stringify(opts)}`,
+        );
+      }
+    }
+  }
+  assertSameOutcome(() => ours.resolveTriggerSurface('claude', ['global']), () => theirs.resolveTriggerSurface('claude', ['global']), 'no opts');
+});
+
+test('runtime-artifact-layout: command file-name rules', () => {
+  for (const kind of ['commands', 'skills', 'agents', 'kimi-agents', 'x']) {
+    for (const dest of ['commands/gsd', 'commands/gsd/', 'commands', 'gsd', 'command\\gsd', 'prompts']) {
+      for (const prefix of ['gsd-', 'gsd', '', undefined, 'gsd--']) {
+        assert.equal(ours.isNamespacedByDir(kind, dest, prefix), theirs.isNamespacedByDir(kind, dest, prefix), `${kind} ${dest} ${prefix}`);
+      }
+    }
+  }
+  for (const ns of [true, false]) {
+    assert.equal(ours.composeCommandFilename(ns, 'gsd-', 'help'), theirs.composeCommandFilename(ns, 'gsd-', 'help'));
+  }
+});

@@ -1,0 +1,76 @@
+// compat/runtime-homes.cjs equals the peer's runtime-homes.cjs (config-home half).
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { require, peer, assertSameOutcome } from './helpers.mjs';
+import { RUNTIMES, hostScenarios, optionsOf } from './scenarios.mjs';
+
+const ours = require('../compat/runtime-homes.cjs');
+const theirs = peer('runtime-homes');
+const registry = peer('capability-registry');
+
+test('runtime-homes: constants equal the peer', () => {
+  for (const name of ['KIMI_HOOKS_TOML_DESCRIPTOR', 'KIMI_CODE_HOOKS_TOML_DESCRIPTOR', 'NON_REGISTRY_CONFIG_HOME_DESCRIPTORS', 'GSD_LOCATION_ENV_KEYS', 'LEGACY_NON_REGISTRY_RUNTIME_IDS']) {
+    assert.deepStrictEqual(ours[name], theirs[name], name);
+  }
+  for (const name of Object.keys(ours)) assert.equal(typeof ours[name], typeof theirs[name], name);
+});
+
+test('runtime-homes: isRegisteredRuntimeId agrees on odd values', () => {
+  for (const v of [...RUNTIMES, ' claude ', 'CLAUDE', '__proto__', 'gemini', 'grok', ' grok', '', '  ', 1, null, undefined, 'toString', 'constructor']) {
+    assert.equal(ours.isRegisteredRuntimeId(v), theirs.isRegisteredRuntimeId(v), String(v));
+  }
+});
+
+test('runtime-homes: resolveConfigHomeFromDescriptor over every registry configHome × host scenarios', () => {
+  let cases = 0;
+  for (const id of RUNTIMES) {
+    const configHome = registry.runtimes[id].runtime.configHome;
+    const descriptors = [configHome, ...(configHome.skillsHome ? [configHome.skillsHome] : [])];
+    for (const descriptor of descriptors) {
+      for (const scenario of hostScenarios(id, (opts) => theirs.resolveConfigHomeFromDescriptor(descriptor, opts))) {
+        assertSameOutcome(
+          () => ours.resolveConfigHomeFromDescriptor(descriptor, optionsOf(scenario)),
+          () => theirs.resolveConfigHomeFromDescriptor(descriptor, optionsOf(scenario)),
+          `${id} ${scenario.label}`,
+        );
+        cases += 1;
+      }
+    }
+  }
+  assert.ok(cases > 400, `matrix too small: ${cases}`);
+});
+
+test('runtime-homes: none and unknown kinds', () => {
+  for (const descriptor of [{ kind: 'none', name: 'vscode' }, { kind: 'none' }, { kind: 'mystery', name: 'x' }]) {
+    assertSameOutcome(
+      () => ours.resolveConfigHomeFromDescriptor(descriptor, { home: '/h', env: {} }),
+      () => theirs.resolveConfigHomeFromDescriptor(descriptor, { home: '/h', env: {} }),
+      JSON.stringify(descriptor),
+    );
+  }
+});
+
+test('runtime-homes: antigravity, kimi and kimi hooks helpers', () => {
+  for (const runtime of ['antigravity', 'kimi']) {
+    const fn = runtime === 'antigravity' ? 'resolveAntigravityGlobalDir' : 'resolveKimiGlobalDir';
+    for (const scenario of hostScenarios(runtime, (opts) => theirs[fn](opts))) {
+      assertSameOutcome(() => ours[fn](optionsOf(scenario)), () => theirs[fn](optionsOf(scenario)), `${fn} ${scenario.label}`);
+    }
+  }
+  for (const scenario of hostScenarios('antigravity', (opts) => theirs.detectAntigravityDirAmbiguity(opts))) {
+    assertSameOutcome(
+      () => ours.detectAntigravityDirAmbiguity(optionsOf(scenario)),
+      () => theirs.detectAntigravityDirAmbiguity(optionsOf(scenario)),
+      `ambiguity ${scenario.label}`,
+    );
+  }
+  for (const runtime of ['kimi', 'kimi-code', undefined, 'claude']) {
+    for (const env of [{}, { KIMI_SHARE_DIR: '~/share' }, { KIMI_CODE_HOME: '/kc' }, { KIMI_CODE_HOME: '  ' }]) {
+      assertSameOutcome(
+        () => ours.resolveKimiHooksTomlDir({ runtime, env, home: '/h' }),
+        () => theirs.resolveKimiHooksTomlDir({ runtime, env, home: '/h' }),
+        `hooks ${runtime} ${JSON.stringify(env)}`,
+      );
+    }
+  }
+});

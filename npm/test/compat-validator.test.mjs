@@ -1,0 +1,73 @@
+// compat/capability-validator.cjs equals the peer's validator on the shipped manifests and
+// on mutations of them (errors in order, warning records with their key order).
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { require, peer, assertSameOutcome } from './helpers.mjs';
+
+const ours = require('../compat/capability-validator.cjs');
+const theirs = peer('capability-validator');
+const registry = peer('capability-registry');
+
+test('capability-validator: exported constants equal the peer', () => {
+  for (const [name, value] of Object.entries(ours)) {
+    if (typeof value === 'function') {
+      assert.equal(typeof theirs[name], 'function', name);
+      continue;
+    }
+    assert.deepStrictEqual(value, theirs[name], name);
+    if (value instanceof Set) assert.deepStrictEqual([...value], [...theirs[name]], `${name} order`);
+    assert.equal(Object.isFrozen(value), Object.isFrozen(theirs[name]), `${name} frozenness`);
+  }
+});
+
+const clone = (v) => JSON.parse(JSON.stringify(v));
+
+/** Mutations applied to every shipped manifest: each returns a new manifest. */
+const MUTATIONS = {
+  asIs: (c) => c,
+  noId: (c) => ({ ...c, id: undefined }),
+  badId: (c) => ({ ...c, id: 'Bad_Id' }),
+  badRole: (c) => ({ ...c, role: 'plugin' }),
+  badTier: (c) => ({ ...c, tier: 7 }),
+  badVersion: (c) => ({ ...c, version: 'v1.0' }),
+  requiresNumber: (c) => ({ ...c, requires: [1, 'x'] }),
+  enginesString: (c) => ({ ...c, engines: '>=1' }),
+  unknownHostBehavior: (c) => (c.runtime ? { ...c, runtime: { ...c.runtime, hostBehaviors: { ...c.runtime.hostBehaviors, zz: 1, reviewerCli: 'x' } } } : c),
+  badConfigHome: (c) => (c.runtime ? { ...c, runtime: { ...c.runtime, configHome: { kind: 'nowhere' } } } : c),
+  badLayout: (c) => (c.runtime ? { ...c, runtime: { ...c.runtime, artifactLayout: { global: [{ kind: 'skills', destSubpath: 'x', prefix: 'gsd-', nesting: 'flat' }], local: 'x' } } } : c),
+  badSurface: (c) => (c.runtime ? { ...c, runtime: { ...c.runtime, installSurface: 'codex-toml', hooksSurface: 'settings-json' } } : c),
+  reviewerJunk: (c) => ({ ...c, reviewer: { slug: 'A', bogus: 1 } }),
+  noTitle: (c) => ({ ...c, title: '' }),
+};
+
+test('capability-validator: 46 manifests × mutations give the same errors and warning records', () => {
+  let cases = 0;
+  for (const [id, cap] of Object.entries(registry.capabilities)) {
+    for (const [name, mutate] of Object.entries(MUTATIONS)) {
+      const manifest = mutate(clone(cap));
+      const label = `${id} ${name}`;
+      assertSameOutcome(() => ours.validateCapability(clone(manifest), id), () => theirs.validateCapability(clone(manifest), id), label);
+      assertSameOutcome(() => ours.collectReviewerWarningRecords(clone(manifest)), () => theirs.collectReviewerWarningRecords(clone(manifest)), `${label} warnings`);
+      assertSameOutcome(() => ours.collectReviewerWarnings(clone(manifest)), () => theirs.collectReviewerWarnings(clone(manifest)), `${label} warning messages`);
+      cases += 1;
+    }
+  }
+  assert.equal(cases, 46 * Object.keys(MUTATIONS).length);
+});
+
+test('capability-validator: non-objects and folder mismatches', () => {
+  for (const value of [null, undefined, 1, 'x', [], [1]]) {
+    assertSameOutcome(() => ours.validateCapability(value, 'x'), () => theirs.validateCapability(value, 'x'), String(value));
+  }
+  const claude = clone(registry.capabilities.claude);
+  assertSameOutcome(() => ours.validateCapability(claude, 'codex'), () => theirs.validateCapability(claude, 'codex'), 'folder');
+});
+
+test('capability-validator: deliberate difference — a destSubpath leaving the config directory is an error here', () => {
+  const cap = clone(registry.capabilities.claude);
+  cap.runtime.artifactLayout.global[0].destSubpath = '../outside';
+  const peerErrors = theirs.validateCapability(clone(cap), 'claude');
+  const ourErrors = ours.validateCapability(clone(cap), 'claude');
+  assert.deepStrictEqual(peerErrors, [], 'the peer accepts it');
+  assert.deepStrictEqual(ourErrors, ['capability "claude" runtime.artifactLayout.global[0].destSubpath "../outside" must stay inside the config directory: it contains a ".." segment']);
+});

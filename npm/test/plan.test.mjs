@@ -1,0 +1,134 @@
+// resolveInstallPlan: every part of the plan equals what the peer computes for the same
+// runtime, scope, host and source inventory (the peer package's own commands and agents).
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { require, peer, peerRoot, thrown } from './helpers.mjs';
+import { RUNTIMES } from './scenarios.mjs';
+
+const gsd = require('../index.js');
+const peerScope = peer('install-scope');
+const peerLayout = peer('runtime-artifact-layout');
+const peerPlan = peer('runtime-artifact-install-plan');
+const peerAdapter = peer('runtime-config-adapter-registry');
+const peerProfiles = peer('install-profiles');
+
+const commandsDir = join(peerRoot, 'commands', 'gsd');
+const stems = (dir) => readdirSync(dir).filter((f) => f.endsWith('.md')).map((f) => f.slice(0, -3)).sort();
+const commands = stems(commandsDir);
+const agents = stems(join(peerRoot, 'agents'));
+const routerStems = commands.filter((s) => s.startsWith('ns-'));
+const childToRouters = {};
+for (const router of routerStems) {
+  for (const child of peerProfiles.parseRequires(readFileSync(join(commandsDir, `${router}.md`), 'utf8'))) {
+    (childToRouters[child] ??= []).push(router);
+  }
+}
+const inventory = { commands, agents, routerStems, childToRouters };
+
+const HOSTS = [
+  { label: 'plain', home: homedir(), cwd: '/work/project', env: {}, existingPaths: [] },
+  { label: 'env overrides', home: homedir(), cwd: '/work/project', env: { CLAUDE_CONFIG_DIR: '~/alt-claude', CODEX_HOME: '/opt/codex', XDG_CONFIG_HOME: '/xdg', KIMI_CONFIG_DIR: '  ' }, existingPaths: [] },
+  { label: 'probes exist', home: homedir(), cwd: '/work/project', env: {}, existingPaths: [join(homedir(), '.gemini/antigravity-cli/gsd-core/VERSION'), join(homedir(), '.agents/skills')] },
+];
+
+function peerScopeOf(runtime, scope, host) {
+  const exists = new Set(host.existingPaths);
+  return peerScope.resolveScope({ id: scope, runtime, home: host.home, cwd: host.cwd, env: host.env, existsSync: (p) => exists.has(p) });
+}
+
+test('plans equal the peer part by part: 18 runtimes × 2 scopes × 3 hosts, full inventory', () => {
+  let plans = 0;
+  for (const runtime of RUNTIMES.filter((r) => r !== 'vscode')) {
+    for (const scope of ['global', 'local']) {
+      for (const host of HOSTS) {
+        const label = `${runtime} ${scope} ${host.label}`;
+        const plan = gsd.resolveInstallPlan(runtime, scope, host, inventory);
+        const { provenance, ...resolved } = plan.scope;
+        assert.deepStrictEqual(resolved, { ...peerScopeOf(runtime, scope, host) }, `${label}: scope`);
+        assert.equal(typeof provenance.source, 'string');
+
+        const intent = peerAdapter.resolveInstallPlan(runtime);
+        assert.deepStrictEqual(
+          { installSurface: plan.config.installSurface, writesSharedSettings: plan.config.writesSharedSettings, permissionWriter: plan.config.permissionWriter },
+          { installSurface: intent.installSurface, writesSharedSettings: intent.writesSharedSettings, permissionWriter: intent.finishPermissionWriter },
+          `${label}: config`,
+        );
+        assert.deepStrictEqual(
+          { ...plan.hooks, hookEvents: plan.hooks.hookEvents ?? undefined },
+          { surface: intent.hooksSurface, hookEvents: intent.hookEvents, extendedHookEvents: intent.extendedHookEvents },
+          `${label}: hooks`,
+        );
+        assert.equal(plan.sandboxTier, intent.sandboxTier);
+
+        const layout = peerLayout.resolveRuntimeArtifactLayout(runtime, plan.scope.configHome, scope);
+        assert.deepStrictEqual(
+          plan.kinds.map((k) => ({ kind: k.kind, destSubpath: k.destSubpath, prefix: k.prefix, ...(k.kind === 'skills' ? { converter: k.converter } : {}), ...(k.home ? { home: k.home } : {}) })),
+          layout.kinds.map(({ stage, ...k }) => k),
+          `${label}: kinds`,
+        );
+        assert.deepStrictEqual(plan.uninstall, peerPlan.createRuntimeArtifactUninstallPlan(layout).items, `${label}: uninstall`);
+        assert.deepStrictEqual(plan.triggers, peerLayout.resolveTriggerSurface(runtime, [scope], { stems: commands, routerStems, childToRouters }), `${label}: triggers`);
+        assert.deepStrictEqual(plan.installManifest, { manifestVersion: 2, runtime, scope });
+        plans += 1;
+      }
+    }
+  }
+  assert.equal(plans, 18 * 2 * HOSTS.length);
+});
+
+test('a plan is a deep-frozen plain value, identical for identical input', () => {
+  const host = HOSTS[0];
+  const a = gsd.resolveInstallPlan('codex', 'global', host, inventory);
+  const b = gsd.resolveInstallPlan('codex', 'global', host, inventory);
+  assert.deepStrictEqual(a, b);
+  assert.equal(JSON.stringify(a), JSON.stringify(b));
+  assert.ok(Object.isFrozen(a.placements[0]));
+  assert.equal(Object.getPrototypeOf(a), Object.prototype);
+});
+
+test('placements: codex global skills go under the home .agents root with the codex converter', () => {
+  const plan = gsd.resolveInstallPlan('codex', 'global', { home: '/h', cwd: '/w' }, { commands: ['help'], agents: ['gsd-planner'] });
+  assert.deepStrictEqual(plan.placements[0], {
+    kind: 'skills',
+    stem: 'help',
+    source: 'commands/gsd/help.md',
+    destination: '/h/.agents/skills/gsd-help/SKILL.md',
+    converter: 'convertClaudeCommandToCodexSkill',
+  });
+});
+
+test('errors carry code and field', () => {
+  const cases = [
+    [() => gsd.resolveInstallPlan('nope', 'global'), 'UNKNOWN_RUNTIME', 'runtime'],
+    [() => gsd.resolveInstallPlan('claude', 'GLOBAL'), 'INVALID_SCOPE', 'scope'],
+    [() => gsd.resolveInstallPlan('vscode', 'global'), 'NO_CONFIG_HOME', 'runtime.configHome.kind'],
+    [() => gsd.resolveInstallPlan('claude', 'global', { home: '/h', cwd: '/w' }, { commands: ['../evil'] }), 'INVALID_ARGUMENT', null],
+    [() => gsd.resolveInstallPlan('claude', 'global', { home: '/h', cwd: '/w' }, { bogus: 1 }), 'INVALID_ARGUMENT', 'options'],
+    [() => gsd.resolveInstallPlan('claude', 'global', { cwd: '/w' }), 'INVALID_ARGUMENT', 'host'],
+    [() => gsd.resolveInstallPlan('claude', 'global', 'home'), 'INVALID_ARGUMENT', 'host'],
+    [() => gsd.resolveInstallPlan(7, 'global'), 'INVALID_ARGUMENT', 'runtime'],
+  ];
+  for (const [call, code, field] of cases) {
+    const err = thrown(call);
+    assert.ok(err instanceof Error);
+    assert.equal(err.code, code, err.message);
+    if (field !== null) assert.equal(err.field, field, err.message);
+    assert.ok(gsd.errorCodes.includes(err.code));
+  }
+});
+
+test('the real host is read when none is given: HOME and cwd of this process', () => {
+  const plan = gsd.resolveInstallPlan('claude', 'local');
+  assert.equal(plan.scope.configHome, join(process.cwd(), '.claude'));
+  const global = gsd.resolveScope('claude', 'global');
+  assert.equal(global.configHome, process.env.CLAUDE_CONFIG_DIR?.trim() ? global.configHome : join(process.env.HOME, '.claude'));
+});
+
+test('shadowed triggers across scopes name their winner', () => {
+  const triggers = gsd.resolveTriggerSurface('claude', ['local', 'global'], { stems: ['help'] });
+  assert.deepStrictEqual(triggers, peerLayout.resolveTriggerSurface('claude', ['global', 'local'], { stems: ['help'] }));
+  assert.deepStrictEqual(triggers[1].shadowedBy, { kind: 'skills', scope: 'global' });
+});
