@@ -8,7 +8,9 @@
 //! - `registry_with_overlays/{1000,10000}`: the first-party registry plus N synthetic
 //!   overlays (throughput = overlays, so per-overlay cost growth reads off directly);
 //! - `plan`: whole plans over the peer package's real inventory (72 command stems, its
-//!   agents and routers) for claude and for every installable runtime, both scopes;
+//!   agents and routers) for claude and for every installable runtime, both scopes, and
+//!   claude from request JSON to plan JSON (the work the C ABI adds; compare with
+//!   benches/c/plan_bench.c);
 //! - `trigger_surface/{1000,10000}`: claude's surface across both scopes for N stems.
 
 mod common;
@@ -77,9 +79,7 @@ fn bench_plans(c: &mut Criterion) {
         .collect();
     let all: Vec<PlanRequest> = runtimes
         .iter()
-        .flat_map(|r| {
-            [Scope::Global, Scope::Local].map(|s| common::plan_request(&inv, r, s, 1))
-        })
+        .flat_map(|r| [Scope::Global, Scope::Local].map(|s| common::plan_request(&inv, r, s, 1)))
         .collect();
     let mut group = c.benchmark_group("plan");
     group.throughput(Throughput::Elements(claude.len() as u64));
@@ -87,6 +87,17 @@ fn bench_plans(c: &mut Criterion) {
         b.iter(|| {
             for r in &claude {
                 black_box(resolve_install_plan(registry, black_box(r)).expect("plan"));
+            }
+        });
+    });
+    let claude_json: Vec<String> = claude
+        .iter()
+        .map(|r| serde_json::to_string(r).expect("request JSON"))
+        .collect();
+    group.bench_function("claude x 2 scopes, JSON in and out", |b| {
+        b.iter(|| {
+            for text in &claude_json {
+                black_box(common::plan_json(registry, black_box(text)));
             }
         });
     });

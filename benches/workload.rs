@@ -2,7 +2,10 @@
 //! `valgrind --tool=callgrind` (stable on a busy machine, unlike wall-clock time).
 //!
 //! `workload <case> <n> <reps>` with case one of `validate`, `overlays`, `plan-claude`,
-//! `plan-all`, `triggers` (`n` = overlays or stems; ignored otherwise). Setup is the same
+//! `plan-all`, `plan-claude-json` (request parsed from JSON, plan written as JSON: the work
+//! the C ABI adds), `triggers` (`n` = overlays or stems; ignored otherwise).
+//! `workload print-request <runtime> <global|local>` prints one plan request as JSON (the
+//! input of benches/c/plan_bench.c). Setup is the same
 //! for every `reps`, so the instruction count of one repetition is
 //! `(count(reps = 2) - count(reps = 1))`: scripts/bench.sh does exactly that.
 //! Without arguments (as `cargo bench` runs it) it does nothing.
@@ -18,6 +21,16 @@ use gsd_core::{
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("print-request") {
+        let scope = match args.get(2).map(String::as_str) {
+            Some("local") => Scope::Local,
+            _ => Scope::Global,
+        };
+        let runtime = args.get(1).map_or("claude", String::as_str);
+        let request = common::plan_request(&common::inventory(), runtime, scope, 1);
+        println!("{}", serde_json::to_string(&request).expect("request JSON"));
+        return;
+    }
     let (Some(case), Some(n), Some(reps)) = (
         args.first(),
         args.get(1).and_then(|a| a.parse::<usize>().ok()),
@@ -70,6 +83,20 @@ fn main() {
             for _ in 0..reps {
                 for r in &requests {
                     black_box(resolve_install_plan(registry, black_box(r)).expect("plan"));
+                }
+            }
+        }
+        "plan-claude-json" => {
+            let inv = common::inventory();
+            let texts: Vec<String> = [Scope::Global, Scope::Local]
+                .map(|s| {
+                    serde_json::to_string(&common::plan_request(&inv, "claude", s, 1))
+                        .expect("request JSON")
+                })
+                .into();
+            for _ in 0..reps {
+                for text in &texts {
+                    black_box(common::plan_json(registry, black_box(text)));
                 }
             }
         }

@@ -78,8 +78,8 @@ pub fn inventory() -> Inventory {
         .collect();
     let mut child_to_routers: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for router in &routers {
-        let text = std::fs::read_to_string(commands_dir.join(format!("{router}.md")))
-            .unwrap_or_default();
+        let text =
+            std::fs::read_to_string(commands_dir.join(format!("{router}.md"))).unwrap_or_default();
         for child in front_matter_requires(&text) {
             child_to_routers
                 .entry(child)
@@ -125,6 +125,14 @@ pub fn plan_request(inv: &Inventory, runtime: &str, scope: Scope, salt: usize) -
         child_to_routers: inv.child_to_routers.clone(),
         profile: None,
     }
+}
+
+/// A plan from request JSON to plan JSON: the work a JSON boundary (the C ABI) adds to
+/// [`gsd_core::resolve_install_plan`].
+pub fn plan_json(registry: &Registry, request: &str) -> String {
+    let request: PlanRequest = serde_json::from_str(request).expect("request JSON");
+    let plan = gsd_core::resolve_install_plan(registry, &request).expect("plan");
+    serde_json::to_string(&plan).expect("plan JSON")
 }
 
 /// A valid third-party feature overlay that owns one skill and one config key.

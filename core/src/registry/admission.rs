@@ -285,3 +285,188 @@ impl Admission {
         listed.chain(noted).all(|id| self.runtimes.contains(id))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::Admission;
+    use crate::cross::{self, Member};
+    use crate::index;
+    use crate::registry::Registry;
+
+    fn feature(id: &str, extra: &Value) -> Value {
+        let mut cap = json!({"id": id, "role": "feature", "tier": "full", "requires": []});
+        if let (Some(cap), Some(extra)) = (cap.as_object_mut(), extra.as_object()) {
+            cap.extend(extra.clone());
+        }
+        cap
+    }
+
+    /// The full set-wide rules over first party + `cap` (as the last, third-party member).
+    fn full_rules(cap: &Value) -> usize {
+        let registry = Registry::first_party();
+        let mut members = registry.members();
+        let id = cap.get("id").and_then(Value::as_str).unwrap_or("");
+        members.push(Member {
+            id,
+            manifest: cap,
+            third_party: true,
+        });
+        cross::validate_cross(&members, &[]).len()
+            + cross::validate_data_flow(&members).len()
+            + index::validate_hook_order(&members).len()
+    }
+
+    #[test]
+    fn clean_is_only_said_of_newcomers_the_full_rules_accept() {
+        let admission = Admission::of(&Registry::first_party().members());
+        let step = json!({"point": "plan:pre", "produces": ["X.md"]});
+        // (manifest, whether the full rules reject it)
+        let cases = [
+            (
+                feature(
+                    "ext-a",
+                    &json!({"skills": ["ext-a"], "config": {"ext.a": {}}}),
+                ),
+                false,
+            ),
+            (
+                json!({"id": "ext-rt", "role": "runtime", "tier": "full"}),
+                false,
+            ),
+            (
+                feature(
+                    "ext-b",
+                    &json!({"runtimeCompat": {"supported": ["claude"], "notes": {"codex": "x"}}}),
+                ),
+                false,
+            ),
+            (feature("ext-c", &json!({"requires": ["graphify"]})), false),
+            (feature("ext-d", &json!({"skills": ["graphify"]})), true),
+            (
+                feature("ext-e", &json!({"agents": ["gsd-code-reviewer"]})),
+                true,
+            ),
+            (
+                feature("ext-f", &json!({"config": {"graphify.enabled": {}}})),
+                true,
+            ),
+            (feature("ext-g", &json!({"skills": ["same", "same"]})), true),
+            (
+                feature("ext-h", &json!({"agents": ["twice", "twice"]})),
+                true,
+            ),
+            (
+                feature("ext-i", &json!({"requires": ["no-such-capability"]})),
+                true,
+            ),
+            (feature("ext-j", &json!({"requires": ["ext-j"]})), true),
+            (
+                feature("ext-k", &json!({"tier": "core", "requires": ["graphify"]})),
+                true,
+            ),
+            (
+                feature(
+                    "ext-l",
+                    &json!({"runtimeCompat": {"supported": ["no-such-runtime"]}}),
+                ),
+                true,
+            ),
+            (
+                feature(
+                    "ext-m",
+                    &json!({"runtimeCompat": {"unsupported": ["nope"]}}),
+                ),
+                true,
+            ),
+            (
+                feature("ext-n", &json!({"runtimeCompat": {"notes": {"nope": "x"}}})),
+                true,
+            ),
+            (
+                feature("ext-o", &json!({"commands": [{"family": "graphify"}]})),
+                true,
+            ),
+            (
+                feature(
+                    "ext-p",
+                    &json!({"commands": [{"family": "f"}, {"family": "f"}]}),
+                ),
+                true,
+            ),
+            (
+                json!({"id": "ext-q", "role": "reviewer", "reviewer": {"slug": "claude"}}),
+                true,
+            ),
+            (
+                json!({"id": "ext-r", "role": "reviewer", "reviewer": {"flags": ["--codex"]}}),
+                true,
+            ),
+            (
+                json!({"id": "ext-s", "role": "reviewer", "reviewer": {"reviewsSection": "Qwen"}}),
+                true,
+            ),
+            (feature("gsd-t", &json!({})), true),
+            (
+                feature("ext-u", &json!({"steps": [step.clone(), step]})),
+                true,
+            ),
+        ];
+        for (cap, rejected) in &cases {
+            let id = cap["id"].as_str().unwrap_or("");
+            assert_eq!(
+                full_rules(cap) > 0,
+                *rejected,
+                "{id}: the case is mislabelled"
+            );
+            assert_eq!(admission.clean(id, cap), !*rejected, "{id}");
+        }
+    }
+
+    #[test]
+    fn newcomers_with_hooks_or_known_ids_always_take_the_full_rules() {
+        let admission = Admission::of(&Registry::first_party().members());
+        let step = json!({"point": "plan:pre", "produces": ["Fresh.md"]});
+        assert_eq!(
+            full_rules(&feature("ext-v", &json!({"steps": [step.clone()]}))),
+            0
+        );
+        assert!(!admission.clean("ext-v", &feature("ext-v", &json!({"steps": [step]}))));
+        assert!(!admission.clean("graphify", &feature("graphify", &json!({}))));
+        assert!(!admission.clean("__proto__", &feature("__proto__", &json!({}))));
+    }
+
+    #[test]
+    fn a_base_with_set_wide_errors_is_never_trusted() {
+        let a = feature("a", &json!({"skills": ["x"]}));
+        let b = feature("b", &json!({"skills": ["x"]}));
+        let members = [
+            Member {
+                id: "a",
+                manifest: &a,
+                third_party: false,
+            },
+            Member {
+                id: "b",
+                manifest: &b,
+                third_party: false,
+            },
+        ];
+        let admission = Admission::of(&members);
+        assert!(!admission.clean("c", &feature("c", &json!({}))));
+    }
+
+    #[test]
+    fn claims_recorded_by_add_block_later_newcomers() {
+        let mut admission = Admission::of(&Registry::first_party().members());
+        let first = feature("ext-1", &json!({"skills": ["s"], "config": {"k": {}}}));
+        assert!(admission.clean("ext-1", &first));
+        admission.add("ext-1", &first);
+        assert!(admission.indexed("skills", "s"));
+        assert!(admission.indexed("config", "k"));
+        assert!(!admission.clean("ext-2", &feature("ext-2", &json!({"skills": ["s"]}))));
+        assert!(!admission.clean("ext-1", &feature("ext-1", &json!({}))));
+        assert!(admission.clean("ext-3", &feature("ext-3", &json!({"requires": ["ext-1"]}))));
+    }
+}
