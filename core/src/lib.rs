@@ -56,8 +56,8 @@ pub use layout::{
 };
 pub use manifest::{ArtifactLayout, Capability, ConfigHome, LayoutEntry, RuntimeDescriptor};
 pub use plan::{
-    InstallManifestRecord, Placement, Plan, PlanRequest, PlanSet, ProfileSelection, UninstallItem,
-    resolve_install_plan, resolve_install_plans,
+    InstallManifestRecord, Placement, Plan, PlanRequest, PlanSet, ProfileSelection, Routers,
+    UninstallItem, derive_routers, resolve_install_plan, resolve_install_plans,
 };
 pub use profile::{ProfileSources, ResolvedProfile, resolve_profile};
 pub use registry::{Overlay, Registry};

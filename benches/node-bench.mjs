@@ -1,0 +1,385 @@
+#!/usr/bin/env node
+// Side-by-side bench: the JavaScript peer @opengsd/gsd-core and our native addon (npm/),
+// in one process, on the same inputs. Prints medians, spread and peer/ours ratios.
+//
+//   node benches/node-bench.mjs [--quick] [--rounds N] [--cold-runs N] [--json FILE] [--only P1,P3,P4]
+//
+// P1  warm whole plan, 72 real command stems + the real agent inventory, both scopes,
+//     claude alone and every installable runtime; host home/cwd/env change on every call.
+//     Peer: resolveScope + resolveInstallPlan + resolveRuntimeArtifactLayout +
+//     resolveTriggerSurface (its pure half; staging files is IO and is left out).
+//     Ours: resolveInstallPlan (scope, intent, layout, placements, triggers, diagnostics).
+// P3  cold start: `node -e` that requires the library and resolves one plan, minus bare
+//     `node -e 0`, runs interleaved.
+// P4  validation of the 46 first-party manifests: peer JSON.parse + validateCapability +
+//     collectReviewerWarningRecords; ours validateCapability + warningRecords on the text.
+//
+// Without a built addon (npm/gsd-core.linux-x64-gnu.node) the peer half still runs and the
+// ours/ratio columns say why they are missing.
+
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const PEER_PKG = path.join(ROOT, 'npm/node_modules/@opengsd/gsd-core');
+const PEER_LIB = path.join(PEER_PKG, 'gsd-core/bin/lib');
+const OURS_ENTRY = path.join(ROOT, 'npm/index.js');
+const OURS_ADDON = path.join(ROOT, 'npm/gsd-core.linux-x64-gnu.node');
+
+// ---------------------------------------------------------------- arguments
+
+function parseArgs(argv) {
+  const opts = { quick: false, rounds: 15, coldRuns: 30, json: null, only: null };
+  for (let i = 0; i < argv.length; i += 1) {
+    const a = argv[i];
+    if (a === '--quick') opts.quick = true;
+    else if (a === '--rounds') opts.rounds = Number(argv[(i += 1)]);
+    else if (a === '--cold-runs') opts.coldRuns = Number(argv[(i += 1)]);
+    else if (a === '--json') opts.json = argv[(i += 1)];
+    else if (a === '--only') opts.only = new Set(argv[(i += 1)].split(','));
+    else throw new Error(`unknown argument ${a}`);
+  }
+  if (opts.quick) {
+    opts.rounds = Math.min(opts.rounds, 5);
+    opts.coldRuns = Math.min(opts.coldRuns, 5);
+  }
+  if (!(opts.rounds >= 3) || !(opts.coldRuns >= 1)) throw new Error('--rounds must be >= 3 and --cold-runs >= 1');
+  return opts;
+}
+
+const OPTS = parseArgs(process.argv.slice(2));
+const wanted = (id) => OPTS.only === null || OPTS.only.has(id);
+
+// ---------------------------------------------------------------- inputs
+
+if (!fs.existsSync(PEER_LIB)) {
+  throw new Error(`peer not installed at ${PEER_PKG}: run (cd npm && npm ci)`);
+}
+const PEER_VERSION = JSON.parse(fs.readFileSync(path.join(PEER_PKG, 'package.json'), 'utf8')).version;
+
+function markdownStems(dir) {
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.md'))
+    .map((e) => e.name.slice(0, -3))
+    .sort();
+}
+
+/** `requires: [a, b]` of a command's front matter (the router's children). */
+function frontMatterRequires(text) {
+  const m = /^requires:\s*\[([^\]]*)\]/m.exec(text);
+  return m ? m[1].split(',').map((s) => s.trim()).filter(Boolean) : [];
+}
+
+/** The package's source inventory, read the way the installer reads it. */
+function inventory() {
+  const commandsDir = path.join(PEER_PKG, 'commands/gsd');
+  const commands = markdownStems(commandsDir);
+  const agents = markdownStems(path.join(PEER_PKG, 'agents'));
+  const routerStems = commands.filter((s) => s.startsWith('ns-'));
+  const childToRouters = {};
+  for (const router of routerStems) {
+    for (const child of frontMatterRequires(fs.readFileSync(path.join(commandsDir, `${router}.md`), 'utf8'))) {
+      (childToRouters[child] ??= []).push(router);
+    }
+  }
+  return { commands, agents, routerStems, childToRouters };
+}
+
+const INV = inventory();
+const MANIFESTS = fs
+  .readdirSync(path.join(ROOT, 'capabilities'), { withFileTypes: true })
+  .filter((e) => e.isDirectory())
+  .map((e) => e.name)
+  .sort()
+  .map((folder) => ({ folder, text: fs.readFileSync(path.join(ROOT, 'capabilities', folder, 'capability.json'), 'utf8') }));
+
+// ---------------------------------------------------------------- libraries
+
+const peer = {
+  scope: require(path.join(PEER_LIB, 'install-scope.cjs')),
+  intent: require(path.join(PEER_LIB, 'runtime-config-adapter-registry.cjs')),
+  layout: require(path.join(PEER_LIB, 'runtime-artifact-layout.cjs')),
+  validator: require(path.join(PEER_LIB, 'capability-validator.cjs')),
+  registry: require(path.join(PEER_LIB, 'capability-registry.cjs')),
+};
+
+/** Our addon through its public entry point, or the reason it is not available. */
+function loadOurs() {
+  if (!fs.existsSync(OURS_ENTRY)) return { ours: null, why: 'npm/index.js is not on this branch yet' };
+  if (!fs.existsSync(OURS_ADDON)) {
+    return { ours: null, why: 'addon not built (cargo build --workspace --release; copy libgsd_core_node.so)' };
+  }
+  try {
+    return { ours: require(OURS_ENTRY), why: null };
+  } catch (err) {
+    return { ours: null, why: `require(npm/index.js) failed: ${err.message}` };
+  }
+}
+const { ours, why: oursMissing } = loadOurs();
+
+const ALL_RUNTIMES = Object.keys(peer.registry.runtimes).sort();
+// vscode has no installable config directory: both libraries refuse to plan it.
+const INSTALLABLE = ALL_RUNTIMES.filter((r) => peer.registry.runtimes[r].runtime.configHome?.kind !== 'none');
+
+// ---------------------------------------------------------------- timing
+
+const now = () => process.hrtime.bigint();
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+function summary(samples) {
+  const s = [...samples].sort((a, b) => a - b);
+  const q = (p) => s[Math.min(s.length - 1, Math.max(0, Math.round(p * (s.length - 1))))];
+  return { median: median(s), min: s[0], max: s[s.length - 1], q1: q(0.25), q3: q(0.75), n: s.length };
+}
+
+/**
+ * Times `fn(i)` (one "operation") in rounds: calibrates the iteration count so a round takes
+ * about `roundMs`, warms up for one round, then records ns/op per round.
+ */
+function measure(fn, roundMs = OPTS.quick ? 40 : 150) {
+  let counter = 0;
+  let iters = 1;
+  for (;;) {
+    const t0 = now();
+    for (let k = 0; k < iters; k += 1) fn((counter += 1));
+    const ms = Number(now() - t0) / 1e6;
+    if (ms >= roundMs / 4 || iters >= 1 << 24) {
+      iters = Math.max(1, Math.round((iters * roundMs) / Math.max(ms, 0.001)));
+      break;
+    }
+    iters *= 4;
+  }
+  for (let k = 0; k < iters; k += 1) fn((counter += 1)); // warm-up round
+  const perOp = [];
+  for (let r = 0; r < OPTS.rounds; r += 1) {
+    const t0 = now();
+    for (let k = 0; k < iters; k += 1) fn((counter += 1));
+    perOp.push(Number(now() - t0) / iters);
+  }
+  return { ...summary(perOp), iters };
+}
+
+/**
+ * Runs the peer and our measurements alternately (peer, ours, peer, ours...) so slow
+ * phases of a busy machine hit both sides; returns both summaries.
+ */
+function sideBySide(peerFn, oursFn) {
+  if (!oursFn) return { peer: measure(peerFn), ours: null };
+  const peerRuns = [];
+  const oursRuns = [];
+  for (let pass = 0; pass < 2; pass += 1) {
+    peerRuns.push(measure(peerFn));
+    oursRuns.push(measure(oursFn));
+  }
+  // Keep the later pass (JIT fully warm on both sides) and report the other pass's median as a check.
+  return {
+    peer: { ...peerRuns[1], firstPassMedian: peerRuns[0].median },
+    ours: { ...oursRuns[1], firstPassMedian: oursRuns[0].median },
+  };
+}
+
+// ---------------------------------------------------------------- workloads
+
+/** A host that differs on every call, so no memo keyed on host facts can answer. */
+function hostFor(i) {
+  const home = `/home/bench-${i}`;
+  return { home, cwd: `/work/project-${i}`, env: { XDG_CONFIG_HOME: `${home}/.config-${i}` } };
+}
+
+const noFile = () => false;
+
+function peerPlan(runtime, scopeId, host) {
+  const scope = peer.scope.resolveScope({
+    id: scopeId,
+    runtime,
+    env: host.env,
+    home: host.home,
+    cwd: host.cwd,
+    existsSync: noFile,
+  });
+  const intent = peer.intent.resolveInstallPlan(runtime);
+  const layout = peer.layout.resolveRuntimeArtifactLayout(runtime, scope.configHome, scopeId);
+  const triggers = peer.layout.resolveTriggerSurface(runtime, [scopeId], {
+    stems: INV.commands,
+    routerStems: INV.routerStems,
+    childToRouters: INV.childToRouters,
+  });
+  return [scope, intent, layout, triggers];
+}
+
+const PLAN_OPTIONS = {
+  commands: INV.commands,
+  agents: INV.agents,
+  routerStems: INV.routerStems,
+  childToRouters: INV.childToRouters,
+};
+
+function oursPlan(runtime, scopeId, host) {
+  return ours.resolveInstallPlan(runtime, scopeId, { ...host, existingPaths: [] }, PLAN_OPTIONS);
+}
+
+function planCase(runtimes) {
+  const calls = runtimes.flatMap((r) => [
+    [r, 'global'],
+    [r, 'local'],
+  ]);
+  let sink = 0;
+  const peerFn = (i) => {
+    const host = hostFor(i);
+    for (const [r, s] of calls) sink += peerPlan(r, s, host)[3].length;
+  };
+  const oursFn = ours
+    ? (i) => {
+        const host = hostFor(i);
+        for (const [r, s] of calls) sink += oursPlan(r, s, host).triggers.length;
+      }
+    : null;
+  const result = sideBySide(peerFn, oursFn);
+  return { ...result, callsPerOp: calls.length, sink };
+}
+
+function validationCase() {
+  let sink = 0;
+  const peerFn = () => {
+    for (const { folder, text } of MANIFESTS) {
+      const cap = JSON.parse(text);
+      sink += peer.validator.validateCapability(cap, folder).length;
+      sink += peer.validator.collectReviewerWarningRecords(cap).length;
+    }
+  };
+  const oursFn = ours
+    ? () => {
+        for (const { folder, text } of MANIFESTS) {
+          sink += ours.validateCapability(text, folder).length;
+          sink += ours.warningRecords(text).length;
+        }
+      }
+    : null;
+  return { ...sideBySide(peerFn, oursFn), callsPerOp: MANIFESTS.length, sink };
+}
+
+// ---------------------------------------------------------------- cold start
+
+const COLD_INPUT = JSON.stringify({ ...PLAN_OPTIONS, host: { home: '/home/cold', cwd: '/work/cold' } });
+
+const COLD_SCRIPTS = {
+  bare: '0',
+  peer: `
+const L = ${JSON.stringify(PEER_LIB)} + '/';
+const inv = ${COLD_INPUT};
+const scope = require(L + 'install-scope.cjs').resolveScope({ id: 'global', runtime: 'claude', env: {}, home: inv.host.home, cwd: inv.host.cwd, existsSync: () => false });
+require(L + 'runtime-config-adapter-registry.cjs').resolveInstallPlan('claude');
+const lay = require(L + 'runtime-artifact-layout.cjs');
+lay.resolveRuntimeArtifactLayout('claude', scope.configHome, 'global');
+if (!lay.resolveTriggerSurface('claude', ['global'], { stems: inv.commands, routerStems: inv.routerStems, childToRouters: inv.childToRouters }).length) process.exit(3);
+`,
+  ours: `
+const inv = ${COLD_INPUT};
+const plan = require(${JSON.stringify(OURS_ENTRY)}).resolveInstallPlan('claude', 'global', inv.host, inv);
+if (!plan.triggers.length) process.exit(3);
+`,
+};
+
+function runNode(script) {
+  const t0 = now();
+  const r = spawnSync(process.execPath, ['-e', script], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const ms = Number(now() - t0) / 1e6;
+  if (r.status !== 0) throw new Error(`cold-start script failed (${r.status}): ${r.stderr}`);
+  return ms;
+}
+
+function coldStart() {
+  const names = ours ? ['bare', 'peer', 'ours'] : ['bare', 'peer'];
+  for (let w = 0; w < 3; w += 1) for (const n of names) runNode(COLD_SCRIPTS[n]);
+  const runs = Object.fromEntries(names.map((n) => [n, []]));
+  for (let k = 0; k < OPTS.coldRuns; k += 1) for (const n of names) runs[n].push(runNode(COLD_SCRIPTS[n]));
+  // Each run minus the bare run of the same interleaved triple, so drift cancels pairwise.
+  const net = (n) => summary(runs[n].map((ms, k) => ms - runs.bare[k]));
+  return {
+    runs: OPTS.coldRuns,
+    bare: summary(runs.bare),
+    peer: { total: summary(runs.peer), net: net('peer') },
+    ours: ours ? { total: summary(runs.ours), net: net('ours') } : null,
+  };
+}
+
+// ---------------------------------------------------------------- report
+
+const fmtNs = (ns) => (ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : ns >= 1e3 ? `${(ns / 1e3).toFixed(1)} µs` : `${ns.toFixed(0)} ns`);
+const spread = (s) => `${fmtNs(s.min)}–${fmtNs(s.max)}`;
+const ratio = (p, o) => (o ? `${(p.median / o.median).toFixed(1)}×` : `n/a (${oursMissing})`);
+
+function printWarm(label, res) {
+  const { peer: p, ours: o, callsPerOp } = res;
+  console.log(`${label}`);
+  console.log(`  peer  median ${fmtNs(p.median)}/op  (rounds ${spread(p)}; ${fmtNs(p.median / callsPerOp)} per call)`);
+  if (o) console.log(`  ours  median ${fmtNs(o.median)}/op  (rounds ${spread(o)}; ${fmtNs(o.median / callsPerOp)} per call)`);
+  console.log(`  peer/ours ${ratio(p, o)}`);
+}
+
+const msFmt = (s) => `${s.median.toFixed(1)} ms (${s.min.toFixed(1)}–${s.max.toFixed(1)})`;
+
+const report = {
+  node: process.version,
+  peerVersion: PEER_VERSION,
+  cpus: os.cpus().length,
+  cpuModel: os.cpus()[0]?.model ?? 'unknown',
+  load: os.loadavg(),
+  rounds: OPTS.rounds,
+  inventory: {
+    commands: INV.commands.length,
+    agents: INV.agents.length,
+    routers: INV.routerStems.length,
+    manifests: MANIFESTS.length,
+  },
+  oursAvailable: ours !== null,
+  oursMissing,
+  results: {},
+};
+
+console.log(
+  `node ${process.version}, peer @opengsd/gsd-core ${PEER_VERSION}, ${report.cpus} cpus (${report.cpuModel}), load ${report.load.map((l) => l.toFixed(2)).join(' ')}`,
+);
+console.log(
+  `inventory: ${INV.commands.length} command stems, ${INV.agents.length} agent stems, ${INV.routerStems.length} routers; ${MANIFESTS.length} manifests; ${OPTS.rounds} rounds`,
+);
+if (!ours) console.log(`ours: not measured — ${oursMissing}`);
+
+if (wanted('P1')) {
+  const claude = planCase(['claude']);
+  printWarm('P1 warm plan: claude, global + local', claude);
+  const all = planCase(INSTALLABLE);
+  printWarm(`P1 warm plan: ${INSTALLABLE.length} installable runtimes × 2 scopes`, all);
+  report.results.P1 = { claude, all, runtimes: INSTALLABLE };
+}
+if (wanted('P4')) {
+  const v = validationCase();
+  printWarm(`P4 validation of ${MANIFESTS.length} manifests (+ warning records)`, v);
+  report.results.P4 = v;
+}
+if (wanted('P3')) {
+  const c = coldStart();
+  console.log(`P3 cold start (${c.runs} interleaved runs each; net = run − bare run of the same triple)`);
+  console.log(`  bare node -e 0   ${msFmt(c.bare)}`);
+  console.log(`  peer  total ${msFmt(c.peer.total)}  net ${msFmt(c.peer.net)}`);
+  if (c.ours) {
+    console.log(`  ours  total ${msFmt(c.ours.total)}  net ${msFmt(c.ours.net)}`);
+    console.log(`  peer/ours (net medians) ${(c.peer.net.median / c.ours.net.median).toFixed(1)}×`);
+  } else {
+    console.log(`  peer/ours n/a (${oursMissing})`);
+  }
+  report.results.P3 = c;
+}
+
+if (OPTS.json) fs.writeFileSync(OPTS.json, `${JSON.stringify(report, null, 2)}\n`);

@@ -1,0 +1,122 @@
+//! One workload, run a given number of times, for instruction counting under
+//! `valgrind --tool=callgrind` (stable on a busy machine, unlike wall-clock time).
+//!
+//! `workload <case> <n> <reps>` with case one of `validate`, `overlays`, `plan-claude`,
+//! `plan-all`, `plan-claude-json` (request parsed from JSON, plan written as JSON: the work
+//! the C ABI adds), `triggers` (`n` = overlays or stems; ignored otherwise).
+//! `workload print-request <runtime> <global|local>` prints one plan request as JSON (the
+//! input of benches/c/plan_bench.c). Setup is the same
+//! for every `reps`, so the instruction count of one repetition is
+//! `(count(reps = 2) - count(reps = 1))`: scripts/bench.sh does exactly that.
+//! Without arguments (as `cargo bench` runs it) it does nothing.
+
+mod common;
+
+use std::hint::black_box;
+
+use gsd_core::{
+    Overlay, PlanRequest, Registry, Scope, TriggerInput, parse_manifest, resolve_install_plan,
+    resolve_trigger_surface, validate_capability, warning_records,
+};
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("print-request") {
+        let scope = match args.get(2).map(String::as_str) {
+            Some("local") => Scope::Local,
+            _ => Scope::Global,
+        };
+        let runtime = args.get(1).map_or("claude", String::as_str);
+        let request = common::plan_request(&common::inventory(), runtime, scope, 1);
+        println!("{}", serde_json::to_string(&request).expect("request JSON"));
+        return;
+    }
+    let (Some(case), Some(n), Some(reps)) = (
+        args.first(),
+        args.get(1).and_then(|a| a.parse::<usize>().ok()),
+        args.get(2).and_then(|a| a.parse::<usize>().ok()),
+    ) else {
+        eprintln!("usage: workload <validate|overlays|plan-claude|plan-all|triggers> <n> <reps>");
+        return;
+    };
+    let registry = Registry::first_party();
+    match case.as_str() {
+        "validate" => {
+            let texts: Vec<(&str, &str)> = gsd_core::embedded::first_party()
+                .iter()
+                .map(|c| (c.folder, c.manifest))
+                .collect();
+            for _ in 0..reps {
+                for (folder, text) in &texts {
+                    let value = parse_manifest(black_box(text)).expect("valid JSON");
+                    black_box(validate_capability(&value, folder));
+                    black_box(warning_records(&value));
+                }
+            }
+        }
+        "overlays" => {
+            let overlays: Vec<Overlay> = (0..n).map(common::synthetic_overlay).collect();
+            for _ in 0..reps {
+                let built = registry.with_overlays(black_box(&overlays));
+                assert_eq!(
+                    built.capabilities().count(),
+                    46 + n,
+                    "every synthetic overlay is accepted: {:?}",
+                    built.diagnostics().iter().take(3).collect::<Vec<_>>()
+                );
+                black_box(built);
+            }
+        }
+        "plan-claude" | "plan-all" => {
+            let inv = common::inventory();
+            let runtimes = if case == "plan-claude" {
+                vec!["claude".to_owned()]
+            } else {
+                common::installable_runtimes(registry)
+            };
+            let requests: Vec<PlanRequest> = runtimes
+                .iter()
+                .flat_map(|r| {
+                    [Scope::Global, Scope::Local].map(|s| common::plan_request(&inv, r, s, 1))
+                })
+                .collect();
+            for _ in 0..reps {
+                for r in &requests {
+                    black_box(resolve_install_plan(registry, black_box(r)).expect("plan"));
+                }
+            }
+        }
+        "plan-claude-json" => {
+            let inv = common::inventory();
+            let texts: Vec<String> = [Scope::Global, Scope::Local]
+                .map(|s| {
+                    serde_json::to_string(&common::plan_request(&inv, "claude", s, 1))
+                        .expect("request JSON")
+                })
+                .into();
+            for _ in 0..reps {
+                for text in &texts {
+                    black_box(common::plan_json(registry, black_box(text)));
+                }
+            }
+        }
+        "triggers" => {
+            let input = TriggerInput {
+                stems: common::synthetic_stems(n),
+                ..TriggerInput::default()
+            };
+            for _ in 0..reps {
+                black_box(
+                    resolve_trigger_surface(
+                        registry,
+                        "claude",
+                        &[Scope::Global, Scope::Local],
+                        black_box(&input),
+                    )
+                    .expect("surface"),
+                );
+            }
+        }
+        other => eprintln!("unknown case {other}"),
+    }
+}

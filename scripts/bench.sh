@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Runs every bench and writes the results under target/bench-results/ (see benches/README.md).
+#
+#   bash scripts/bench.sh [--quick] [--runs N] [--no-criterion] [--no-callgrind] [--no-node] [--no-c]
+#
+# 1. criterion (native Rust): `cargo bench -p gsd-core --bench core`, N times (default 3);
+#    each run's medians are collected, then one table gives the median and spread over
+#    runs and the per-element growth 1k -> 10k (target <= 1.2x).
+# 2. callgrind instruction counts of the same workloads (needs valgrind; stable on a busy
+#    machine): count(reps = 2) - count(reps = 1) = one repetition, setup excluded.
+# 3. the Node side-by-side bench against the peer (benches/node-bench.mjs); our addon is
+#    built first when the workspace has the Node binding (`cargo build --workspace --release`
+#    and copying the .so to npm/gsd-core.linux-x64-gnu.node).
+# 4. whole plans through the C ABI (benches/c/plan_bench.c against libgsd_core_c), next to
+#    criterion's native `plan/claude x 2 scopes` figures.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+RUNS=3
+QUICK=0
+NODE=1
+CABI=1
+CALLGRIND=1
+CRITERION=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) QUICK=1 ;;
+    --runs) RUNS="$2"; shift ;;
+    --no-node) NODE=0 ;;
+    --no-c) CABI=0 ;;
+    --no-callgrind) CALLGRIND=0 ;;
+    --no-criterion) CRITERION=0 ;;
+    *) echo "unknown argument: $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+OUT=target/bench-results
+mkdir -p "$OUT"
+{
+  echo "date: $(date -u +%FT%TZ)"
+  echo "nproc: $(nproc)"
+  echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
+  echo "memory: $(grep MemTotal /proc/meminfo | awk '{printf "%.1f GiB", $2/1048576}')"
+  echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "rustc: $(rustc --version)"
+  echo "node: $(node --version)"
+} | tee "$OUT/machine.txt"
+
+if [ "$CRITERION" = 1 ]; then
+  CRIT_ARGS=()
+  if [ "$QUICK" = 1 ]; then CRIT_ARGS=(--quick); fi
+  rm -f "$OUT"/criterion-run-*.json
+  for i in $(seq 1 "$RUNS"); do
+    echo "== criterion run $i/$RUNS"
+    cargo bench -p gsd-core --bench core -- "${CRIT_ARGS[@]}"
+    node benches/summarize.mjs collect target/criterion >"$OUT/criterion-run-$i.json"
+  done
+  node benches/summarize.mjs report "$OUT"/criterion-run-*.json | tee "$OUT/criterion.md"
+fi
+
+WORKLOAD=$(cargo bench -p gsd-core --bench workload --no-run 2>&1 |
+  sed -n 's/.*Executable .*(\(.*workload-[0-9a-f]*\)).*/\1/p' | tail -1)
+
+if [ "$CALLGRIND" = 1 ]; then
+  if command -v valgrind >/dev/null; then
+    count() {
+      valgrind --tool=callgrind --callgrind-out-file=/dev/null "$WORKLOAD" "$@" 2>&1 |
+        sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+    }
+    echo "| workload | instructions per repetition | per element |" | tee "$OUT/callgrind.md"
+    echo "|---|---|---|" | tee -a "$OUT/callgrind.md"
+    for spec in "validate 46" "plan-claude 2" "plan-claude-json 2" "plan-all 36" \
+      "triggers 1000" "triggers 10000" "overlays 1000" "overlays 10000"; do
+      set -- $spec
+      one=$(count "$1" "$2" 1)
+      two=$(count "$1" "$2" 2)
+      per=$((two - one))
+      echo "| $1 $2 | $per | $((per / $2)) |" | tee -a "$OUT/callgrind.md"
+    done
+  else
+    echo "valgrind not installed: skipping instruction counts"
+  fi
+fi
+
+if [ "$NODE" = 1 ]; then
+  NODE_ARGS=(--json "$OUT/node.json")
+  if [ "$QUICK" = 1 ]; then NODE_ARGS+=(--quick); fi
+  if [ -f npm/index.js ] && grep -q napi bindings/node/Cargo.toml; then
+    cargo build --workspace --release
+    cp target/release/libgsd_core_node.so npm/gsd-core.linux-x64-gnu.node
+  fi
+  node benches/node-bench.mjs "${NODE_ARGS[@]}" | tee "$OUT/node.txt"
+fi
+
+if [ "$CABI" = 1 ]; then
+  cargo build --release -p gsd-core-c
+  for scope in global local; do
+    "$WORKLOAD" print-request claude "$scope" >"$OUT/req-claude-$scope.json"
+  done
+  gcc -O2 -std=c11 -Wall -Wextra -Werror -Ibindings/c/include benches/c/plan_bench.c \
+    -Ltarget/release -lgsd_core_c -Wl,-rpath,"$PWD/target/release" -o "$OUT/plan_bench"
+  ROUNDS=15
+  if [ "$QUICK" = 1 ]; then ROUNDS=5; fi
+  "$OUT/plan_bench" -r "$ROUNDS" "$OUT/req-claude-global.json" "$OUT/req-claude-local.json" |
+    tee "$OUT/c-abi.txt"
+  if command -v valgrind >/dev/null && [ "$CALLGRIND" = 1 ]; then
+    cabi_count() {
+      valgrind --tool=callgrind --callgrind-out-file=/dev/null "$OUT/plan_bench" -n 1 -r "$1" \
+        "$OUT/req-claude-global.json" "$OUT/req-claude-local.json" 2>&1 |
+        sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+    }
+    echo "| c-abi plan claude x 2 scopes | $(($(cabi_count 2) - $(cabi_count 1))) | |" |
+      tee -a "$OUT/callgrind.md"
+  fi
+fi
