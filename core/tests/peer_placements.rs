@@ -1,7 +1,10 @@
 //! Placements against the live peer: for every runtime × scope × profile (`full`,
-//! `standard`, `core`), the set of absolute destinations of our plan equals the files the
-//! peer's staging (`createRuntimeArtifactInstallPlan` over the package's own commands and
-//! agents) hands to its installer, named as the installer's copy step names them.
+//! `standard`, `core`), the set of absolute destinations of our plan equals
+//! * the files the peer's staging (`createRuntimeArtifactInstallPlan` over the package's own
+//!   commands and agents) hands to its installer, named as the installer's copy step names
+//!   them, and
+//! * the files the peer's real installer (`installRuntimeArtifacts`, which takes the
+//!   OpenCode/Kilo family through its own writers) leaves under each kind's directory.
 //!
 //! The inventory is the peer package itself: command stems from `commands/gsd/*.md`, agent
 //! stems from `agents/*.md` (compact variants included), the router structure derived by
@@ -122,9 +125,61 @@ fn the_peer_inventory_is_the_real_package() {
     );
 }
 
+/// Compares our plan for `request` with one peer destination set; `kind_dirs` (the plan
+/// items' `(kind, destDir)`) when the peer reported them. Returns the differences found.
+fn compare(
+    what: &str,
+    request: &PlanRequest,
+    theirs: &BTreeSet<String>,
+    kind_dirs: Option<&[(String, String)]>,
+) -> Vec<String> {
+    let plan = match resolve_install_plan(Registry::first_party(), request) {
+        Ok(plan) => plan,
+        Err(err) if request.runtime == "vscode" => {
+            // Deliberate difference (module doc): the peer lays out nothing.
+            assert_eq!(err.code(), ErrorCode::NoConfigHome, "{what}");
+            assert!(theirs.is_empty(), "{what}: peer places {theirs:?}");
+            return Vec::new();
+        }
+        Err(err) => return vec![format!("{what}: our plan failed: {err}")],
+    };
+    let mut differences = Vec::new();
+    let ours: Vec<&str> = plan
+        .placements
+        .iter()
+        .map(|p| p.destination.as_str())
+        .collect();
+    let our_set: BTreeSet<String> = ours.iter().map(|d| (*d).to_owned()).collect();
+    if our_set.len() != ours.len() {
+        differences.push(format!("{what}: duplicate destinations in our plan"));
+    }
+    let our_dirs: Vec<(String, String)> = plan
+        .kinds
+        .iter()
+        .map(|k| (k.kind.as_str().to_owned(), k.dest_dir.clone()))
+        .collect();
+    if kind_dirs.is_some_and(|dirs| dirs != our_dirs.as_slice()) {
+        differences.push(format!(
+            "{what}: kind directories differ: ours {our_dirs:?}, peer {kind_dirs:?}"
+        ));
+    }
+    if &our_set != theirs {
+        let missing: Vec<_> = theirs.difference(&our_set).take(5).collect();
+        let extra: Vec<_> = our_set.difference(theirs).take(5).collect();
+        differences.push(format!(
+            "{what}: {} ours vs {} peer; missing {missing:?}; extra {extra:?}",
+            our_set.len(),
+            theirs.len()
+        ));
+    }
+    differences
+}
+
+/// Two peer views per case: the staged plan items named as the copy step names them, and
+/// the files the real `installRuntimeArtifacts` left under each kind's directory (in a
+/// config directory and home of its own).
 #[test]
 fn every_case_places_exactly_what_the_peer_installs() {
-    let registry = Registry::first_party();
     let cases = peer()["cases"].as_array().expect("cases");
     assert_eq!(
         cases.len(),
@@ -140,65 +195,36 @@ fn every_case_places_exactly_what_the_peer_installs() {
             "peer staging failed for {}: {case}",
             label(case)
         );
-        let theirs: BTreeSet<String> = case["items"]
-            .as_array()
-            .expect("items")
+        let items = case["items"].as_array().expect("items");
+        let staged: BTreeSet<String> = items
             .iter()
-            .flat_map(|item| strings(&item["installed"]))
+            .flat_map(|i| strings(&i["installed"]))
             .collect();
-        let request = request_for(case);
-        let plan = match resolve_install_plan(registry, &request) {
-            Ok(plan) => plan,
-            Err(err) if request.runtime == "vscode" => {
-                // Deliberate difference (module doc): the peer lays out nothing.
-                assert_eq!(err.code(), ErrorCode::NoConfigHome, "{}", label(case));
-                assert!(theirs.is_empty(), "{}: peer places {theirs:?}", label(case));
-                matched += 1;
-                continue;
-            }
-            Err(err) => panic!("{}: our plan failed: {err}", label(case)),
-        };
-        let their_dirs: Vec<(String, String)> = case["items"]
-            .as_array()
-            .expect("items")
+        let kind_dirs: Vec<(String, String)> = items
             .iter()
             .map(|i| (text(i, "kind").to_owned(), text(i, "destDir").to_owned()))
             .collect();
-        let our_dirs: Vec<(String, String)> = plan
-            .kinds
-            .iter()
-            .map(|k| (k.kind.as_str().to_owned(), k.dest_dir.clone()))
-            .collect();
-        let ours: Vec<&str> = plan
-            .placements
-            .iter()
-            .map(|p| p.destination.as_str())
-            .collect();
-        let our_set: BTreeSet<String> = ours.iter().map(|d| (*d).to_owned()).collect();
-        if our_set.len() != ours.len() {
-            differences.push(format!(
-                "{}: duplicate destinations in our plan",
-                label(case)
-            ));
-        }
-        if our_dirs != their_dirs {
-            differences.push(format!(
-                "{}: kind directories differ: ours {our_dirs:?}, peer {their_dirs:?}",
-                label(case)
-            ));
-        }
-        if our_set == theirs {
+        let mut found = compare(
+            &format!("{} (staged)", label(case)),
+            &request_for(case),
+            &staged,
+            Some(&kind_dirs),
+        );
+        let install = &case["install"];
+        let written: BTreeSet<String> = strings(&install["written"]).into_iter().collect();
+        let mut request = request_for(case);
+        request.host = Host::new(text(install, "home"), text(case, "cwd"));
+        request.explicit_dir = Some(text(install, "configDir").to_owned());
+        found.extend(compare(
+            &format!("{} (installed)", label(case)),
+            &request,
+            &written,
+            None,
+        ));
+        if found.is_empty() {
             matched += 1;
-        } else {
-            let missing: Vec<_> = theirs.difference(&our_set).take(5).collect();
-            let extra: Vec<_> = our_set.difference(&theirs).take(5).collect();
-            differences.push(format!(
-                "{}: {} ours vs {} peer; missing {missing:?}; extra {extra:?}",
-                label(case),
-                our_set.len(),
-                theirs.len()
-            ));
         }
+        differences.extend(found);
     }
     assert!(
         differences.is_empty(),

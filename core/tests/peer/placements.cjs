@@ -8,7 +8,10 @@
 // Input: { profiles: ["full", "standard", "core"] }.
 // Output: { package: { commands, agents, routers }, profiles: { <name>: { skills, agents } },
 //           cases: [ { runtime, scope, profile, home, cwd, configDir,
-//                      ok, message?, items: [ { kind, destDir, files: [rel], installed: [abs] } ] } ] }
+//                      ok, message?, items: [ { kind, destDir, files: [rel], installed: [abs] } ],
+//                      install: { configDir, home, written: [abs] } } ] }
+// `install` is the real installRuntimeArtifacts run into a config directory and home of its
+// own: `written` lists every file under each layout kind's directory afterwards.
 // `routers` maps each `ns-*` router stem to its body, so the caller derives the router
 // structure itself. Every temporary directory is removed before exit.
 'use strict';
@@ -21,6 +24,7 @@ const registry = require(path.join(lib, 'capability-registry.cjs'));
 const layoutMod = require(path.join(lib, 'runtime-artifact-layout.cjs'));
 const planMod = require(path.join(lib, 'runtime-artifact-install-plan.cjs'));
 const profiles = require(path.join(lib, 'install-profiles.cjs'));
+const engine = require(path.join(lib, 'install-engine.cjs'));
 
 const input = JSON.parse(fs.readFileSync(0, 'utf8') || '{}');
 const wanted = input.profiles || ['full', 'standard', 'core'];
@@ -67,6 +71,7 @@ fs.mkdirSync(home, { recursive: true });
 fs.mkdirSync(cwd, { recursive: true });
 // The peer reads the real home directory for a kind's `home` root.
 process.env.HOME = home;
+process.chdir(cwd);
 
 const resolved = {};
 // As the installer does: `core` resolves over an empty skills manifest, every other
@@ -110,11 +115,28 @@ try {
             result.items.push({ kind: item.kind, destDir: item.destDir, files, installed });
           });
         }
+        // The real installer into a fresh config directory of its own (no marker: a global
+        // install provisions its corpus or retries with the package as source): every file
+        // under each kind's directory afterwards.
+        const installDir = path.join(tmp, 'installed', `${runtime}-${scope}-${profileName}`);
+        fs.mkdirSync(installDir, { recursive: true });
+        const installHome = path.join(tmp, 'installed-home', `${runtime}-${scope}-${profileName}`);
+        fs.mkdirSync(installHome, { recursive: true });
+        process.env.HOME = installHome;
+        engine.installRuntimeArtifacts(runtime, installDir, scope, resolved[profileName]);
+        const installedLayout = layoutMod.resolveRuntimeArtifactLayout(runtime, installDir, scope);
+        result.install = { configDir: installDir, home: installHome, written: [] };
+        for (const kind of installedLayout.kinds) {
+          const destDir = planMod.assertDestWithinConfigHome(kind.home ?? installDir, kind.destSubpath);
+          for (const f of walk(destDir)) result.install.written.push(path.join(destDir, f));
+        }
+        process.env.HOME = home;
         cases.push(result);
       }
     }
   }
 } finally {
+  process.chdir(os.tmpdir());
   for (const dir of cleanup) fs.rmSync(dir, { recursive: true, force: true });
   if (typeof profiles.cleanupStagedSkills === 'function') profiles.cleanupStagedSkills();
   fs.rmSync(tmp, { recursive: true, force: true });
