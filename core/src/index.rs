@@ -142,15 +142,6 @@ impl<T> std::ops::Deref for Keyed<T> {
     }
 }
 
-fn strs<'v>(value: &'v Value, key: &str) -> impl Iterator<Item = &'v str> {
-    value
-        .get(key)
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-}
-
 fn reserved(name: &str) -> bool {
     RESERVED_NAMES.contains(&name)
 }
@@ -168,7 +159,9 @@ impl Index {
             let cap = m.manifest;
             index.requires.insert(
                 m.id.to_owned(),
-                strs(cap, "requires").map(str::to_owned).collect(),
+                crate::cross::strings(cap, "requires")
+                    .map(str::to_owned)
+                    .collect(),
             );
             index.config(m);
             let role = cap
@@ -177,10 +170,10 @@ impl Index {
                 .and_then(Role::parse);
             match role {
                 Some(Role::Feature) => {
-                    for skill in strs(cap, "skills").filter(|s| !reserved(s)) {
+                    for skill in crate::cross::strings(cap, "skills").filter(|s| !reserved(s)) {
                         index.by_skill.assign(skill, m.id.to_owned());
                     }
-                    for agent in strs(cap, "agents").filter(|s| !reserved(s)) {
+                    for agent in crate::cross::strings(cap, "agents").filter(|s| !reserved(s)) {
                         index.by_agent.assign(agent, m.id.to_owned());
                     }
                     for (slot, group) in ["steps", "contributions", "gates"].into_iter().enumerate()

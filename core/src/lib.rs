@@ -25,6 +25,7 @@ pub mod host;
 pub mod index;
 pub mod install_manifest;
 pub mod intent;
+mod js;
 pub mod layout;
 pub mod manifest;
 pub mod path;

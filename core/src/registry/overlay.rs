@@ -82,12 +82,7 @@ fn reject(code: &str, folder: &str, field: Option<&str>, message: String) -> Dia
 /// Keys an overlay claims that first party (or an earlier overlay) may already own.
 fn claims(value: &Value) -> [(&'static str, &'static str, Vec<String>); 4] {
     let list = |key: &str| -> Vec<String> {
-        value
-            .get(key)
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
+        crate::cross::strings(value, key)
             .map(str::to_owned)
             .collect()
     };
