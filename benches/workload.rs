@@ -5,9 +5,9 @@
 //! `plan-all`, `plan-claude-json` (request parsed from JSON, plan written as JSON: the work
 //! the C ABI adds), `triggers` (`n` = overlays or stems; ignored otherwise).
 //! `workload print-request <runtime> <global|local>` prints one plan request as JSON (the
-//! input of benches/c/plan_bench.c). Setup is the same
+//! input of `benches/c/plan_bench.c`). Setup is the same
 //! for every `reps`, so the instruction count of one repetition is
-//! `(count(reps = 2) - count(reps = 1))`: scripts/bench.sh does exactly that.
+//! `(count(reps = 2) - count(reps = 1))`: `scripts/bench.sh` does exactly that.
 //! Without arguments (as `cargo bench` runs it) it does nothing.
 
 mod common;
