@@ -134,4 +134,23 @@ cp "$ROOT/target/debug/libgsd_core_uniffi.so" "$py_panic/"
 GSD_PY_OUT=$py_panic python3 -m unittest discover -s bindings/uniffi/tests/bindings -p 'check_panic.py' -v
 echo "   Python generated and tested in $(elapsed "$t")"
 
+echo "== Kotlin and Swift (generation smoke check; no compiler on this machine)"
+t=$(date +%s)
+for lang in kotlin swift; do
+    rm -rf "$ROOT/target/uniffi-$lang"
+    CARGO_NET_OFFLINE=true "$bindgen" generate --no-format --language "$lang" \
+        --out-dir "$ROOT/target/uniffi-$lang" "$ROOT/target/release/libgsd_core_uniffi.so"
+done
+kt=$(find "$ROOT/target/uniffi-kotlin" -name '*.kt' | head -n 1)
+swift=$ROOT/target/uniffi-swift/gsd_core_uniffi.swift
+# The generated sources must carry the public surface: the Registry object, the error
+# type and the plan entry point.
+for pattern in 'open class Registry' 'sealed class GsdException' 'fun `resolveInstallPlan`'; do
+    grep -qF "$pattern" "$kt" || { echo "Kotlin bindings lack: $pattern" >&2; exit 1; }
+done
+for pattern in 'open class Registry' 'enum GsdError' 'func resolveInstallPlan'; do
+    grep -qF "$pattern" "$swift" || { echo "Swift bindings lack: $pattern" >&2; exit 1; }
+done
+echo "   Kotlin and Swift generated in $(elapsed "$t")"
+
 echo "test-bindings: done in $(elapsed "$t_start")"
