@@ -93,22 +93,34 @@ fn matches_diag(d: &gsd_core::Diagnostic, want: &Value) -> bool {
         .is_some_and(|c| c == "*" || c == d.code.as_str())
         && field_ok("field", d.field.as_deref())
         && field_ok("capability", d.capability_id.as_deref())
-        && want.get("severity").and_then(Value::as_str).is_none_or(|s| {
-            serde_json::to_value(d.severity).ok().and_then(|v| v.as_str().map(str::to_owned))
-                == Some(s.to_owned())
-        })
+        && want
+            .get("severity")
+            .and_then(Value::as_str)
+            .is_none_or(|s| {
+                serde_json::to_value(d.severity)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_owned))
+                    == Some(s.to_owned())
+            })
 }
 
 fn check_error(o: &Observed, expect: &Value, problems: &mut Vec<String>) {
     match (&o.error, expect.get("error").and_then(Value::as_str)) {
         (Some(e), Some(code)) => {
             if e.code().as_str() != code {
-                problems.push(format!("error {} ({}), expected {code}", e.code(), e.message()));
+                problems.push(format!(
+                    "error {} ({}), expected {code}",
+                    e.code(),
+                    e.message()
+                ));
             }
             if let Some(field) = expect.get("field").and_then(Value::as_str)
                 && e.field() != Some(field)
             {
-                problems.push(format!("error names field {:?}, expected {field:?}", e.field()));
+                problems.push(format!(
+                    "error names field {:?}, expected {field:?}",
+                    e.field()
+                ));
             }
         }
         (Some(e), None) => problems.push(format!(
@@ -123,7 +135,11 @@ fn check_error(o: &Observed, expect: &Value, problems: &mut Vec<String>) {
     if let Some(e) = &o.error
         && e.field().is_none_or(str::is_empty)
     {
-        problems.push(format!("error {} names no field: {}", e.code(), e.message()));
+        problems.push(format!(
+            "error {} names no field: {}",
+            e.code(),
+            e.message()
+        ));
     }
 }
 
@@ -139,26 +155,42 @@ fn check_diagnostics(o: &Observed, expect: &Value, problems: &mut Vec<String>) {
         }
     }
     for code in expect["absentCodes"].as_array().into_iter().flatten() {
-        if o.diagnostics.iter().any(|d| Some(d.code.as_str()) == code.as_str()) {
+        if o.diagnostics
+            .iter()
+            .any(|d| Some(d.code.as_str()) == code.as_str())
+        {
             problems.push(format!("diagnostic {code} must not appear"));
         }
     }
     if let Some(max) = expect.get("maxDiagnostics").and_then(Value::as_u64)
         && o.diagnostics.len() as u64 > max
     {
-        problems.push(format!("{} diagnostics, at most {max} expected", o.diagnostics.len()));
+        problems.push(format!(
+            "{} diagnostics, at most {max} expected",
+            o.diagnostics.len()
+        ));
     }
     if let Some(n) = expect.get("diagnosticCount").and_then(Value::as_u64)
         && o.diagnostics.len() as u64 != n
     {
-        problems.push(format!("{} diagnostics, exactly {n} expected", o.diagnostics.len()));
+        problems.push(format!(
+            "{} diagnostics, exactly {n} expected",
+            o.diagnostics.len()
+        ));
     }
     if let Some(valid) = expect.get("valid").and_then(Value::as_bool) {
         let errors: Vec<_> = o
             .diagnostics
             .iter()
             .filter(|d| d.severity == gsd_core::Severity::Error)
-            .map(|d| format!("{}@{}: {}", d.code, d.field.as_deref().unwrap_or("-"), d.message))
+            .map(|d| {
+                format!(
+                    "{}@{}: {}",
+                    d.code,
+                    d.field.as_deref().unwrap_or("-"),
+                    d.message
+                )
+            })
             .collect();
         if valid != errors.is_empty() {
             problems.push(format!("valid should be {valid}; errors: {errors:?}"));
@@ -168,18 +200,23 @@ fn check_diagnostics(o: &Observed, expect: &Value, problems: &mut Vec<String>) {
         let longest = o
             .error
             .iter()
-            .map(|e| e.message())
+            .map(gsd_core::Error::message)
             .chain(o.diagnostics.iter().map(|d| d.message.as_str()))
             .map(|m| m.chars().count() as u64)
             .max()
             .unwrap_or(0);
         if longest > max {
-            problems.push(format!("a message is {longest} characters, at most {max} expected"));
+            problems.push(format!(
+                "a message is {longest} characters, at most {max} expected"
+            ));
         }
     }
     for needle in expect["messageContains"].as_array().into_iter().flatten() {
         let needle = needle.as_str().expect("string");
-        let found = o.error.as_ref().is_some_and(|e| e.message().contains(needle))
+        let found = o
+            .error
+            .as_ref()
+            .is_some_and(|e| e.message().contains(needle))
             || o.diagnostics.iter().any(|d| d.message.contains(needle))
             || o.lines.iter().any(|l| l.contains(needle));
         if !found {
@@ -191,7 +228,10 @@ fn check_diagnostics(o: &Observed, expect: &Value, problems: &mut Vec<String>) {
 fn check_values(o: &Observed, expect: &Value, problems: &mut Vec<String>) {
     for id in expect["accepted"].as_array().into_iter().flatten() {
         if !o.accepted.iter().any(|a| Some(a.as_str()) == id.as_str()) {
-            problems.push(format!("overlay {id} should be accepted; accepted {:?}", o.accepted));
+            problems.push(format!(
+                "overlay {id} should be accepted; accepted {:?}",
+                o.accepted
+            ));
         }
     }
     for id in expect["rejected"].as_array().into_iter().flatten() {
@@ -199,9 +239,10 @@ fn check_values(o: &Observed, expect: &Value, problems: &mut Vec<String>) {
         if o.accepted.iter().any(|a| a == id) {
             problems.push(format!("overlay {id} should be rejected"));
         }
-        let summary = o.diagnostics.iter().any(|d| {
-            d.code == "overlay_rejected" && d.capability_id.as_deref() == Some(id)
-        });
+        let summary = o
+            .diagnostics
+            .iter()
+            .any(|d| d.code == "overlay_rejected" && d.capability_id.as_deref() == Some(id));
         if !summary {
             problems.push(format!("no overlay_rejected summary for {id}"));
         }
@@ -215,7 +256,9 @@ fn check_values(o: &Observed, expect: &Value, problems: &mut Vec<String>) {
     for (pointer, prefix) in expect["valuePrefixes"].as_object().into_iter().flatten() {
         let got = o.value.pointer(pointer).and_then(Value::as_str);
         if !got.is_some_and(|g| g.starts_with(prefix.as_str().unwrap_or_default())) {
-            problems.push(format!("value at {pointer} is {got:?}, expected prefix {prefix}"));
+            problems.push(format!(
+                "value at {pointer} is {got:?}, expected prefix {prefix}"
+            ));
         }
     }
 }
@@ -328,14 +371,22 @@ fn run_all(set: Set) -> (usize, Vec<String>) {
 
 fn assert_clean(set: Set) -> usize {
     let (ran, failures) = run_all(set);
-    assert!(failures.is_empty(), "{} problem(s):\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} problem(s):\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     ran
 }
 
 #[test]
 fn hostile_corpus() {
     let ran = assert_clean(Set::Corpus);
-    assert!(ran >= 100, "the corpus holds {ran} cases, at least 100 expected");
+    assert!(
+        ran >= 100,
+        "the corpus holds {ran} cases, at least 100 expected"
+    );
 }
 
 #[test]
@@ -376,7 +427,11 @@ fn driver_reports_wrong_expectations_and_panics() {
     let panics = serde_json::json!({"name": "x", "op": "no-such-op", "input": {}, "expect": {}});
     assert!(run_case(&panics, &bases)[0].starts_with("PANIC"));
     let dirty = Observed {
-        lines: vec!["a\u{1b}[31m".to_owned(), "b\u{202e}".to_owned(), "c\u{200b}".to_owned()],
+        lines: vec![
+            "a\u{1b}[31m".to_owned(),
+            "b\u{202e}".to_owned(),
+            "c\u{200b}".to_owned(),
+        ],
         ..Observed::default()
     };
     assert_eq!(hygiene(&dirty).len(), 3);

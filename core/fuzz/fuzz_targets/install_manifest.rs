@@ -25,7 +25,11 @@ fuzz_target!(|data: &[u8]| {
     }
     let host = Host::new("/home/u", "/work/p");
     let mut facts = SurfaceFacts::default();
-    let home = if flags & 1 == 0 { "/home/u/.claude" } else { "/work/p/.claude" };
+    let home = if flags & 1 == 0 {
+        "/home/u/.claude"
+    } else {
+        "/work/p/.claude"
+    };
     facts.homes.insert(
         home.to_owned(),
         ConfigHomeFacts {
@@ -38,12 +42,19 @@ fuzz_target!(|data: &[u8]| {
     let surfaces = resolve_installed_surfaces(registry, Some("claude"), &host, &facts)
         .expect("claude always resolves");
     if flags & 6 != 0 {
-        assert!(surfaces.surfaces[0].scopes.iter().all(|s| !s.installed || s.config_home != home));
+        assert!(
+            surfaces.surfaces[0]
+                .scopes
+                .iter()
+                .all(|s| !s.installed || s.config_home != home)
+        );
     }
     let report = build_shadow_report(registry, "claude", &host, &facts).expect("claude resolves");
     for line in render_shadow_report(&report, 5) {
         assert!(
-            !line.chars().any(|c| matches!(c, '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}')),
+            !line
+                .chars()
+                .any(|c| matches!(c, '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}')),
             "{line:?}"
         );
     }

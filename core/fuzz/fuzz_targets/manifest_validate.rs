@@ -22,7 +22,9 @@ fuzz_target!(|data: &[u8]| {
         Err(error) => {
             assert!(matches!(
                 error.code(),
-                ErrorCode::ManifestTooLarge | ErrorCode::ManifestTooDeep | ErrorCode::ManifestInvalidJson
+                ErrorCode::ManifestTooLarge
+                    | ErrorCode::ManifestTooDeep
+                    | ErrorCode::ManifestInvalidJson
             ));
             assert_eq!(error.field(), Some("manifest"));
             assert!(controls_free(error.message()), "{:?}", error.message());
@@ -38,11 +40,24 @@ fuzz_target!(|data: &[u8]| {
         let check = check_capability(&value, &folder, origin);
         for d in check.errors.iter().chain(&check.warnings) {
             assert!(controls_free(&d.message), "{:?}", d.message);
-            assert!(d.field.as_deref().is_none_or(controls_free), "{:?}", d.field);
+            assert!(
+                d.field.as_deref().is_none_or(controls_free),
+                "{:?}",
+                d.field
+            );
         }
     }
     let warnings = warning_records(&value);
-    let host = warnings.iter().filter(|d| d.code == "unknown_host_behavior").count();
-    let reviewer = warnings.iter().filter(|d| d.code == "unknown_reviewer_field").count();
-    assert!(host <= 11 && reviewer <= 11, "{host} / {reviewer} warning records");
+    let host = warnings
+        .iter()
+        .filter(|d| d.code == "unknown_host_behavior")
+        .count();
+    let reviewer = warnings
+        .iter()
+        .filter(|d| d.code == "unknown_reviewer_field")
+        .count();
+    assert!(
+        host <= 11 && reviewer <= 11,
+        "{host} / {reviewer} warning records"
+    );
 });

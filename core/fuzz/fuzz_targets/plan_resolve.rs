@@ -50,7 +50,11 @@ struct Input {
 
 fn check_plan(plan: &Plan) {
     for kind in &plan.kinds {
-        assert!(!kind.dest_dir.split('/').any(|s| s == ".."), "{:?}", kind.dest_dir);
+        assert!(
+            !kind.dest_dir.split('/').any(|s| s == ".."),
+            "{:?}",
+            kind.dest_dir
+        );
     }
     for p in &plan.placements {
         let dir = plan
@@ -66,7 +70,11 @@ fn check_plan(plan: &Plan) {
             "{:?} escapes {dir:?}",
             p.destination
         );
-        assert!(!p.destination.split('/').any(|s| s == ".."), "{:?}", p.destination);
+        assert!(
+            !p.destination.split('/').any(|s| s == ".."),
+            "{:?}",
+            p.destination
+        );
     }
 }
 
@@ -91,18 +99,27 @@ fuzz_target!(|input: Input| {
     };
     let mut host = Host::new(input.home, input.cwd);
     for (pick, value) in input.env {
-        host.env.insert(ENV_NAMES[usize::from(pick) % ENV_NAMES.len()].to_owned(), value);
+        host.env.insert(
+            ENV_NAMES[usize::from(pick) % ENV_NAMES.len()].to_owned(),
+            value,
+        );
     }
     host.env.extend(input.env_raw);
     host.existing_paths = input.existing.into_iter().collect::<BTreeSet<_>>();
     let field_named = |e: &gsd_core::Error| {
-        assert!(e.field().is_some_and(|f| !f.is_empty()), "{} has no field", e.code());
+        assert!(
+            e.field().is_some_and(|f| !f.is_empty()),
+            "{} has no field",
+            e.code()
+        );
     };
     for s in [Scope::Global, Scope::Local] {
         if let Err(e) = resolve_scope(registry, &runtime, s, &host, input.explicit_dir.as_deref()) {
             field_named(&e);
         }
-        if let Err(e) = scope_probe_paths(registry, &runtime, s, &host, input.explicit_dir.as_deref()) {
+        if let Err(e) =
+            scope_probe_paths(registry, &runtime, s, &host, input.explicit_dir.as_deref())
+        {
             field_named(&e);
         }
     }
@@ -118,7 +135,9 @@ fuzz_target!(|input: Input| {
         agents: input.agents,
         router_stems: input.router_stems,
         child_to_routers: input.child_to_routers,
-        profile: input.profile.map(|(skills, agents)| ProfileSelection { skills, agents }),
+        profile: input
+            .profile
+            .map(|(skills, agents)| ProfileSelection { skills, agents }),
     };
     match resolve_install_plan(registry, &request) {
         Ok(plan) => check_plan(&plan),

@@ -28,16 +28,18 @@ fn manifest(o: &FuzzOverlay) -> String {
     if let Some(raw) = &o.raw {
         return raw.clone();
     }
+    let tier = ["core", "standard", "full"][usize::from(o.tier % 3)];
     let mut value = json!({
         "id": o.folder, "role": "feature", "version": "1.0.0", "title": "t", "description": "d",
-        "tier": ["core", "standard", "full"][usize::from(o.tier % 3)],
+        "tier": tier,
         "requires": o.requires, "engines": {"gsd": ">=1.6.0"},
         "runtimeCompat": {"supported": ["*"], "unsupported": []},
         "skills": o.skills, "agents": [], "hooks": [], "config": {},
         "steps": [], "contributions": [], "gates": []
     });
     if let Some(key) = &o.config_key {
-        value["config"][key.as_str()] = json!({"type": "boolean", "default": false, "description": "d"});
+        value["config"][key.as_str()] =
+            json!({"type": "boolean", "default": false, "description": "d"});
     }
     if let Some(path) = &o.fragment_path {
         value["steps"] = json!([{"point": "plan:pre", "fragment": {"path": path}}]);
@@ -85,8 +87,11 @@ fuzz_target!(|input: Vec<FuzzOverlay>| {
     for o in &overlays {
         if !accepted.contains(&o.folder) {
             assert!(
-                registry.diagnostics().iter().any(|d| d.code == "overlay_rejected"
-                    && d.capability_id.as_deref() == Some(o.folder.as_str())),
+                registry
+                    .diagnostics()
+                    .iter()
+                    .any(|d| d.code == "overlay_rejected"
+                        && d.capability_id.as_deref() == Some(o.folder.as_str())),
                 "overlay {:?} neither accepted nor rejected",
                 o.folder
             );

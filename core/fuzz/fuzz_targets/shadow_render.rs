@@ -13,8 +13,7 @@ use arbitrary::Arbitrary;
 use gsd_core::shadow::{ShadowSide, ShadowedTrigger};
 use gsd_core::vocab::TriggerKind;
 use gsd_core::{
-    ManifestMismatch, Scope, ShadowReason, ShadowReport, render_shadow_report,
-    sanitize_for_render,
+    ManifestMismatch, Scope, ShadowReason, ShadowReport, render_shadow_report, sanitize_for_render,
 };
 use libfuzzer_sys::fuzz_target;
 
@@ -26,12 +25,22 @@ struct Input {
     shadowed: bool,
     first: Option<(bool, bool, bool, bool)>,
     triggers: Vec<(String, bool, bool, bool, bool)>,
-    mismatches: Vec<(bool, Option<String>, Option<bool>, Option<bool>, Option<bool>)>,
+    mismatches: Vec<(
+        bool,
+        Option<String>,
+        Option<bool>,
+        Option<bool>,
+        Option<bool>,
+    )>,
     limit: u8,
 }
 
 fn kind(b: bool) -> TriggerKind {
-    if b { TriggerKind::Skills } else { TriggerKind::Commands }
+    if b {
+        TriggerKind::Skills
+    } else {
+        TriggerKind::Commands
+    }
 }
 
 fn scope(b: bool) -> Scope {
@@ -54,7 +63,13 @@ fn removed(c: char) -> bool {
 /// The stem alphabet of installed triggers (`[a-z0-9-]`), as the surface resolver keeps them.
 fn stem(s: &str) -> String {
     s.chars()
-        .map(|c| if c.is_ascii_lowercase() || c.is_ascii_digit() { c } else { '-' })
+        .map(|c| {
+            if c.is_ascii_lowercase() || c.is_ascii_digit() {
+                c
+            } else {
+                '-'
+            }
+        })
         .collect()
 }
 
@@ -94,8 +109,14 @@ fuzz_target!(|input: Input| {
     };
     let (winner, shadowed_side) = match input.first {
         Some((wk, ws, sk, ss)) => (
-            Some(ShadowSide { kind: kind(wk), scope: scope(ws) }),
-            Some(ShadowSide { kind: kind(sk), scope: scope(ss) }),
+            Some(ShadowSide {
+                kind: kind(wk),
+                scope: scope(ws),
+            }),
+            Some(ShadowSide {
+                kind: kind(sk),
+                scope: scope(ss),
+            }),
         ),
         None => (None, None),
     };
@@ -115,7 +136,9 @@ fuzz_target!(|input: Input| {
     assert!(lines.len() <= 1 + n.min(limit) + 1 + report.mismatches.len());
     for line in &lines {
         assert!(
-            !line.chars().any(|c| matches!(c, '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}')),
+            !line
+                .chars()
+                .any(|c| matches!(c, '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}')),
             "{line:?}"
         );
     }

@@ -40,8 +40,12 @@ fn base36(mut i: usize) -> String {
 }
 
 fn count(spec: &Value, key: &str) -> usize {
-    usize::try_from(spec[key].as_u64().unwrap_or_else(|| panic!("generate.{key} must be a count")))
-        .expect("count fits")
+    usize::try_from(
+        spec[key]
+            .as_u64()
+            .unwrap_or_else(|| panic!("generate.{key} must be a count")),
+    )
+    .expect("count fits")
 }
 
 fn template(spec: &Value, i: usize) -> String {
@@ -159,18 +163,19 @@ pub fn manifest_value(input: &Value, bases: &Value) -> Value {
     if let Some(manifest) = input.get("manifest") {
         return materialize(manifest);
     }
-    let base = input["base"].as_str().expect("case needs manifest, text or base");
-    let mut value = match bases.get(base) {
-        Some(v) => v.clone(),
-        None => {
-            let path = repo_root()
-                .join("capabilities")
-                .join(base)
-                .join("capability.json");
-            let text = std::fs::read_to_string(&path)
-                .unwrap_or_else(|e| panic!("unknown base {base}: {e}"));
-            serde_json::from_str(&text).expect("shipped manifest is JSON")
-        }
+    let base = input["base"]
+        .as_str()
+        .expect("case needs manifest, text or base");
+    let mut value = if let Some(v) = bases.get(base) {
+        v.clone()
+    } else {
+        let path = repo_root()
+            .join("capabilities")
+            .join(base)
+            .join("capability.json");
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("unknown base {base}: {e}"));
+        serde_json::from_str(&text).expect("shipped manifest is JSON")
     };
     if let Some(removals) = input.get("remove").and_then(Value::as_array) {
         for pointer in removals {

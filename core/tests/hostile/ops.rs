@@ -8,8 +8,8 @@ use gsd_core::validate::{Origin, check_capability};
 use gsd_core::{
     Diagnostic, Error, Host, Overlay, PlanRequest, Registry, SurfaceFacts, build_shadow_report,
     canonicalize_runtime_name, normalize_runtime_name, parse_manifest, parse_scope,
-    render_shadow_report, resolve_install_plan, resolve_install_plans,
-    resolve_installed_surfaces, resolve_scope, sanitize_for_render,
+    render_shadow_report, resolve_install_plan, resolve_install_plans, resolve_installed_surfaces,
+    resolve_scope, sanitize_for_render,
 };
 use serde_json::{Value, json};
 
@@ -40,10 +40,10 @@ impl Observed {
 }
 
 fn host_of(input: &Value) -> Host {
-    input
-        .get("host")
-        .map(|h| serde_json::from_value(h.clone()).expect("corpus host deserializes"))
-        .unwrap_or_else(|| Host::new("/home/u", "/work/p"))
+    input.get("host").map_or_else(
+        || Host::new("/home/u", "/work/p"),
+        |h| serde_json::from_value(h.clone()).expect("corpus host deserializes"),
+    )
 }
 
 fn overlays_of(input: &Value, bases: &Value) -> Vec<Overlay> {
@@ -68,10 +68,9 @@ fn overlays_of(input: &Value, bases: &Value) -> Vec<Overlay> {
                 .map(|fs| {
                     fs.iter()
                         .map(|f| {
-                            let text = f[1].as_str().map_or_else(
-                                || generate_text(&f[1]["generate"]),
-                                str::to_owned,
-                            );
+                            let text = f[1]
+                                .as_str()
+                                .map_or_else(|| generate_text(&f[1]["generate"]), str::to_owned);
                             (f[0].as_str().expect("fragment path").to_owned(), text)
                         })
                         .collect()
@@ -95,7 +94,12 @@ fn registry_of(input: &Value, bases: &Value) -> (Registry, Vec<Diagnostic>, Vec<
         return (base.clone(), Vec::new(), Vec::new());
     }
     let registry = base.with_overlays(&overlays);
-    let added = registry.diagnostics().iter().skip(before).cloned().collect();
+    let added = registry
+        .diagnostics()
+        .iter()
+        .skip(before)
+        .cloned()
+        .collect();
     let accepted = registry
         .capabilities()
         .filter(|c| registry.is_third_party(&c.id))
@@ -117,10 +121,10 @@ fn op_validate(input: &Value, bases: &Value) -> Observed {
         Ok(v) => v,
         Err(e) => return Observed::failed(e),
     };
-    let folder = input
-        .get("folder")
-        .and_then(Value::as_str)
-        .map_or_else(|| value["id"].as_str().unwrap_or("x").to_owned(), str::to_owned);
+    let folder = input.get("folder").and_then(Value::as_str).map_or_else(
+        || value["id"].as_str().unwrap_or("x").to_owned(),
+        str::to_owned,
+    );
     let origin = match input.get("origin").and_then(Value::as_str) {
         Some("first") => Origin::FirstParty,
         _ => Origin::ThirdParty,
@@ -146,7 +150,12 @@ fn op_overlay(input: &Value, bases: &Value) -> Observed {
 }
 
 fn scope_arg(input: &Value) -> Result<gsd_core::Scope, Error> {
-    parse_scope(input.get("scope").and_then(Value::as_str).unwrap_or("global"))
+    parse_scope(
+        input
+            .get("scope")
+            .and_then(Value::as_str)
+            .unwrap_or("global"),
+    )
 }
 
 fn op_scope(input: &Value, bases: &Value) -> Observed {
