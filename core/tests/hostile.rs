@@ -436,3 +436,23 @@ fn driver_reports_wrong_expectations_and_panics() {
     };
     assert_eq!(hygiene(&dirty).len(), 3);
 }
+
+/// Finding: `validate_capability` takes an already-built `Value`, and the depth bound lives
+/// in `parse_manifest`. A value nested 10 000 deep built in memory (no text, so no bound)
+/// overflows the stack while the validator renders it — a process abort, which
+/// `catch_unwind` cannot stop; so this is not a corpus case and running it kills the test
+/// binary until the validator bounds depth itself. Every binding parses text with
+/// `parse_manifest` first, so only Rust callers can reach it.
+#[test]
+#[ignore = "aborts the process (stack overflow) until the validator bounds depth itself"]
+fn hostile_finding_deep_value_aborts() {
+    let mut tier = Value::Null;
+    for _ in 0..10_000 {
+        tier = Value::Array(vec![tier]);
+    }
+    let manifest = serde_json::json!({"id": "acme", "role": "feature", "tier": tier});
+    let errors = gsd_core::validate_capability(&manifest, "acme");
+    assert!(errors.iter().any(|d| d.field.as_deref() == Some("tier")));
+    // Dropping a 10 000-deep value recurses too; leak it, this is a one-shot test.
+    std::mem::forget(manifest);
+}
