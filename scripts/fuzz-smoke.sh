@@ -4,11 +4,13 @@
 #
 #   scripts/fuzz-smoke.sh [SECONDS] [TARGET...]
 #
-# Recipe on a stable toolchain: cargo-fuzz passes nightly-only flags (-Zsanitizer=...,
-# -Cllvm-args for sancov), which stable rustc accepts when RUSTC_BOOTSTRAP=1 is set. The
-# core has no unsafe code, so the targets run without AddressSanitizer (--sanitizer none):
-# the findings we look for are panics, failed invariants, timeouts and memory blow-ups,
-# and ASan would only cost speed. Set FUZZ_SANITIZER=address to turn it back on.
+# Recipe on a stable toolchain (rustc 1.95, no nightly): `cargo install cargo-fuzz --locked`,
+# then `cargo fuzz build/run --sanitizer none`. Without a sanitizer cargo-fuzz passes only
+# stable codegen flags (-Cpasses=sancov-module, -Cllvm-args=..., --cfg fuzzing), so stable
+# rustc builds it as is. The core has no unsafe code: the findings we look for are panics,
+# failed invariants, timeouts and memory blow-ups, and AddressSanitizer would only cost
+# speed. FUZZ_SANITIZER=address turns it back on; that passes -Zsanitizer=address, which
+# stable rustc accepts only with RUSTC_BOOTSTRAP=1 (exported below for that case).
 #
 # The corpus lives in core/fuzz/corpus/<target>/ (not committed); the manifest targets are
 # seeded from capabilities/*/capability.json. Crashes land in core/fuzz/artifacts/<target>/;
