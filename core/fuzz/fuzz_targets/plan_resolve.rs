@@ -28,6 +28,9 @@ const ENV_NAMES: &[&str] = &[
     "HOME",
 ];
 
+/// Skills and agents allow-lists.
+type FuzzProfile = (Option<Vec<String>>, Option<Vec<String>>);
+
 #[derive(Debug, Arbitrary)]
 struct Input {
     runtime_pick: u8,
@@ -44,7 +47,7 @@ struct Input {
     agents: Vec<String>,
     router_stems: Vec<String>,
     child_to_routers: BTreeMap<String, Vec<String>>,
-    profile: Option<(Option<Vec<String>>, Option<Vec<String>>)>,
+    profile: Option<FuzzProfile>,
     both_scopes: bool,
 }
 
@@ -81,7 +84,7 @@ fn check_plan(plan: &Plan) {
 fuzz_target!(|input: Input| {
     let registry = Registry::first_party();
     let ids: Vec<&str> = registry.runtime_ids().collect();
-    let runtime = if input.runtime_pick % 4 == 0 {
+    let runtime = if input.runtime_pick.is_multiple_of(4) {
         input.runtime_raw.clone()
     } else {
         ids[usize::from(input.runtime_pick) % ids.len()].to_owned()

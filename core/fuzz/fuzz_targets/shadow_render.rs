@@ -17,6 +17,15 @@ use gsd_core::{
 };
 use libfuzzer_sys::fuzz_target;
 
+/// Scope, declared runtime, runtime matches, declared scope, scope matches.
+type FuzzMismatch = (
+    bool,
+    Option<String>,
+    Option<bool>,
+    Option<bool>,
+    Option<bool>,
+);
+
 #[derive(Debug, Arbitrary)]
 struct Input {
     text: String,
@@ -25,13 +34,7 @@ struct Input {
     shadowed: bool,
     first: Option<(bool, bool, bool, bool)>,
     triggers: Vec<(String, bool, bool, bool, bool)>,
-    mismatches: Vec<(
-        bool,
-        Option<String>,
-        Option<bool>,
-        Option<bool>,
-        Option<bool>,
-    )>,
+    mismatches: Vec<FuzzMismatch>,
     limit: u8,
 }
 
