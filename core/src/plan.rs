@@ -156,10 +156,11 @@ pub struct PlanSet {
 /// destination directory).
 fn check_stem(stem: &str, field: &str) -> Result<(), Error> {
     if !is_plain_stem(stem) {
-        let shown = serde_json::to_string(stem).unwrap_or_default();
+        let shown =
+            serde_json::to_string(&crate::sanitize::sanitize_value(stem)).unwrap_or_default();
         return Err(Error::new(
             ErrorCode::InvalidArgument,
-            format!("{field} must be a plain file stem (non-empty, not '.' or '..', no '/', '\\' or NUL), got {shown}"),
+            format!("{field} must be a plain file stem (non-empty, not '.' or '..', no '/', '\\', control, bidi or invisible characters), got {shown}"),
         )
         .with_field(field.to_owned()));
     }

@@ -38,6 +38,12 @@ fn is_invisible(c: char) -> bool {
     )
 }
 
+/// Whether `c` must never reach a rendered message: C0/C1 controls, bidi controls, and
+/// zero-width or invisible formatting characters.
+pub(crate) fn is_unsafe_char(c: char) -> bool {
+    is_c0_c1(c) || is_bidi_control(c) || is_invisible(c)
+}
+
 /// Peer `describeKey`: C0/C1 controls → U+FFFD, clipped at 80 UTF-16 code units + `…`.
 ///
 /// Length is counted in UTF-16 code units, like JavaScript's `String.length`. Where the
@@ -63,7 +69,9 @@ pub fn describe_key(key: &str) -> String {
             out.push(REPLACEMENT);
             break;
         }
-        out.push(if is_c0_c1(c) { REPLACEMENT } else { c });
+        // Deliberately stricter than the peer, which replaces only C0/C1: bidi and
+        // invisible characters are replaced too, so a key cannot reorder or hide text.
+        out.push(if is_unsafe_char(c) { REPLACEMENT } else { c });
         units += width;
     }
     if total_units > MAX_RENDERED_CHARS {
@@ -136,8 +144,7 @@ pub fn sanitize_value(text: &str) -> String {
             index += len;
             continue;
         }
-        let unsafe_char = is_c0_c1(c) || is_bidi_control(c) || is_invisible(c);
-        out.push(if unsafe_char { REPLACEMENT } else { c });
+        out.push(if is_unsafe_char(c) { REPLACEMENT } else { c });
         count += 1;
         index += c.len_utf8();
     }
@@ -149,13 +156,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn describe_key_replaces_c0_c1_only() {
+    fn describe_key_replaces_controls_bidi_and_invisible_characters() {
         assert_eq!(
             describe_key("a\u{0}b\u{7f}c\u{85}d\u{9f}e\u{a0}"),
             "a\u{FFFD}b\u{FFFD}c\u{FFFD}d\u{FFFD}e\u{a0}"
         );
-        // Bidi controls pass: the peer's describeKey does not touch them.
-        assert_eq!(describe_key("x\u{202E}y"), "x\u{202E}y");
+        // Deliberately stricter than the peer's describeKey, which keeps these.
+        assert_eq!(describe_key("x\u{202E}y\u{200B}z"), "x\u{FFFD}y\u{FFFD}z");
     }
 
     #[test]

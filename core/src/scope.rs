@@ -14,6 +14,7 @@ use crate::js::is_non_blank;
 use crate::manifest::RuntimeDescriptor;
 use crate::path;
 use crate::registry::Registry;
+use crate::sanitize::sanitize_value;
 use crate::vocab::{ConfigHomeKind, Scope};
 
 /// `SCOPE_ORDER`: every scope, highest precedence first.
@@ -47,7 +48,7 @@ pub fn parse_scope(id: &str) -> Result<Scope, Error> {
 }
 
 fn invalid_scope(id: &str) -> Error {
-    let shown = serde_json::to_string(id).unwrap_or_else(|_| format!("\"{id}\""));
+    let shown = serde_json::to_string(&sanitize_value(id)).unwrap_or_default();
     Error::new(
         ErrorCode::InvalidScope,
         format!("id must be one of 'global' | 'local', got {shown}"),
@@ -67,7 +68,10 @@ pub fn lookup_runtime<'r>(
     registry.runtime(runtime).ok_or_else(|| {
         Error::new(
             ErrorCode::UnknownRuntime,
-            format!("unknown runtime '{runtime}' — not present in the capability registry"),
+            format!(
+                "unknown runtime '{}' — not present in the capability registry",
+                sanitize_value(runtime)
+            ),
         )
         .with_field("runtime")
     })

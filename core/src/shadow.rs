@@ -152,6 +152,12 @@ fn is_stripped(c: char) -> bool {
             | '\u{300}'..='\u{36f}'
             | '\u{200b}'..='\u{200d}'
             | '\u{feff}'
+            // Beyond the peer's set (deliberate): the remaining bidi marks and the
+            // invisible operators, so they cannot reorder or hide rendered text.
+            | '\u{61c}'
+            | '\u{200e}'
+            | '\u{200f}'
+            | '\u{2060}'..='\u{2064}'
     )
 }
 

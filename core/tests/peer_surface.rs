@@ -255,9 +255,29 @@ fn sanitize_for_render_equals_the_peer() {
     let strings = tricky_strings();
     let peer = util::peer_eval("surface.cjs", &json!({ "sanitize": strings }));
     let answers = peer["sanitize"].as_array().expect("sanitize");
+    // Deliberate difference: we also remove U+061C, U+200E, U+200F and U+2060-U+2064
+    // (bidi marks and invisible operators the peer's set misses); the peer keeps them.
+    let beyond_peer = |c: char| {
+        matches!(
+            c,
+            '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{2060}'..='\u{2064}'
+        )
+    };
     for (s, want) in strings.iter().zip(answers) {
         let ours = sanitize_for_render(s);
-        assert_eq!(json!(ours), *want, "{s:?}");
+        let peer = want.as_str().expect("peer string");
+        let expected: String = peer.chars().filter(|&c| !beyond_peer(c)).collect();
+        let expected = expected
+            .split(' ')
+            .filter(|w| !w.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let expected = if peer.chars().any(beyond_peer) {
+            expected
+        } else {
+            peer.to_owned()
+        };
+        assert_eq!(ours, expected, "{s:?}");
         assert_eq!(sanitize_for_render(&ours), ours, "idempotent for {s:?}");
     }
     println!(

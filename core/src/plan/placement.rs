@@ -46,9 +46,14 @@ pub struct Routers {
     pub child_to_routers: BTreeMap<String, Vec<String>>,
 }
 
-/// Whether `stem` can name a file: non-empty, not `.`/`..`, no `/`, `\` or NUL.
+/// Whether `stem` can name a file safely: non-empty, not `.`/`..`, no `/` or `\`, and no
+/// control, bidi or invisible character (a stem becomes a file name and a trigger).
 pub(crate) fn is_plain_stem(stem: &str) -> bool {
-    !(stem.is_empty() || stem == "." || stem == ".." || stem.contains(['/', '\\', '\0']))
+    !(stem.is_empty()
+        || stem == "."
+        || stem == ".."
+        || stem.contains(['/', '\\'])
+        || stem.chars().any(crate::sanitize::is_unsafe_char))
 }
 
 /// Derives the routers from command sources: every command whose stem starts with `ns-` is

@@ -22,6 +22,24 @@ pub const MAX_MANIFEST_DEPTH: usize = 64;
 /// The deepest array/object nesting in `text`, scanning at most until `limit` is exceeded.
 /// Brackets inside strings (including escaped quotes) do not count. Malformed text is
 /// scanned all the same; the JSON parser reports it afterwards.
+/// Whether a value already in memory nests deeper than `limit` (arrays and objects count).
+/// Iterative, so a value built in memory at any depth cannot overflow the stack here.
+pub(crate) fn value_exceeds_depth(value: &Value, limit: usize) -> bool {
+    let mut stack = vec![(value, 1usize)];
+    while let Some((v, depth)) = stack.pop() {
+        let children: Box<dyn Iterator<Item = &Value>> = match v {
+            Value::Array(items) => Box::new(items.iter()),
+            Value::Object(map) => Box::new(map.values()),
+            _ => continue,
+        };
+        if depth > limit {
+            return true;
+        }
+        stack.extend(children.map(|c| (c, depth + 1)));
+    }
+    false
+}
+
 pub(crate) fn nesting_depth(text: &str, limit: usize) -> usize {
     let mut depth = 0usize;
     let mut deepest = 0usize;

@@ -214,9 +214,39 @@ pub(crate) fn is_reserved_value(v: Option<&Value>) -> bool {
 /// assert_eq!(errors[0].message, "id must be a kebab-case string");
 /// ```
 pub fn validate_capability(manifest: &Value, folder_id: &str) -> Vec<Diagnostic> {
+    if let Some(too_deep) = too_deep(manifest, folder_id) {
+        return vec![too_deep];
+    }
     let mut sink = Sink::new(folder_id);
     envelope::validate(&mut sink, manifest, folder_id);
     sink.finish()
+}
+
+/// A value built in memory (not through [`parse_manifest`]) may nest deeper than the
+/// validator's recursion can safely follow: such a manifest is rejected up front.
+fn too_deep(manifest: &Value, folder_id: &str) -> Option<Diagnostic> {
+    if !bounds::value_exceeds_depth(manifest, MAX_MANIFEST_DEPTH) {
+        return None;
+    }
+    // Name the top-level field that holds the deep value.
+    let field = manifest.as_object().and_then(|map| {
+        map.iter()
+            .find(|(_, v)| bounds::value_exceeds_depth(v, MAX_MANIFEST_DEPTH - 1))
+            .map(|(k, _)| sanitize_value(k))
+    });
+    let diagnostic = Diagnostic::new(
+        code::TOO_DEEP,
+        Severity::Error,
+        format!(
+            "{} nests deeper than {MAX_MANIFEST_DEPTH} levels",
+            field.as_deref().unwrap_or("capability")
+        ),
+    )
+    .with_capability(sanitize_value(folder_id));
+    Some(match field {
+        Some(field) => diagnostic.with_field(field),
+        None => diagnostic,
+    })
 }
 
 /// Where a manifest being loaded comes from.
