@@ -34,6 +34,7 @@ use serde_json::{Value, json};
 use super::{Registry, capability_from_value, materialize_fragments};
 use crate::cross::{Member, MergedSet};
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::sanitize::sanitize_value;
 use crate::validate;
 use crate::vocab::RESERVED_ID_PREFIXES;
 
@@ -171,7 +172,8 @@ impl Registry {
             let folder = &sorted[i].folder;
             if same > 1 {
                 let message = format!(
-                    "{same} different overlays share the folder name \"{folder}\"; none is loaded"
+                    "{same} different overlays share the folder name \"{}\"; none is loaded",
+                    sanitize_value(folder)
                 );
                 next.rejected(
                     folder,
@@ -234,7 +236,10 @@ impl Registry {
         let summary = Diagnostic::new(
             "overlay_rejected",
             Severity::Error,
-            format!("overlay \"{folder}\" was not loaded: {first}"),
+            format!(
+                "overlay \"{}\" was not loaded: {first}",
+                sanitize_value(folder)
+            ),
         )
         .with_capability(folder)
         .with_detail(json!({ "reasons": codes }));
@@ -250,7 +255,10 @@ impl Registry {
 fn join_problems(merged: &MergedSet, claimed: &Claimed, p: &Prepared<'_>) -> Vec<Diagnostic> {
     let folder = p.overlay.folder.as_str();
     if merged.contains(folder) {
-        let message = format!("id \"{folder}\" collides with an already-registered capability");
+        let message = format!(
+            "id \"{}\" collides with an already-registered capability",
+            sanitize_value(folder)
+        );
         return vec![reject("overlay_id_conflict", folder, Some("id"), message)];
     }
     if let Some(conflict) = claimed.conflict(&p.cap.manifest, folder) {
@@ -271,7 +279,8 @@ fn prepare(overlay: &Overlay) -> Result<Prepared<'_>, Vec<Diagnostic>> {
         .find(|p| folder.starts_with(**p))
     {
         let message = format!(
-            "id \"{folder}\" uses the reserved first-party prefix \"{prefix}\" (gsd-/gsd-core-/anthropic-)"
+            "id \"{}\" uses the reserved first-party prefix \"{prefix}\" (gsd-/gsd-core-/anthropic-)",
+            sanitize_value(folder)
         );
         return Err(vec![reject(
             "reserved_id_prefix",
