@@ -163,6 +163,31 @@ impl MergedSet {
         out
     }
 
+    /// The ids whose absence gives `m` a `requires_unknown` or (for a feature) a
+    /// `runtime_compat_unknown_runtime` error, distinct. Only a member with one of these
+    /// ids joining can remove those errors; a compat id that is in the set but is not a
+    /// runtime is left out, since no later member can change it.
+    #[must_use]
+    pub fn missing_ids<'m>(&self, m: &Member<'m>) -> HashSet<&'m str> {
+        let mut missing: HashSet<&'m str> = strings(m.manifest, "requires")
+            .filter(|r| *r != m.id && !self.ids.contains(*r))
+            .collect();
+        if role(m) == Some(Role::Feature)
+            && let Some(compat @ Value::Object(_)) = m.manifest.get("runtimeCompat")
+        {
+            let absent = |id: &&str| !self.runtimes.contains(*id) && !self.ids.contains(*id);
+            for field in ["supported", "unsupported"] {
+                let listed = strings(compat, field).filter(|id| *id != "*" && !id.is_empty());
+                missing.extend(listed.filter(absent));
+            }
+            if let Some(Value::Object(notes)) = compat.get("notes") {
+                let listed = notes.keys().map(String::as_str).filter(|id| *id != "*");
+                missing.extend(listed.filter(absent));
+            }
+        }
+        missing
+    }
+
     fn ownership(&self, m: &Member<'_>, out: &mut Vec<Diagnostic>) {
         if role(m) != Some(Role::Feature) {
             return;
