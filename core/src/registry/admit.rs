@@ -20,7 +20,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 use serde_json::Value;
 
-use crate::cross::{Member, strings};
+use crate::cross::{Member, MergedSet, strings};
 use crate::diagnostic::Diagnostic;
 
 /// What a failed overlay waits for (valid while `generation` is its current one).
@@ -50,9 +50,27 @@ fn produced(manifest: &Value) -> impl Iterator<Item = &str> {
         .flat_map(|hook| strings(hook, "produces"))
 }
 
-/// A failed check: the problems, and the ids whose absence causes some of them
-/// (`MergedSet::missing_ids`).
-pub(super) type Failure<'m> = (Vec<Diagnostic>, HashSet<&'m str>);
+/// A failed check: the problems, and the distinct ids whose absence causes some of them
+/// ([`blockers`]); `None` when one of those ids is no pending overlay's, so that it can
+/// never join.
+pub(super) type Failure<'m> = (Vec<Diagnostic>, Option<HashSet<&'m str>>);
+
+/// The distinct ids `m` misses ([`MergedSet::missing_ids`]) if all of them are ids of
+/// pending overlays; `None` (stopping at the first) when one is not.
+pub(super) fn blockers<'m>(
+    merged: &MergedSet,
+    m: &Member<'m>,
+    pending: &HashSet<&str>,
+) -> Option<HashSet<&'m str>> {
+    let mut distinct = HashSet::new();
+    for id in merged.missing_ids(m) {
+        if !pending.contains(id) {
+            return None;
+        }
+        distinct.insert(id);
+    }
+    Some(distinct)
+}
 
 /// The outcome of the pass rule.
 pub(super) struct Admission {
@@ -83,7 +101,7 @@ pub(super) fn admission_order<'m>(
     let mut last: Vec<Option<(usize, Vec<Diagnostic>)>> = (0..n).map(|_| None).collect();
     while let Some((pass, k)) = queue.pop_first() {
         let (problems, missing) = match check(k) {
-            Ok(()) => (Vec::new(), HashSet::new()),
+            Ok(()) => (Vec::new(), Some(HashSet::new())),
             Err(failure) => failure,
         };
         if problems.is_empty() {
@@ -122,6 +140,8 @@ pub(super) fn admission_order<'m>(
         let m = &members[k];
         let needs_producer = problems.iter().any(|d| d.code.starts_with("consumes_"));
         last[k] = Some((admitted.len(), problems));
+        // An id that no pending overlay has never joins: this one stays rejected.
+        let Some(missing) = missing else { continue };
         let w = &mut waits[k];
         w.generation += 1;
         w.missing = missing.len();

@@ -200,6 +200,7 @@ impl Registry {
                 third_party: true,
             })
             .collect();
+        let pending_ids: HashSet<&str> = members.iter().map(|m| m.id).collect();
         let admission = {
             let merged = std::cell::RefCell::new(&mut merged);
             let claimed = std::cell::RefCell::new(&mut claimed);
@@ -209,7 +210,7 @@ impl Registry {
                 if why.is_empty() {
                     Ok(())
                 } else {
-                    Err((why, merged.missing_ids(&members[k])))
+                    Err((why, admit::blockers(&merged, &members[k], &pending_ids)))
                 }
             };
             let mut join = |k: usize| {
