@@ -163,6 +163,34 @@ impl MergedSet {
         out
     }
 
+    /// The ids whose absence gives `m` a `requires_unknown` or (for a feature) a
+    /// `runtime_compat_unknown_runtime` error, in order, repeats included. Only a member
+    /// with one of these ids joining can remove those errors; a compat id that is in the
+    /// set but is not a runtime is left out, since no later member can change it.
+    pub fn missing_ids<'s, 'm: 's>(&'s self, m: &Member<'m>) -> impl Iterator<Item = &'m str> + 's {
+        let id = m.id;
+        let requires =
+            strings(m.manifest, "requires").filter(move |r| *r != id && !self.ids.contains(*r));
+        let compat = match m.manifest.get("runtimeCompat") {
+            Some(compat @ Value::Object(_)) if role(m) == Some(Role::Feature) => Some(compat),
+            _ => None,
+        };
+        let listed = compat.into_iter().flat_map(|compat| {
+            let fields = ["supported", "unsupported"]
+                .into_iter()
+                .flat_map(move |field| strings(compat, field))
+                .filter(|id| *id != "*" && !id.is_empty());
+            let notes = match compat.get("notes") {
+                Some(Value::Object(notes)) => {
+                    Some(notes.keys().map(String::as_str).filter(|id| *id != "*"))
+                }
+                _ => None,
+            };
+            fields.chain(notes.into_iter().flatten())
+        });
+        requires.chain(listed.filter(move |id| !self.ids.contains(*id)))
+    }
+
     fn ownership(&self, m: &Member<'_>, out: &mut Vec<Diagnostic>) {
         if role(m) != Some(Role::Feature) {
             return;

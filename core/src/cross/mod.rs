@@ -346,6 +346,50 @@ mod tests {
     }
 
     #[test]
+    fn half_a_million_requires_are_checked_in_one_sweep() {
+        // Quadratic work here (rebuilding the list per step) took hours at this size.
+        let mut requires: Vec<String> = (0..500_000).map(|i| format!("r{i}")).collect();
+        requires.extend(["b".to_owned(), "a".to_owned()]);
+        let caps = [
+            json!({"id": "a", "role": "feature", "tier": "full", "requires": requires}),
+            json!({"id": "b", "role": "feature", "tier": "full", "requires": []}),
+        ];
+        let found = validate_cross(&members(&caps), &[]);
+        let unknown = found
+            .iter()
+            .filter(|d| d.code == "requires_unknown")
+            .count();
+        assert_eq!(unknown, 500_000);
+        assert_eq!(
+            found[0].message,
+            "capability \"a\" requires \"r0\" which does not exist"
+        );
+        let cycles: Vec<_> = found
+            .iter()
+            .filter(|d| d.code == "requires_cycle")
+            .collect();
+        assert_eq!(cycles.len(), 1);
+        assert_eq!(cycles[0].message, "requires cycle detected: a → a");
+    }
+
+    #[test]
+    fn a_long_requires_chain_does_not_exhaust_the_stack() {
+        let n = 100_000;
+        let caps: Vec<Value> = (0..n)
+            .map(|i| json!({"id": format!("c{i}"), "role": "feature", "tier": "full", "requires": [format!("c{}", (i + 1) % n)]}))
+            .collect();
+        let found = validate_cross(&members(&caps), &[]);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].code, "requires_cycle");
+        assert!(
+            found[0]
+                .message
+                .starts_with("requires cycle detected: c0 → c1 → c2 → ")
+        );
+        assert!(found[0].message.ends_with(" → c99999 → c0"));
+    }
+
+    #[test]
     fn lane_collisions_name_every_claimant_sorted() {
         let caps = [
             json!({"id": "zed", "role": "reviewer", "reviewer": {"slug": "x", "flags": ["--x"]}}),

@@ -31,7 +31,7 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use super::{Registry, capability_from_value, materialize_fragments};
+use super::{Registry, admit, capability_from_value, materialize_fragments};
 use crate::cross::{Member, MergedSet};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::sanitize::sanitize_value;
@@ -192,39 +192,59 @@ impl Registry {
         }
         let mut merged = MergedSet::new(&self.members());
         let mut claimed = Claimed::of(self);
-        // Passes in sorted order until nothing more joins, so an overlay may require one
-        // that sorts after it; whatever is left is rejected with its last reasons.
-        let mut reasons: Vec<Vec<Diagnostic>> = vec![Vec::new(); pending.len()];
+        // The pass rule (module docs), run by `admit` so that each overlay is checked
+        // about once; whatever is left is rejected with its reasons against the final set.
+        let members: Vec<Member<'_>> = pending
+            .iter()
+            .map(|p| Member {
+                id: &p.cap.id,
+                manifest: &p.cap.manifest,
+                third_party: true,
+            })
+            .collect();
+        let pending_ids: HashSet<&str> = members.iter().map(|m| m.id).collect();
+        let admission = {
+            let merged = std::cell::RefCell::new(&mut merged);
+            let claimed = std::cell::RefCell::new(&mut claimed);
+            let mut check = |k: usize| {
+                let merged = merged.borrow();
+                let why = join_problems(&merged, &claimed.borrow(), &pending[k]);
+                if why.is_empty() {
+                    Ok(())
+                } else {
+                    Err((why, admit::blockers(&merged, &members[k], &pending_ids)))
+                }
+            };
+            let mut join = |k: usize| {
+                merged.borrow_mut().add(&members[k]);
+                claimed.borrow_mut().add(members[k].manifest);
+            };
+            admit::admission_order(&members, &mut check, &mut join)
+        };
+        let mut joined = vec![false; pending.len()];
+        for &k in &admission.order {
+            joined[k] = true;
+        }
+        let reasons: Vec<Option<Vec<Diagnostic>>> = admission
+            .last_problems
+            .into_iter()
+            .enumerate()
+            .map(|(k, last)| {
+                (!joined[k])
+                    .then(|| last.unwrap_or_else(|| join_problems(&merged, &claimed, &pending[k])))
+            })
+            .collect();
+        drop(members);
         let mut slots: Vec<Option<Prepared<'_>>> = pending.into_iter().map(Some).collect();
-        loop {
-            let mut progress = false;
-            for (k, slot) in slots.iter_mut().enumerate() {
-                let Some(p) = slot.as_ref() else { continue };
-                let why = join_problems(&merged, &claimed, p);
-                if !why.is_empty() {
-                    reasons[k] = why;
-                    continue;
-                }
-                if let Some(p) = slot.take() {
-                    let member = Member {
-                        id: &p.cap.id,
-                        manifest: &p.cap.manifest,
-                        third_party: true,
-                    };
-                    merged.add(&member);
-                    claimed.add(&p.cap.manifest);
-                    next.insert(p.cap, true);
-                    next.diagnostics.extend(p.warnings);
-                    progress = true;
-                }
-            }
-            if !progress {
-                break;
+        for k in admission.order {
+            if let Some(p) = slots[k].take() {
+                next.insert(p.cap, true);
+                next.diagnostics.extend(p.warnings);
             }
         }
-        for (k, slot) in slots.iter().enumerate() {
-            if let Some(p) = slot {
-                next.rejected(&p.overlay.folder, std::mem::take(&mut reasons[k]));
+        for (slot, why) in slots.into_iter().zip(reasons) {
+            if let (Some(p), Some(why)) = (slot, why) {
+                next.rejected(&p.overlay.folder, why);
             }
         }
         next
@@ -249,6 +269,58 @@ impl Registry {
         }));
         self.diagnostics.push_back(summary);
     }
+}
+
+/// The pass rule run literally (one check per pending overlay per pass): the reference
+/// that the admission in `admit` must equal.
+#[cfg(test)]
+pub(super) fn by_passes(base: &Registry, overlays: &[Overlay]) -> Registry {
+    let mut next = base.clone();
+    let mut sorted: Vec<&Overlay> = overlays.iter().collect();
+    sorted.sort();
+    sorted.dedup();
+    let mut slots: Vec<Option<Prepared<'_>>> = Vec::new();
+    for o in &sorted {
+        if sorted.iter().filter(|x| x.folder == o.folder).count() > 1 {
+            return base.with_overlays(overlays); // ambiguity is not what is compared
+        }
+        match prepare(o) {
+            Ok(p) => slots.push(Some(p)),
+            Err(reasons) => next.rejected(&o.folder, reasons),
+        }
+    }
+    let mut merged = MergedSet::new(&base.members());
+    let mut claimed = Claimed::of(base);
+    let mut reasons: Vec<Vec<Diagnostic>> = vec![Vec::new(); slots.len()];
+    let mut progress = true;
+    while progress {
+        progress = false;
+        for (k, slot) in slots.iter_mut().enumerate() {
+            let Some(p) = slot.as_ref() else { continue };
+            let why = join_problems(&merged, &claimed, p);
+            if !why.is_empty() {
+                reasons[k] = why;
+                continue;
+            }
+            if let Some(p) = slot.take() {
+                merged.add(&Member {
+                    id: &p.cap.id,
+                    manifest: &p.cap.manifest,
+                    third_party: true,
+                });
+                claimed.add(&p.cap.manifest);
+                next.insert(p.cap, true);
+                next.diagnostics.extend(p.warnings);
+                progress = true;
+            }
+        }
+    }
+    for (k, slot) in slots.iter().enumerate() {
+        if let Some(p) = slot {
+            next.rejected(&p.overlay.folder, std::mem::take(&mut reasons[k]));
+        }
+    }
+    next
 }
 
 /// The checks that depend on the registry so far: id, claimed names, merged-set rules.
