@@ -13,8 +13,8 @@
 //! Big inputs (100 000-deep nesting, a 9 MiB manifest, 800 000 keys, 500 000 requires, a
 //! 64 MiB install manifest) are generated from a small description in the corpus.
 //!
-//! Cases under `"finding"` hold inputs on which the core currently breaks a promise; they
-//! run in `hostile_findings` so the main corpus stays a clean regression gate.
+//! Every case runs in `hostile_corpus` or `hostile_generated`. Cases that once broke a
+//! promise (the findings of docs/reliability.md) run there too, as regression cases.
 
 #[path = "hostile/input.rs"]
 mod input;
@@ -333,18 +333,13 @@ enum Set {
     Corpus,
     /// Promises that hold, on the big generated inputs (`generated.json`).
     Generated,
-    /// Broken promises that fail fast.
-    Findings,
-    /// Broken promises that take very long (unbounded cost).
-    SlowFindings,
 }
 
-fn set_of(name: &str, case: &Value) -> Set {
-    match (case.get("finding").is_some(), case.get("slow").is_some()) {
-        (true, true) => Set::SlowFindings,
-        (true, false) => Set::Findings,
-        _ if name.starts_with("generated.json:") => Set::Generated,
-        _ => Set::Corpus,
+fn set_of(name: &str) -> Set {
+    if name.starts_with("generated.json:") {
+        Set::Generated
+    } else {
+        Set::Corpus
     }
 }
 
@@ -353,7 +348,7 @@ fn run_all(set: Set) -> (usize, Vec<String>) {
     let mut failures = Vec::new();
     let mut ran = 0;
     for (name, case) in all_cases() {
-        if set_of(&name, &case) != set {
+        if set_of(&name) != set {
             continue;
         }
         ran += 1;
@@ -394,17 +389,17 @@ fn hostile_generated() {
     assert!(assert_clean(Set::Generated) >= 10);
 }
 
-/// Known broken promises, one case per finding (see the `finding` note of each case).
+/// Every finding the corpus turned up is fixed, and its case runs with the others. A case
+/// may keep a `"finding"` note only as history; a case marked `"slow"` would be an
+/// unbounded cost, which is a broken promise, so the mark itself fails the run.
 #[test]
-fn hostile_findings() {
-    assert_clean(Set::Findings);
-}
-
-/// Known unbounded-cost findings: each runs for a very long time until fixed.
-#[test]
-#[ignore = "unbounded cost until the finding is fixed; run with --ignored"]
-fn hostile_findings_slow() {
-    assert_clean(Set::SlowFindings);
+fn no_case_is_marked_slow() {
+    let slow: Vec<String> = all_cases()
+        .into_iter()
+        .filter(|(_, case)| case.get("slow").is_some())
+        .map(|(name, _)| name)
+        .collect();
+    assert!(slow.is_empty(), "cases marked slow: {slow:?}");
 }
 
 #[test]
@@ -437,14 +432,12 @@ fn driver_reports_wrong_expectations_and_panics() {
     assert_eq!(hygiene(&dirty).len(), 3);
 }
 
-/// Finding: `validate_capability` takes an already-built `Value`, and the depth bound lives
-/// in `parse_manifest`. A value nested 10 000 deep built in memory (no text, so no bound)
-/// overflows the stack while the validator renders it — a process abort, which
-/// `catch_unwind` cannot stop; so this is not a corpus case and running it kills the test
-/// binary until the validator bounds depth itself. Every binding parses text with
-/// `parse_manifest` first, so only Rust callers can reach it.
+/// Was finding F9: `validate_capability` takes an already-built `Value`, while the depth
+/// bound lived only in `parse_manifest`, so a value nested 10 000 deep built in memory
+/// overflowed the stack (a process abort `catch_unwind` cannot stop). The validator now
+/// refuses such a value up front, naming the field. Not a corpus case: the corpus is text.
 #[test]
-fn hostile_finding_deep_value_aborts() {
+fn deep_value_built_in_memory_is_refused() {
     let mut tier = Value::Null;
     for _ in 0..10_000 {
         tier = Value::Array(vec![tier]);
