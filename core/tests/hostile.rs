@@ -438,6 +438,23 @@ fn driver_reports_wrong_expectations_and_panics() {
 /// refuses such a value up front, naming the field. Not a corpus case: the corpus is text.
 #[test]
 fn deep_value_built_in_memory_is_refused() {
+    // Just under the in-memory bound: validated normally, and rendering it does not
+    // exhaust a test thread's stack.
+    let mut shallow = Value::Null;
+    for _ in 0..500 {
+        shallow = Value::Array(vec![shallow]);
+    }
+    let mut map = serde_json::Map::new();
+    map.insert("id".into(), Value::from("acme"));
+    map.insert("tier".into(), shallow);
+    let errors = gsd_core::validate_capability(&Value::Object(map), "acme");
+    assert!(
+        errors
+            .iter()
+            .any(|d| d.code == "invalid_enum" || d.code == "wrong_type"),
+        "{errors:?}"
+    );
+
     let mut tier = Value::Null;
     for _ in 0..10_000 {
         tier = Value::Array(vec![tier]);

@@ -222,23 +222,29 @@ pub fn validate_capability(manifest: &Value, folder_id: &str) -> Vec<Diagnostic>
     sink.finish()
 }
 
+/// Depth past which a value built in memory is refused before validation. Text is bounded
+/// far lower by [`parse_manifest`] ([`MAX_MANIFEST_DEPTH`]) and the validator bounds its own
+/// recursive fields (`skillsHome`) at that depth with a precise field; this outer bound only
+/// keeps the validator's rendering of arbitrary values off a stack overflow.
+const MAX_IN_MEMORY_DEPTH: usize = 512;
+
 /// A value built in memory (not through [`parse_manifest`]) may nest deeper than the
 /// validator's recursion can safely follow: such a manifest is rejected up front.
 fn too_deep(manifest: &Value, folder_id: &str) -> Option<Diagnostic> {
-    if !bounds::value_exceeds_depth(manifest, MAX_MANIFEST_DEPTH) {
+    if !bounds::value_exceeds_depth(manifest, MAX_IN_MEMORY_DEPTH) {
         return None;
     }
     // Name the top-level field that holds the deep value.
     let field = manifest.as_object().and_then(|map| {
         map.iter()
-            .find(|(_, v)| bounds::value_exceeds_depth(v, MAX_MANIFEST_DEPTH - 1))
+            .find(|(_, v)| bounds::value_exceeds_depth(v, MAX_IN_MEMORY_DEPTH - 1))
             .map(|(k, _)| sanitize_value(k))
     });
     let diagnostic = Diagnostic::new(
         code::TOO_DEEP,
         Severity::Error,
         format!(
-            "{} nests deeper than {MAX_MANIFEST_DEPTH} levels",
+            "{} nests deeper than {MAX_IN_MEMORY_DEPTH} levels",
             field.as_deref().unwrap_or("capability")
         ),
     )
