@@ -10,7 +10,7 @@
 //! - `plan`: whole plans over the peer package's real inventory (72 command stems, its
 //!   agents and routers) for claude and for every installable runtime, both scopes, and
 //!   claude from request JSON to plan JSON (the work the C ABI adds; compare with
-//!   benches/c/plan_bench.c);
+//!   `benches/c/plan_bench.c`);
 //! - `trigger_surface/{1000,10000}`: claude's surface across both scopes for N stems.
 
 mod common;

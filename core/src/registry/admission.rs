@@ -318,12 +318,11 @@ mod tests {
             + index::validate_hook_order(&members).len()
     }
 
-    #[test]
-    fn clean_is_only_said_of_newcomers_the_full_rules_accept() {
-        let admission = Admission::of(&Registry::first_party().members());
+    /// `(manifest, whether the full rules reject it)`: one clean newcomer per role and one
+    /// newcomer per way of meeting an existing claim.
+    fn cases() -> Vec<(Value, bool)> {
         let step = json!({"point": "plan:pre", "produces": ["X.md"]});
-        // (manifest, whether the full rules reject it)
-        let cases = [
+        vec![
             (
                 feature(
                     "ext-a",
@@ -412,7 +411,13 @@ mod tests {
                 feature("ext-u", &json!({"steps": [step.clone(), step]})),
                 true,
             ),
-        ];
+        ]
+    }
+
+    #[test]
+    fn clean_is_only_said_of_newcomers_the_full_rules_accept() {
+        let admission = Admission::of(&Registry::first_party().members());
+        let cases = cases();
         for (cap, rejected) in &cases {
             let id = cap["id"].as_str().unwrap_or("");
             assert_eq!(
