@@ -151,7 +151,11 @@ pub fn to_posix(path: &str) -> String {
 /// `true` when `target` equals `root` or lies below it (both already resolved).
 #[must_use]
 pub fn is_within(root: &str, target: &str) -> bool {
-    target == root || format!("{target}/").starts_with(&format!("{root}/"))
+    // `target + "/"` starts with `root + "/"`, without building either string.
+    target == root
+        || (target.len() > root.len()
+            && target.starts_with(root)
+            && target.as_bytes()[root.len()] == b'/')
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@ use crate::error::{Error, ErrorCode};
 use crate::host::Host;
 pub use crate::intent::{ConfigIntent, Hooks, InstallIntent, install_intent};
 use crate::layout::{
-    ArtifactKind, compose_command_filename, dest_within_root, is_namespaced_by_dir, resolve_layout,
+    ArtifactKind, ConfinedRoot, compose_command_filename, is_namespaced_by_dir, resolve_layout,
 };
 use crate::path;
 use crate::registry::Registry;
@@ -149,14 +149,20 @@ pub struct PlanSet {
 
 /// Checks one stem: non-empty, not `.`/`..`, no `/`, `\` or NUL (so it can never leave its
 /// destination directory).
-fn check_stem(stem: &str, field: &str) -> Result<(), Error> {
-    if stem.is_empty() || stem == "." || stem == ".." || stem.contains(['/', '\\', '\0']) {
+/// `field` names the stem in the error only (it is built only on failure).
+fn check_stem(stem: &str, field: impl FnOnce() -> String) -> Result<(), Error> {
+    if stem.is_empty()
+        || stem == "."
+        || stem == ".."
+        || stem.bytes().any(|b| matches!(b, b'/' | b'\\' | 0))
+    {
+        let field = field();
         let shown = serde_json::to_string(stem).unwrap_or_default();
         return Err(Error::new(
             ErrorCode::InvalidArgument,
             format!("{field} must be a plain file stem (non-empty, not '.' or '..', no '/', '\\' or NUL), got {shown}"),
         )
-        .with_field(field.to_owned()));
+        .with_field(field));
     }
     Ok(())
 }
@@ -179,13 +185,13 @@ fn check_request(request: &PlanRequest) -> Result<(), Error> {
     ];
     for (name, list) in lists {
         for (index, stem) in list.iter().enumerate() {
-            check_stem(stem, &format!("{name}[{index}]"))?;
+            check_stem(stem, || format!("{name}[{index}]"))?;
         }
     }
     for (child, owners) in &request.child_to_routers {
-        check_stem(child, "childToRouters")?;
+        check_stem(child, || "childToRouters".to_owned())?;
         for owner in owners {
-            check_stem(owner, &format!("childToRouters.{child}"))?;
+            check_stem(owner, || format!("childToRouters.{child}"))?;
         }
     }
     Ok(())
@@ -209,12 +215,13 @@ fn placements_for(
     agents: &[String],
 ) -> Result<Vec<Placement>, Error> {
     let routers: BTreeSet<&str> = request.router_stems.iter().map(String::as_str).collect();
+    let root = ConfinedRoot::new(&request.host.cwd, &kind.dest_dir);
     let place = |stem: &str, source: String, relative: String| -> Result<Placement, Error> {
         Ok(Placement {
             kind: kind.kind,
             stem: stem.to_owned(),
             source,
-            destination: dest_within_root(&request.host.cwd, &kind.dest_dir, &relative)?,
+            destination: root.dest(&relative)?,
             converter: kind.converter,
         })
     };
