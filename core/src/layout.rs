@@ -183,9 +183,9 @@ pub fn is_namespaced_by_dir(kind: ArtifactKindName, dest_subpath: &str, prefix: 
 #[must_use]
 pub fn compose_command_filename(namespaced_by_dir: bool, prefix: &str, stem: &str) -> String {
     if namespaced_by_dir {
-        format!("{stem}.md")
+        path::concat(&[stem, ".md"])
     } else {
-        format!("{prefix}{stem}.md")
+        path::concat(&[prefix, stem, ".md"])
     }
 }
 

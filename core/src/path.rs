@@ -91,9 +91,38 @@ pub fn resolve(cwd: &str, parts: &[&str]) -> String {
             break;
         }
     }
-    collected.reverse();
-    let body = normalize_segments(&collected.join("/"), false);
-    format!("/{body}")
+    // The segments of the parts joined with `/` are the parts' own segments in order, so
+    // they are normalised straight from the parts (one allocation for the result).
+    let mut segments: Vec<&str> = Vec::new();
+    for segment in collected.iter().rev().flat_map(|p| p.split('/')) {
+        match segment {
+            "" | "." => {}
+            ".." => {
+                segments.pop();
+            }
+            other => segments.push(other),
+        }
+    }
+    let mut out = String::with_capacity(segments.iter().map(|s| s.len() + 1).sum::<usize>() + 1);
+    for segment in &segments {
+        out.push('/');
+        out.push_str(segment);
+    }
+    if out.is_empty() {
+        out.push('/');
+    }
+    out
+}
+
+/// The parts concatenated into one string allocated once (hot paths use it instead of
+/// `format!`, whose growing buffer reallocates).
+#[must_use]
+pub fn concat(parts: &[&str]) -> String {
+    let mut out = String::with_capacity(parts.iter().map(|p| p.len()).sum());
+    for part in parts {
+        out.push_str(part);
+    }
+    out
 }
 
 /// `path.posix.dirname`.

@@ -231,7 +231,11 @@ fn placements_for(
             let namespaced = is_namespaced_by_dir(kind.kind, &kind.dest_subpath, &kind.prefix);
             for stem in commands {
                 let file = compose_command_filename(namespaced, &kind.prefix, stem);
-                out.push(place(stem, format!("commands/gsd/{stem}.md"), file)?);
+                out.push(place(
+                    stem,
+                    path::concat(&["commands/gsd/", stem, ".md"]),
+                    file,
+                )?);
             }
         }
         ArtifactKindName::Skills => {
@@ -243,18 +247,24 @@ fn placements_for(
                 .flatten()
                 .filter(|r| routers.contains(r.as_str()));
                 let relative = match owner {
-                    Some(router) => format!("{}{router}/skills/{stem}/SKILL.md", kind.prefix),
-                    None => format!("{}{stem}/SKILL.md", kind.prefix),
+                    Some(router) => {
+                        path::concat(&[&kind.prefix, router, "/skills/", stem, "/SKILL.md"])
+                    }
+                    None => path::concat(&[&kind.prefix, stem, "/SKILL.md"]),
                 };
-                out.push(place(stem, format!("commands/gsd/{stem}.md"), relative)?);
+                out.push(place(
+                    stem,
+                    path::concat(&["commands/gsd/", stem, ".md"]),
+                    relative,
+                )?);
             }
         }
         ArtifactKindName::Agents => {
             for stem in agents {
                 out.push(place(
                     stem,
-                    format!("agents/{stem}.md"),
-                    format!("{stem}.md"),
+                    path::concat(&["agents/", stem, ".md"]),
+                    path::concat(&[stem, ".md"]),
                 )?);
             }
         }
@@ -262,8 +272,8 @@ fn placements_for(
             for stem in agents {
                 out.push(place(
                     stem,
-                    format!("agents/{stem}.md"),
-                    format!("subagents/{stem}.yaml"),
+                    path::concat(&["agents/", stem, ".md"]),
+                    path::concat(&["subagents/", stem, ".yaml"]),
                 )?);
             }
         }

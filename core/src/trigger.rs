@@ -113,19 +113,18 @@ pub fn resolve_trigger_surface(
             let namespaced = is_namespaced_by_dir(entry.kind, &entry.dest_subpath, &entry.prefix);
             for stem in &input.stems {
                 let dest_path = match kind {
-                    TriggerKind::Skills => format!("{dest}/{}{stem}", entry.prefix),
-                    TriggerKind::Commands => {
-                        format!(
-                            "{dest}/{}",
-                            compose_command_filename(namespaced, &entry.prefix, stem)
-                        )
-                    }
+                    TriggerKind::Skills => path::concat(&[&dest, "/", &entry.prefix, stem]),
+                    TriggerKind::Commands => path::concat(&[
+                        &dest,
+                        "/",
+                        &compose_command_filename(namespaced, &entry.prefix, stem),
+                    ]),
                 };
                 let router = (entry.nesting == Nesting::Nested)
                     .then(|| via_router(stem, input, &routers))
                     .flatten();
                 surfaces.push(Trigger {
-                    trigger: format!("{}{stem}", entry.prefix),
+                    trigger: path::concat(&[&entry.prefix, stem]),
                     kind,
                     scope: *scope,
                     dest_path,
@@ -134,7 +133,7 @@ pub fn resolve_trigger_surface(
                     } else {
                         Registration::Direct
                     },
-                    router_trigger: router.map(|r| format!("{}{r}", entry.prefix)),
+                    router_trigger: router.map(|r| path::concat(&[&entry.prefix, r])),
                     shadowed_by: None,
                 });
             }
