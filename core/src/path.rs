@@ -81,7 +81,7 @@ pub fn join(parts: &[&str]) -> String {
 /// The result has no trailing `/` (except the root itself).
 #[must_use]
 pub fn resolve(cwd: &str, parts: &[&str]) -> String {
-    let mut collected: Vec<&str> = Vec::new();
+    let mut collected: Vec<&str> = Vec::with_capacity(parts.len() + 1);
     for part in parts.iter().rev().chain(std::iter::once(&cwd)) {
         if part.is_empty() {
             continue;
@@ -93,7 +93,7 @@ pub fn resolve(cwd: &str, parts: &[&str]) -> String {
     }
     // The segments of the parts joined with `/` are the parts' own segments in order, so
     // they are normalised straight from the parts (one allocation for the result).
-    let mut segments: Vec<&str> = Vec::new();
+    let mut segments: Vec<&str> = Vec::with_capacity(16);
     for segment in collected.iter().rev().flat_map(|p| p.split('/')) {
         match segment {
             "" | "." => {}
