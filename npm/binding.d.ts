@@ -19,7 +19,161 @@ export declare class Registry {
   runtimes(): Array<{ id: string; descriptor: any }>
   /** Diagnostics collected while building the registry (rejected overlays etc.). */
   diagnostics(): Array<any>
+  /**
+   * The registry in the peer's compiled `capability-registry` object shape (data only:
+   * `requiresClosure` is a method of this class).
+   */
+  toPeerJson(): any
+  /** Every id reachable from `id` through `requires` (the start id only through a cycle). */
+  requiresClosure(id: string): Array<string>
+  /**
+   * A new registry: this one plus third-party overlay folders
+   * (`[{ folder, manifest, fragments?: { [relativePath]: text } }]`). Rejected overlays
+   * are reported in `diagnostics()`, never thrown.
+   */
+  withOverlays(overlays: Array<{ folder: string; manifest: string; fragments?: Record<string, string> }>): Registry
 }
+
+/**
+ * The shadow report of a runtime and its rendered lines: `{ report, lines }` (`lines` is
+ * empty unless something is shadowed; at most `sampleLimit` trigger lines, default 5).
+ */
+export declare function buildShadowReport(runtime: string, host?: any, facts?: any, sampleLimit?: number | undefined | null, registry?: Registry | undefined | null): { report: any; lines: string[] }
+
+/** The canonical runtime id of a name or alias, or `null`. */
+export declare function canonicalizeRuntimeName(value: string): string | null
+
+/** The file name of a command: `<stem>.md` when namespaced by directory, else `<prefix><stem>.md`. */
+export declare function composeCommandFilename(namespacedByDir: boolean, prefix: string, stem: string): string
+
+/**
+ * Exactly the paths config-home resolution would check for a `configHome` descriptor on
+ * `host`, in order (a caller checks these and passes the ones that exist).
+ */
+export declare function configHomeProbePaths(configHome: any, host: any): Array<string>
 
 /** The error code table: every `code` an error of this addon may carry. */
 export declare function errorCodes(): Array<string>
+
+/** Spells a GSD command for a runtime (`/gsd-plan-phase`, `$gsd-plan-phase` for codex). */
+export declare function formatGsdSlash(commandName: string, runtime?: string | undefined | null, registry?: Registry | undefined | null): string
+
+/** The config / hooks / sandbox intent of a runtime (runtime-config-adapter axis). */
+export declare function installIntent(runtime: string, registry?: Registry | undefined | null): any
+
+/**
+ * Whether a `commands` entry is namespaced by its directory (`commands/gsd` with prefix
+ * `gsd-`), in which case files are named `<stem>.md` instead of `<prefix><stem>.md`.
+ */
+export declare function isNamespacedByDir(kind: string, destSubpath: string, prefix: string): boolean
+
+/** The manifest bounds checked before parsing: `{ maxBytes, maxDepth }`. */
+export declare function manifestLimits(): { maxBytes: number; maxDepth: number }
+
+/**
+ * The most restrictive of several profile names (`core` < `standard` < `full`; unknown or
+ * composed names count as `full`; none gives `full`).
+ */
+export declare function mostRestrictiveProfile(names: Array<string>): string
+
+/** Normalizes a runtime name (trim, lower-case, `_`/whitespace runs → `-`). */
+export declare function normalizeRuntimeName(value: string): string
+
+/** Parses a manifest text with the size and depth bounds (errors `MANIFEST_*`). */
+export declare function parseManifest(text: string): any
+
+/** The `requires:` list of a command file's front matter. */
+export declare function parseRequires(text: string): Array<string>
+
+/** Parses a scope id exactly (`global` | `local`), failing with `INVALID_SCOPE`. */
+export declare function parseScope(scope: string): string
+
+/**
+ * The named install profiles and their base skill lists: `{ core: [...], standard: [...] }`
+ * (`full` installs everything and has no list).
+ */
+export declare function profiles(): Record<string, string[]>
+
+/**
+ * The global config directory of a runtime and the rule that decided it:
+ * `{ configHome, provenance }`.
+ */
+export declare function resolveConfigHome(runtime: string, host?: any, registry?: Registry | undefined | null): { configHome: string; provenance: any }
+
+/** Like `resolveConfigHome`, for a `configHome` descriptor given as data. */
+export declare function resolveConfigHomeOf(configHome: any, host?: any): { configHome: string; provenance: any }
+
+/**
+ * Which GSD surfaces are installed, at which scopes, and the triggers they occupy:
+ * `{ surfaces, diagnostics }` for one runtime or (omitted) every registered runtime.
+ * `facts` (`{ homes: { [configHome]: { configHomeIsSymlink, manifestIsSymlink, manifest } } }`)
+ * may be passed as data; otherwise the config homes are read from disk.
+ */
+export declare function resolveInstalledSurfaces(runtime?: string | undefined | null, host?: any, facts?: any, registry?: Registry | undefined | null): any
+
+/**
+ * The install plan of a runtime at a scope. `options` holds `explicitDir`, the source
+ * inventory (`commands`, `agents`, `routerStems`, `childToRouters`) and `profile`.
+ */
+export declare function resolveInstallPlan(runtime: string, scope: string, host?: any, options?: any, registry?: Registry | undefined | null): any
+
+/** The artifact layout of a runtime at a scope, rooted at `configDir`. */
+export declare function resolveLayout(runtime: string, configDir: string, scope: string, host?: any, registry?: Registry | undefined | null): any
+
+/**
+ * Resolves an install profile from its modes (`["core"]`, `["core,audit"]`) over the
+ * source files: `{ name, skills: "*" | string[], agents: string[] }`. `sources` is
+ * `{ commands: [{ stem, body }], workflows: [{ path, body }] }`.
+ */
+export declare function resolveProfile(modes: Array<string>, sources: any, registry?: Registry | undefined | null): { name: string; skills: '*' | string[]; agents: string[] }
+
+/** The first candidate that normalizes to a non-empty name, canonicalized when known. */
+export declare function resolveRuntimeNameFromCandidates(candidates: Array<string>): string | null
+
+/**
+ * Resolves one install scope of a runtime: `{ id, configHome, settingsFile,
+ * consentRequired, hostPrecedenceRank, provenance }`.
+ */
+export declare function resolveScope(runtime: string, scope: string, host?: any, explicitDir?: string | undefined | null, registry?: Registry | undefined | null): any
+
+/**
+ * The trigger surface of a runtime across scopes, with `shadowedBy` on every loser.
+ * `input` is `{ stems, routerStems?, childToRouters? }`.
+ */
+export declare function resolveTriggerSurface(runtime: string, scopes: Array<string>, input: any, registry?: Registry | undefined | null): Array<any>
+
+/** Strips a manifest-supplied string for printing (ANSI, controls, bidi, zero-width). */
+export declare function sanitizeForRender(value: string): string
+
+/** Every scope, highest precedence first, with its precedence rank: `[{ id, rank }]`. */
+export declare function scopeOrder(): Array<{ id: 'global' | 'local'; rank: number }>
+
+/**
+ * The paths `resolveScope` would check on disk for these arguments (empty for `local`, an
+ * explicit directory, or an environment override).
+ */
+export declare function scopeProbePaths(runtime: string, scope: string, host: any, explicitDir?: string | undefined | null, registry?: Registry | undefined | null): Array<string>
+
+/** The global config-home probe paths of one runtime, or of every runtime when omitted. */
+export declare function surfaceProbePaths(runtime: string | undefined | null, host: any, registry?: Registry | undefined | null): Array<string>
+
+/**
+ * The config homes the installed-surface resolver looks at for these inputs, once each:
+ * `[{ configHome, manifestPath }]` (lstat both, read the manifest).
+ */
+export declare function surfaceProbeRequests(runtime: string | undefined | null, host: any, registry?: Registry | undefined | null): Array<{ configHome: string; manifestPath: string }>
+
+/**
+ * Validates one capability manifest (text, bounded) against its folder id: the errors, in
+ * the peer's order, as diagnostics (empty = valid).
+ */
+export declare function validateCapability(text: string, folder: string): Array<any>
+
+/**
+ * The closed vocabularies of the manifest format, by enum name (`configHomeKind`,
+ * `installSurface`, ...), each in the peer's declaration order.
+ */
+export declare function vocabulary(): Record<string, string[]>
+
+/** The typed warning records of one capability manifest (text, bounded). */
+export declare function warningRecords(text: string): Array<any>

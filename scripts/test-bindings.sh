@@ -12,7 +12,8 @@
 #    run, counting each program without its own count, like the example, as one).
 # Python: uniffi-bindgen generates the module offline from the release library, then
 #    python3 -m unittest runs bindings/uniffi/tests/bindings/test_*.py, and the example of
-#    docs/uniffi.md runs.
+#    docs/uniffi.md runs; check_panic.py runs against a debug build with the `test-panic`
+#    feature (a panic must arrive as InternalError).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -123,6 +124,33 @@ GSD_PY_OUT=$py_out python3 -m unittest discover -s bindings/uniffi/tests/binding
 awk '/^## Example/ {s=1} s && /^```python$/ {f=1; next} f && /^```$/ {exit} f' docs/uniffi.md >"$py_out/example_uniffi.py"
 [ -s "$py_out/example_uniffi.py" ] || { echo "docs/uniffi.md: no example found under '## Example'" >&2; exit 1; }
 PYTHONPATH=$py_out python3 "$py_out/example_uniffi.py"
+# A panic inside the library is uniffi's InternalError: needs the test-panic build (debug).
+cargo build --locked -p gsd-core-uniffi --features test-panic
+py_panic=$ROOT/target/uniffi-py-panic
+rm -rf "$py_panic"
+CARGO_NET_OFFLINE=true "$bindgen" generate --language python --out-dir "$py_panic" \
+    "$ROOT/target/debug/libgsd_core_uniffi.so" >/dev/null
+cp "$ROOT/target/debug/libgsd_core_uniffi.so" "$py_panic/"
+GSD_PY_OUT=$py_panic python3 -m unittest discover -s bindings/uniffi/tests/bindings -p 'check_panic.py' -v
 echo "   Python generated and tested in $(elapsed "$t")"
+
+echo "== Kotlin and Swift (generation smoke check; no compiler on this machine)"
+t=$(date +%s)
+for lang in kotlin swift; do
+    rm -rf "$ROOT/target/uniffi-$lang"
+    CARGO_NET_OFFLINE=true "$bindgen" generate --no-format --language "$lang" \
+        --out-dir "$ROOT/target/uniffi-$lang" "$ROOT/target/release/libgsd_core_uniffi.so"
+done
+kt=$(find "$ROOT/target/uniffi-kotlin" -name '*.kt' | head -n 1)
+swift=$ROOT/target/uniffi-swift/gsd_core_uniffi.swift
+# The generated sources must carry the public surface: the Registry object, the error
+# type and the plan entry point.
+for pattern in 'open class Registry' 'sealed class GsdException' 'fun `resolveInstallPlan`'; do
+    grep -qF "$pattern" "$kt" || { echo "Kotlin bindings lack: $pattern" >&2; exit 1; }
+done
+for pattern in 'open class Registry' 'enum GsdError' 'func resolveInstallPlan'; do
+    grep -qF "$pattern" "$swift" || { echo "Swift bindings lack: $pattern" >&2; exit 1; }
+done
+echo "   Kotlin and Swift generated in $(elapsed "$t")"
 
 echo "test-bindings: done in $(elapsed "$t_start")"

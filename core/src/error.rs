@@ -10,9 +10,10 @@ use std::fmt;
 macro_rules! error_codes {
     ($($(#[$doc:meta])* $variant:ident = $text:literal, $status:literal;)+) => {
         /// Stable machine code of a failure. The string spelling and the numeric status are
-        /// part of the public contract of every binding and are never reused.
+        /// part of the public contract of every binding and are never reused. The enum is
+        /// deliberately exhaustive: a new code must fail to compile in every binding's
+        /// mapping until it is mapped there.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-        #[non_exhaustive]
         pub enum ErrorCode {
             $($(#[$doc])* $variant),+
         }

@@ -76,38 +76,70 @@ pub struct ProfileMembership {
 /// The derived views of one registry value.
 #[derive(Debug, Clone, Default)]
 pub struct Index {
-    by_skill: Vec<(String, String)>,
-    by_agent: Vec<(String, String)>,
+    by_skill: Keyed<String>,
+    by_agent: Keyed<String>,
     by_loop_point: Vec<(LoopPoint, PointHooks)>,
-    config_keys: Vec<(String, String)>,
-    config_schema: Vec<(String, ConfigSchemaEntry)>,
+    config_keys: Keyed<String>,
+    config_schema: Keyed<ConfigSchemaEntry>,
     runtimes: Vec<String>,
-    command_families: Vec<(String, CommandFamily)>,
+    command_families: Keyed<CommandFamily>,
     capability_clusters: Vec<(String, Vec<String>)>,
     profile_membership: Vec<(String, ProfileMembership)>,
     requires: HashMap<String, Vec<String>>,
 }
 
-/// JavaScript object assignment: a new key is appended, an existing key keeps its place
-/// and takes the new value.
-fn assign<T>(list: &mut Vec<(String, T)>, key: &str, value: T) {
-    match list.iter_mut().find(|(k, _)| k == key) {
-        Some(slot) => slot.1 = value,
-        None => list.push((key.to_owned(), value)),
+/// An ordered map with JavaScript object assignment: a new key is appended, an existing
+/// key keeps its place and takes the new value. Lookups are by hash.
+#[derive(Debug, Clone)]
+struct Keyed<T> {
+    items: Vec<(String, T)>,
+    at: HashMap<String, usize>,
+}
+
+impl<T> Default for Keyed<T> {
+    fn default() -> Self {
+        Keyed {
+            items: Vec::new(),
+            at: HashMap::new(),
+        }
     }
 }
 
-fn lookup<'a, T>(list: &'a [(String, T)], key: &str) -> Option<&'a T> {
-    list.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+impl<T> Keyed<T> {
+    fn assign(&mut self, key: &str, value: T) {
+        if let Some(slot) = self.at.get(key).and_then(|i| self.items.get_mut(*i)) {
+            slot.1 = value;
+        } else {
+            self.at.insert(key.to_owned(), self.items.len());
+            self.items.push((key.to_owned(), value));
+        }
+    }
+
+    fn get(&self, key: &str) -> Option<&T> {
+        self.at
+            .get(key)
+            .and_then(|i| self.items.get(*i))
+            .map(|(_, v)| v)
+    }
+
+    /// Sorts keys as JavaScript's default `sort` does.
+    fn sort_js(&mut self) {
+        self.items.sort_by(|a, b| js_sort_compare(&a.0, &b.0));
+        self.at = self
+            .items
+            .iter()
+            .enumerate()
+            .map(|(i, (k, _))| (k.clone(), i))
+            .collect();
+    }
 }
 
-fn strs<'v>(value: &'v Value, key: &str) -> impl Iterator<Item = &'v str> {
-    value
-        .get(key)
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
+impl<T> std::ops::Deref for Keyed<T> {
+    type Target = [(String, T)];
+
+    fn deref(&self) -> &Self::Target {
+        &self.items
+    }
 }
 
 fn reserved(name: &str) -> bool {
@@ -127,7 +159,9 @@ impl Index {
             let cap = m.manifest;
             index.requires.insert(
                 m.id.to_owned(),
-                strs(cap, "requires").map(str::to_owned).collect(),
+                crate::cross::strings(cap, "requires")
+                    .map(str::to_owned)
+                    .collect(),
             );
             index.config(m);
             let role = cap
@@ -136,11 +170,11 @@ impl Index {
                 .and_then(Role::parse);
             match role {
                 Some(Role::Feature) => {
-                    for skill in strs(cap, "skills").filter(|s| !reserved(s)) {
-                        assign(&mut index.by_skill, skill, m.id.to_owned());
+                    for skill in crate::cross::strings(cap, "skills").filter(|s| !reserved(s)) {
+                        index.by_skill.assign(skill, m.id.to_owned());
                     }
-                    for agent in strs(cap, "agents").filter(|s| !reserved(s)) {
-                        assign(&mut index.by_agent, agent, m.id.to_owned());
+                    for agent in crate::cross::strings(cap, "agents").filter(|s| !reserved(s)) {
+                        index.by_agent.assign(agent, m.id.to_owned());
                     }
                     for (slot, group) in ["steps", "contributions", "gates"].into_iter().enumerate()
                     {
@@ -192,9 +226,7 @@ impl Index {
                 .collect();
             index.by_loop_point.push((*point, hooks));
         }
-        index
-            .command_families
-            .sort_by(|a, b| js_sort_compare(&a.0, &b.0));
+        index.command_families.sort_js();
         index
             .capability_clusters
             .sort_by(|a, b| js_sort_compare(&a.0, &b.0));
@@ -209,7 +241,7 @@ impl Index {
             return;
         };
         for (key, slice) in config.iter().filter(|(k, _)| !reserved(k)) {
-            assign(&mut self.config_keys, key, m.id.to_owned());
+            self.config_keys.assign(key, m.id.to_owned());
             let value_type = slice.get("type").cloned().unwrap_or(Value::Null);
             let values = match slice.get("values") {
                 Some(v @ Value::Array(_)) if value_type == "enum" => Some(v.clone()),
@@ -222,7 +254,7 @@ impl Index {
                 description: slice.get("description").cloned(),
                 values,
             };
-            assign(&mut self.config_schema, key, entry);
+            self.config_schema.assign(key, entry);
         }
     }
 
@@ -248,7 +280,7 @@ impl Index {
                 module: module.to_owned(),
                 router: router.to_owned(),
             };
-            assign(&mut self.command_families, family, entry);
+            self.command_families.assign(family, entry);
         }
     }
 
@@ -293,7 +325,7 @@ impl Index {
     /// The feature capability owning a skill stem.
     #[must_use]
     pub fn skill_owner(&self, stem: &str) -> Option<&str> {
-        lookup(&self.by_skill, stem).map(String::as_str)
+        self.by_skill.get(stem).map(String::as_str)
     }
 
     /// `byAgent`: agent name → owning feature capability.
@@ -305,7 +337,7 @@ impl Index {
     /// The feature capability owning an agent.
     #[must_use]
     pub fn agent_owner(&self, agent: &str) -> Option<&str> {
-        lookup(&self.by_agent, agent).map(String::as_str)
+        self.by_agent.get(agent).map(String::as_str)
     }
 
     /// `byLoopPoint`: every loop point in loop order with its ordered hooks.
@@ -343,7 +375,7 @@ impl Index {
     /// The schema entry of one config key.
     #[must_use]
     pub fn config_entry(&self, key: &str) -> Option<&ConfigSchemaEntry> {
-        lookup(&self.config_schema, key)
+        self.config_schema.get(key)
     }
 
     /// Runtime capability ids, in map order.

@@ -19,6 +19,7 @@
 
 mod js_json;
 
+use crate::js::is_js_space;
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Number, Value};
@@ -117,24 +118,6 @@ pub struct InstallManifestRead {
     pub manifest: InstallManifest,
     /// Why the text read as "not installed" although it exists (empty otherwise).
     pub diagnostics: Vec<Diagnostic>,
-}
-
-/// JavaScript's whitespace set (`\s`, `trim`): Unicode `White_Space` without U+0085, plus U+FEFF.
-pub(crate) fn is_js_whitespace(c: char) -> bool {
-    matches!(
-        c,
-        '\u{9}'..='\u{d}'
-            | ' '
-            | '\u{a0}'
-            | '\u{1680}'
-            | '\u{2000}'..='\u{200a}'
-            | '\u{2028}'
-            | '\u{2029}'
-            | '\u{202f}'
-            | '\u{205f}'
-            | '\u{3000}'
-            | '\u{feff}'
-    )
 }
 
 /// Reads a manifest the way the peer does, from the text the edge read at
@@ -285,7 +268,7 @@ fn normalize_manifest_version(raw: Option<&Value>) -> Number {
 /// `…`. A cut through a surrogate pair leaves half a character in JavaScript; that half is
 /// U+FFFD here (what the peer prints for it).
 fn normalize_reported_runtime(raw: &str) -> Option<String> {
-    if raw.chars().all(is_js_whitespace) {
+    if raw.chars().all(is_js_space) {
         return None;
     }
     let units: usize = raw.chars().map(char::len_utf16).sum();

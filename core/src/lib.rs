@@ -25,6 +25,7 @@ pub mod host;
 pub mod index;
 pub mod install_manifest;
 pub mod intent;
+mod js;
 pub mod layout;
 pub mod manifest;
 pub mod path;
@@ -56,8 +57,8 @@ pub use layout::{
 };
 pub use manifest::{ArtifactLayout, Capability, ConfigHome, LayoutEntry, RuntimeDescriptor};
 pub use plan::{
-    InstallManifestRecord, Placement, Plan, PlanRequest, PlanSet, ProfileSelection, UninstallItem,
-    resolve_install_plan, resolve_install_plans,
+    InstallManifestRecord, Placement, Plan, PlanRequest, PlanSet, ProfileSelection, Routers,
+    UninstallItem, derive_routers, resolve_install_plan, resolve_install_plans,
 };
 pub use profile::{ProfileSources, ResolvedProfile, resolve_profile};
 pub use registry::{Overlay, Registry};

@@ -14,14 +14,17 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::error::{Error, ErrorCode};
 use crate::host::Host;
 pub use crate::intent::{ConfigIntent, Hooks, InstallIntent, install_intent};
-use crate::layout::{
-    ArtifactKind, ConfinedRoot, compose_command_filename, is_namespaced_by_dir, resolve_layout,
-};
+use crate::layout::{ArtifactKind, resolve_layout};
 use crate::path;
 use crate::registry::Registry;
 use crate::scope::{ResolvedScope, lookup_runtime, resolve_scope};
 use crate::trigger::{Trigger, TriggerInput, resolve_trigger_surface};
-use crate::vocab::{ArtifactKindName, CommandStyle, ConverterName, Nesting, SandboxTier, Scope};
+use crate::vocab::{ArtifactKindName, CommandStyle, ConverterName, SandboxTier, Scope};
+
+mod placement;
+
+pub use placement::{Routers, derive_routers};
+use placement::{is_plain_stem, placements_for, routing_applies};
 
 /// Install-profile allow-lists; `None` installs everything of that class.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -54,10 +57,11 @@ pub struct PlanRequest {
     /// Agent stems of the source inventory (`agents/<stem>.md`).
     #[serde(default)]
     pub agents: Vec<String>,
-    /// Router command stems (`ns-*`).
+    /// Router command stems (`ns-*`); see [`derive_routers`].
     #[serde(default)]
     pub router_stems: Vec<String>,
-    /// Routed child stem → owning routers, first owner first.
+    /// Routed child stem → owning routers, first owner first; a nested skill is placed
+    /// under every owner.
     #[serde(default)]
     pub child_to_routers: BTreeMap<String, Vec<String>>,
     /// Install-profile selection; `None` = full.
@@ -73,7 +77,8 @@ pub struct Placement {
     pub kind: ArtifactKindName,
     /// The source stem.
     pub stem: String,
-    /// Source path relative to the package root (`commands/gsd/<stem>.md`, `agents/<stem>.md`).
+    /// Source path relative to the package root (`commands/gsd/<stem>.md`, `agents/<stem>.md`;
+    /// `agents/` for the Kimi root agent, which is generated from the whole agent set).
     pub source: String,
     /// Absolute destination, confined to the kind's root.
     pub destination: String,
@@ -149,20 +154,16 @@ pub struct PlanSet {
 
 /// Checks one stem: non-empty, not `.`/`..`, no `/`, `\` or NUL (so it can never leave its
 /// destination directory).
-/// `field` names the stem in the error only (it is built only on failure).
+/// `field` names the stem in the error; it is built only on failure.
 fn check_stem(stem: &str, field: impl FnOnce() -> String) -> Result<(), Error> {
-    if stem.is_empty()
-        || stem == "."
-        || stem == ".."
-        || stem.bytes().any(|b| matches!(b, b'/' | b'\\' | 0))
-    {
+    if !is_plain_stem(stem) {
         let field = field();
         let shown = serde_json::to_string(stem).unwrap_or_default();
         return Err(Error::new(
             ErrorCode::InvalidArgument,
             format!("{field} must be a plain file stem (non-empty, not '.' or '..', no '/', '\\' or NUL), got {shown}"),
         )
-        .with_field(field));
+        .with_field(field.to_owned()));
     }
     Ok(())
 }
@@ -208,77 +209,23 @@ fn select(stems: &[String], allow: Option<&Vec<String>>) -> Vec<String> {
         .collect()
 }
 
-fn placements_for(
-    kind: &ArtifactKind,
-    request: &PlanRequest,
-    commands: &[String],
-    agents: &[String],
-) -> Result<Vec<Placement>, Error> {
-    let routers: BTreeSet<&str> = request.router_stems.iter().map(String::as_str).collect();
-    let root = ConfinedRoot::new(&request.host.cwd, &kind.dest_dir);
-    let place = |stem: &str, source: String, relative: String| -> Result<Placement, Error> {
-        Ok(Placement {
-            kind: kind.kind,
-            stem: stem.to_owned(),
-            source,
-            destination: root.dest(&relative)?,
-            converter: kind.converter,
-        })
-    };
-    let mut out = Vec::new();
-    match kind.kind {
-        ArtifactKindName::Commands => {
-            let namespaced = is_namespaced_by_dir(kind.kind, &kind.dest_subpath, &kind.prefix);
-            for stem in commands {
-                let file = compose_command_filename(namespaced, &kind.prefix, stem);
-                out.push(place(
-                    stem,
-                    path::concat(&["commands/gsd/", stem, ".md"]),
-                    file,
-                )?);
-            }
-        }
-        ArtifactKindName::Skills => {
-            for stem in commands {
-                let owner = (kind.nesting == Nesting::Nested
-                    && !routers.is_empty()
-                    && !routers.contains(stem.as_str()))
-                .then(|| request.child_to_routers.get(stem).and_then(|o| o.first()))
-                .flatten()
-                .filter(|r| routers.contains(r.as_str()));
-                let relative = match owner {
-                    Some(router) => {
-                        path::concat(&[&kind.prefix, router, "/skills/", stem, "/SKILL.md"])
-                    }
-                    None => path::concat(&[&kind.prefix, stem, "/SKILL.md"]),
-                };
-                out.push(place(
-                    stem,
-                    path::concat(&["commands/gsd/", stem, ".md"]),
-                    relative,
-                )?);
-            }
-        }
-        ArtifactKindName::Agents => {
-            for stem in agents {
-                out.push(place(
-                    stem,
-                    path::concat(&["agents/", stem, ".md"]),
-                    path::concat(&[stem, ".md"]),
-                )?);
-            }
-        }
-        ArtifactKindName::KimiAgents => {
-            for stem in agents {
-                out.push(place(
-                    stem,
-                    path::concat(&["agents/", stem, ".md"]),
-                    path::concat(&["subagents/", stem, ".yaml"]),
-                )?);
-            }
-        }
+/// The trigger input of the selected command stems. Routing is reported only when the
+/// profile selects every router, as only then does the installer nest skills.
+fn trigger_input(request: &PlanRequest, stems: Vec<String>) -> TriggerInput {
+    let routed = routing_applies(request);
+    TriggerInput {
+        stems,
+        router_stems: if routed {
+            request.router_stems.clone()
+        } else {
+            Vec::new()
+        },
+        child_to_routers: if routed {
+            request.child_to_routers.clone()
+        } else {
+            BTreeMap::new()
+        },
     }
-    Ok(out)
 }
 
 /// One `trigger_shadowed` warning per shadowed candidate.
@@ -338,13 +285,11 @@ pub fn resolve_install_plan(registry: &Registry, request: &PlanRequest) -> Resul
     let agents = select(&request.agents, profile.and_then(|p| p.agents.as_ref()));
     let mut placements = Vec::new();
     for kind in &layout.kinds {
-        placements.extend(placements_for(kind, request, &commands, &agents)?);
+        placements.extend(placements_for(
+            kind, descriptor, request, &commands, &agents,
+        )?);
     }
-    let input = TriggerInput {
-        stems: commands,
-        router_stems: request.router_stems.clone(),
-        child_to_routers: request.child_to_routers.clone(),
-    };
+    let input = trigger_input(request, commands);
     let triggers = resolve_trigger_surface(registry, runtime, &[request.scope], &input)?;
     let diagnostics = shadow_diagnostics(runtime, &triggers);
     Ok(Plan {
@@ -404,11 +349,7 @@ pub fn resolve_install_plans(
         &request.commands,
         request.profile.as_ref().and_then(|p| p.skills.as_ref()),
     );
-    let input = TriggerInput {
-        stems,
-        router_stems: request.router_stems.clone(),
-        child_to_routers: request.child_to_routers.clone(),
-    };
+    let input = trigger_input(request, stems);
     let triggers = resolve_trigger_surface(registry, &request.runtime, &wanted, &input)?;
     let diagnostics = shadow_diagnostics(&request.runtime, &triggers);
     Ok(PlanSet {

@@ -8,8 +8,9 @@
 use serde::Serialize;
 
 use crate::error::{Error, ErrorCode};
-use crate::home::{self, Provenance, is_non_blank};
+use crate::home::{self, Provenance};
 use crate::host::Host;
+use crate::js::is_non_blank;
 use crate::manifest::RuntimeDescriptor;
 use crate::path;
 use crate::registry::Registry;

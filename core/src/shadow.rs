@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use crate::error::Error;
 use crate::host::Host;
-use crate::install_manifest::is_js_whitespace;
+use crate::js::is_js_space;
 use crate::registry::Registry;
 use crate::surface::{
     InstalledRuntimeSurface, InstalledScope, SurfaceFacts, is_input_contract_error,
@@ -128,7 +128,7 @@ pub fn sanitize_for_render(value: &str) -> String {
     let mut out = String::with_capacity(value.len());
     let mut pending_space = false;
     for c in kept {
-        if is_js_whitespace(c) {
+        if is_js_space(c) {
             pending_space = true;
             continue;
         }

@@ -5,7 +5,7 @@
 //! (`claude-code` → `claude`). [`format_gsd_slash`] spells a GSD command the way the
 //! runtime's `commandStyle` wants it: `/gsd-x` or, for shell-var runtimes, `$gsd-x`.
 
-use crate::home::is_js_space;
+use crate::js::is_js_space;
 use crate::registry::Registry;
 use crate::vocab::CommandStyle;
 

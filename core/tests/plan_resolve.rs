@@ -219,3 +219,82 @@ fn failures_are_typed_and_name_the_field() {
         assert_eq!(err.field(), Some("commands[1]"), "{bad:?}");
     }
 }
+
+/// Spec §5.1: a routed child is copied under every owning router, and only when the profile
+/// selects every router; a bounded profile stays flat and reports direct triggers.
+#[test]
+fn nested_children_go_under_every_owner_only_when_every_router_is_selected() {
+    let mut req = request("trae", Scope::Local);
+    req.commands = vec!["ns-a".into(), "ns-b".into(), "spec".into(), "help".into()];
+    req.router_stems = vec!["ns-a".into(), "ns-b".into()];
+    req.child_to_routers
+        .insert("spec".into(), vec!["ns-a".into(), "ns-b".into()]);
+    let p = resolve_install_plan(Registry::first_party(), &req).expect("plan");
+    assert_eq!(
+        destinations(&p)[..5],
+        [
+            "/work/p/.trae/skills/gsd-ns-a/SKILL.md",
+            "/work/p/.trae/skills/gsd-ns-b/SKILL.md",
+            "/work/p/.trae/skills/gsd-ns-a/skills/spec/SKILL.md",
+            "/work/p/.trae/skills/gsd-ns-b/skills/spec/SKILL.md",
+            "/work/p/.trae/skills/gsd-help/SKILL.md",
+        ]
+    );
+    req.profile = Some(ProfileSelection {
+        skills: Some(vec!["ns-a".into(), "spec".into()]),
+        agents: None,
+    });
+    let p = resolve_install_plan(Registry::first_party(), &req).expect("plan");
+    assert_eq!(
+        destinations(&p)[..2],
+        [
+            "/work/p/.trae/skills/gsd-ns-a/SKILL.md",
+            "/work/p/.trae/skills/gsd-spec/SKILL.md",
+        ]
+    );
+    assert!(p.triggers.iter().all(|t| t.router_trigger.is_none()));
+}
+
+/// Spec §5.1 (kimi-agents stager), §14.2 (kimi root `<HOME>/.config/agents/agents`) and §12
+/// (agents renamed to `agentFileExtension`).
+#[test]
+fn kimi_writes_a_root_agent_and_copilot_renames_agents() {
+    let mut req = request("kimi", Scope::Global);
+    req.agents = vec![
+        "gsd-planner.compact".into(),
+        "gsd-planner".into(),
+        "Helper".into(),
+    ];
+    let p = resolve_install_plan(Registry::first_party(), &req).expect("plan");
+    let kimi: Vec<(&str, &str)> = p
+        .placements
+        .iter()
+        .filter(|x| x.kind == gsd_core::vocab::ArtifactKindName::KimiAgents)
+        .map(|x| (x.destination.as_str(), x.source.as_str()))
+        .collect();
+    assert_eq!(
+        kimi,
+        [
+            ("/home/u/.config/agents/agents/gsd.yaml", "agents/"),
+            ("/home/u/.config/agents/agents/gsd.md", "agents/"),
+            (
+                "/home/u/.config/agents/agents/subagents/gsd-planner.yaml",
+                "agents/gsd-planner.md"
+            ),
+            (
+                "/home/u/.config/agents/agents/subagents/gsd-planner.md",
+                "agents/gsd-planner.md"
+            ),
+        ]
+    );
+    let mut req = request("copilot", Scope::Local);
+    req.agents = vec!["gsd-planner".into(), "gsd-planner.compact".into()];
+    let p = resolve_install_plan(Registry::first_party(), &req).expect("plan");
+    assert_eq!(
+        destinations(&p)[2..],
+        [
+            "/work/p/.github/agents/gsd-planner.agent.md",
+            "/work/p/.github/agents/gsd-planner.compact.agent.md",
+        ]
+    );
+}

@@ -149,7 +149,8 @@ fn an_unrelated_overlay_changes_no_other_entry(specs: Vec<Spec>) -> bool {
 #[test]
 fn generated_overlays_do_collide_and_do_join() {
     // Guards the generator: across many draws, some overlays are accepted and some rejected.
-    let mut g = Gen::new(8);
+    // Seeded, so the guard is a fixed check of the generator rather than a coin toss.
+    let mut g = Gen::from_size_and_seed(8, 0x5eed_2026);
     let (mut accepted, mut rejected) = (0, 0);
     for _ in 0..100 {
         let specs: Vec<Spec> = (0..4).map(|_| Spec::arbitrary(&mut g)).collect();

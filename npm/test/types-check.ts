@@ -13,3 +13,11 @@ const scope: gsd.ResolvedScope = gsd.resolveScope('codex', 'local', null, { expl
 const source: gsd.Provenance['source'] = scope.provenance.source;
 const diagnostics: readonly gsd.Diagnostic[] = gsd.validateCapability('{}', 'x');
 export const more = [shadowed, source, diagnostics, gsd.formatGsdSlash('help', 'codex')];
+
+const registry: gsd.Registry = gsd.buildRegistry([{ folder: 'x', manifest: '{}' }]);
+const installed = gsd.resolveInstalledSurfaces(undefined, null, { registry });
+const firstScope: gsd.InstalledScope | undefined = installed.surfaces[0]?.scopes[0];
+const report: gsd.ShadowReport = gsd.buildShadowReport('claude', null, { sampleLimit: 3 }).report;
+const profile: gsd.ResolvedProfile = gsd.resolveProfile(['core'], { commands: [{ stem: 'help', body: '' }] });
+const limits: number = gsd.manifestLimits.maxBytes;
+export const rest = [firstScope, report.reason, profile.skills, limits, gsd.parseRequires('---\nrequires: [a]\n---')];

@@ -156,6 +156,25 @@ static void test_failures(gsd_registry *registry) {
     gsd_error_free(err);
 }
 
+static void test_error_fields(gsd_registry *registry) {
+    gsd_bytes out = {NULL, 0};
+    gsd_error *err = NULL;
+
+    CHECK(gsd_resolve_scope(registry, STR("{\"runtime\":\"claude\",\"scope\":\"\"," HOST "}"), &out, &err) ==
+          GSD_STATUS_INVALID_SCOPE);
+    CHECK(str_eq(gsd_error_field(err), "scope"));
+    CHECK_MESSAGE(err, "id must be one of 'global' | 'local', got \"\"");
+    gsd_error_free(err);
+    err = NULL;
+
+    /* no trimming: " claude" is not claude */
+    CHECK(gsd_resolve_scope(registry, STR("{\"runtime\":\" claude\",\"scope\":\"local\"," HOST "}"), &out,
+                            &err) == GSD_STATUS_UNKNOWN_RUNTIME);
+    CHECK(str_eq(gsd_error_field(err), "runtime"));
+    CHECK(out.ptr == NULL);
+    gsd_error_free(err);
+}
+
 int main(void) {
     gsd_registry *registry = NULL;
     if (gsd_registry_first_party(&registry, NULL) != GSD_STATUS_OK) {
@@ -166,6 +185,7 @@ int main(void) {
     test_scope_and_config_home(registry);
     test_trigger_surface(registry);
     test_failures(registry);
+    test_error_fields(registry);
 cleanup:
     gsd_registry_free(registry);
     return CHECK_SUMMARY();

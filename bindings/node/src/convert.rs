@@ -152,165 +152,74 @@ pub fn scopes(env: Env, ids: &[String]) -> JsResult<Vec<gsd_core::Scope>> {
         .collect()
 }
 
+/// Closed enums by their JSON name: `{ name: [members in the peer's order] }`.
+macro_rules! enum_lists {
+    ($($key:literal => $ty:ident),* $(,)?) => {
+        vec![$(($key, gsd_core::vocab::$ty::ALL.iter().map(|x| Value::from(x.as_str())).collect::<Value>())),*]
+    };
+}
+
 /// `{ name: [members...] }` for every closed enum and field list a manifest may use.
 pub fn vocabulary() -> Value {
     use gsd_core::vocab as v;
-    fn list<T: Copy>(all: &[T], as_str: fn(T) -> &'static str) -> Value {
-        all.iter().map(|x| Value::from(as_str(*x))).collect()
-    }
-    fn names(all: &[&str]) -> Value {
-        all.iter().map(|x| Value::from(*x)).collect()
-    }
-    let entries: Vec<(&str, Value)> = vec![
-        ("role", list(v::Role::ALL, v::Role::as_str)),
-        ("tier", list(v::Tier::ALL, v::Tier::as_str)),
-        ("scope", list(v::Scope::ALL, v::Scope::as_str)),
-        ("onError", list(v::OnError::ALL, v::OnError::as_str)),
-        ("loopPoint", list(v::LoopPoint::ALL, v::LoopPoint::as_str)),
-        (
-            "configSliceType",
-            list(v::ConfigSliceType::ALL, v::ConfigSliceType::as_str),
-        ),
-        (
-            "configHomeKind",
-            list(v::ConfigHomeKind::ALL, v::ConfigHomeKind::as_str),
-        ),
-        (
-            "configFormat",
-            list(v::ConfigFormat::ALL, v::ConfigFormat::as_str),
-        ),
-        (
-            "commandStyle",
-            list(v::CommandStyle::ALL, v::CommandStyle::as_str),
-        ),
-        (
-            "hooksSurface",
-            list(v::HooksSurface::ALL, v::HooksSurface::as_str),
-        ),
-        (
-            "hookEvents",
-            list(v::HookEvents::ALL, v::HookEvents::as_str),
-        ),
-        (
-            "extensionEvents",
-            list(v::ExtensionEvents::ALL, v::ExtensionEvents::as_str),
-        ),
-        (
-            "sandboxTier",
-            list(v::SandboxTier::ALL, v::SandboxTier::as_str),
-        ),
-        (
-            "artifactKind",
-            list(v::ArtifactKindName::ALL, v::ArtifactKindName::as_str),
-        ),
-        ("nesting", list(v::Nesting::ALL, v::Nesting::as_str)),
-        (
-            "triggerKind",
-            list(v::TriggerKind::ALL, v::TriggerKind::as_str),
-        ),
-        (
-            "installSurface",
-            list(v::InstallSurface::ALL, v::InstallSurface::as_str),
-        ),
-        (
-            "permissionWriter",
-            list(v::PermissionWriter::ALL, v::PermissionWriter::as_str),
-        ),
-        (
-            "extendedHookEvent",
-            list(v::ExtendedHookEvent::ALL, v::ExtendedHookEvent::as_str),
-        ),
-        (
-            "converter",
-            list(v::ConverterName::ALL, v::ConverterName::as_str),
-        ),
-        (
-            "embeddingMode",
-            list(v::EmbeddingMode::ALL, v::EmbeddingMode::as_str),
-        ),
-        (
-            "commandSurface",
-            list(v::CommandSurface::ALL, v::CommandSurface::as_str),
-        ),
-        ("modelMode", list(v::ModelMode::ALL, v::ModelMode::as_str)),
-        ("hookBus", list(v::HookBus::ALL, v::HookBus::as_str)),
-        ("stateIo", list(v::StateIo::ALL, v::StateIo::as_str)),
-        (
-            "hostTransport",
-            list(v::HostTransport::ALL, v::HostTransport::as_str),
-        ),
-        (
-            "hostRuntime",
-            list(v::HostRuntime::ALL, v::HostRuntime::as_str),
-        ),
-        (
-            "subagentToolkit",
-            list(v::SubagentToolkit::ALL, v::SubagentToolkit::as_str),
-        ),
-        (
-            "effortSurface",
-            list(v::EffortSurface::ALL, v::EffortSurface::as_str),
-        ),
-        (
-            "dispatchIsolation",
-            list(v::DispatchIsolation::ALL, v::DispatchIsolation::as_str),
-        ),
-        (
-            "laneTransport",
-            list(v::LaneTransport::ALL, v::LaneTransport::as_str),
-        ),
-        (
-            "laneProbeKind",
-            list(v::LaneProbeKind::ALL, v::LaneProbeKind::as_str),
-        ),
-        (
-            "promptChannel",
-            list(v::PromptChannel::ALL, v::PromptChannel::as_str),
-        ),
-        (
-            "outputChannel",
-            list(v::OutputChannel::ALL, v::OutputChannel::as_str),
-        ),
-        (
-            "effortChannel",
-            list(v::EffortChannel::ALL, v::EffortChannel::as_str),
-        ),
-        (
-            "modelDiscovery",
-            list(v::ModelDiscovery::ALL, v::ModelDiscovery::as_str),
-        ),
-        (
-            "emptyOutput",
-            list(v::EmptyOutput::ALL, v::EmptyOutput::as_str),
-        ),
-        (
-            "evidenceClass",
-            list(v::EvidenceClass::ALL, v::EvidenceClass::as_str),
-        ),
-        (
-            "laneHandler",
-            list(v::LaneHandler::ALL, v::LaneHandler::as_str),
-        ),
-        (
-            "effortLevel",
-            list(v::EffortLevel::ALL, v::EffortLevel::as_str),
-        ),
-        (
-            "featureFieldsForbiddenOnRuntime",
-            names(v::FEATURE_FIELDS_FORBIDDEN_ON_RUNTIME),
-        ),
-        (
-            "featureFieldsForbiddenOnReviewer",
-            names(v::FEATURE_FIELDS_FORBIDDEN_ON_REVIEWER),
-        ),
-        ("knownReviewerFields", names(v::KNOWN_REVIEWER_FIELDS)),
-        ("knownHostBehaviors", names(v::KNOWN_HOST_BEHAVIORS)),
-        ("profileRank", names(v::PROFILE_RANK)),
-        (
-            "defaultTriggerPrecedence",
-            list(v::DEFAULT_TRIGGER_PRECEDENCE, v::TriggerKind::as_str),
-        ),
+    let names = |all: &[&str]| all.iter().map(|x| Value::from(*x)).collect::<Value>();
+    let mut entries: Vec<(&str, Value)> = enum_lists![
+        "role" => Role,
+        "tier" => Tier,
+        "scope" => Scope,
+        "onError" => OnError,
+        "loopPoint" => LoopPoint,
+        "configSliceType" => ConfigSliceType,
+        "configHomeKind" => ConfigHomeKind,
+        "configFormat" => ConfigFormat,
+        "commandStyle" => CommandStyle,
+        "hooksSurface" => HooksSurface,
+        "hookEvents" => HookEvents,
+        "extensionEvents" => ExtensionEvents,
+        "sandboxTier" => SandboxTier,
+        "artifactKind" => ArtifactKindName,
+        "nesting" => Nesting,
+        "triggerKind" => TriggerKind,
+        "installSurface" => InstallSurface,
+        "permissionWriter" => PermissionWriter,
+        "extendedHookEvent" => ExtendedHookEvent,
+        "converter" => ConverterName,
+        "embeddingMode" => EmbeddingMode,
+        "commandSurface" => CommandSurface,
+        "modelMode" => ModelMode,
+        "hookBus" => HookBus,
+        "stateIo" => StateIo,
+        "hostTransport" => HostTransport,
+        "hostRuntime" => HostRuntime,
+        "subagentToolkit" => SubagentToolkit,
+        "effortSurface" => EffortSurface,
+        "dispatchIsolation" => DispatchIsolation,
+        "laneTransport" => LaneTransport,
+        "laneProbeKind" => LaneProbeKind,
+        "promptChannel" => PromptChannel,
+        "outputChannel" => OutputChannel,
+        "effortChannel" => EffortChannel,
+        "modelDiscovery" => ModelDiscovery,
+        "emptyOutput" => EmptyOutput,
+        "evidenceClass" => EvidenceClass,
+        "laneHandler" => LaneHandler,
+        "effortLevel" => EffortLevel,
     ];
+    entries.push((
+        "featureFieldsForbiddenOnRuntime",
+        names(v::FEATURE_FIELDS_FORBIDDEN_ON_RUNTIME),
+    ));
+    entries.push((
+        "featureFieldsForbiddenOnReviewer",
+        names(v::FEATURE_FIELDS_FORBIDDEN_ON_REVIEWER),
+    ));
+    entries.push(("knownReviewerFields", names(v::KNOWN_REVIEWER_FIELDS)));
+    entries.push(("knownHostBehaviors", names(v::KNOWN_HOST_BEHAVIORS)));
+    entries.push(("profileRank", names(v::PROFILE_RANK)));
+    let precedence = v::DEFAULT_TRIGGER_PRECEDENCE
+        .iter()
+        .map(|k| Value::from(k.as_str()));
+    entries.push(("defaultTriggerPrecedence", precedence.collect()));
     Value::Object(
         entries
             .into_iter()

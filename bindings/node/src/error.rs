@@ -44,3 +44,22 @@ pub fn to_js(env: Env, err: &CoreError) -> napi::Error<JsCode> {
 pub fn invalid_argument(env: Env, field: &str, message: &str) -> napi::Error<JsCode> {
     fail(env, ErrorCode::InvalidArgument, message, Some(field))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_core_code_crosses_with_its_own_spelling() {
+        let mut seen = std::collections::BTreeSet::new();
+        for code in ErrorCode::ALL {
+            let status = JsCode(*code);
+            assert_eq!(status.as_ref(), code.as_str());
+            assert!(
+                seen.insert(status.as_ref().to_owned()),
+                "{code} spelled twice"
+            );
+        }
+        assert_eq!(seen.len(), ErrorCode::ALL.len());
+    }
+}

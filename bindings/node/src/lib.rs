@@ -326,42 +326,6 @@ pub fn resolve_install_plan(
     convert::to_value(env, &plan)
 }
 
-/// Host and facts for the installed-surface resolver: given data is used as is; otherwise
-/// the real machine, probing the global config-home candidates of the runtimes covered and
-/// reading the config homes the core lists.
-fn surface_inputs(
-    env: Env,
-    registry: &CoreRegistry,
-    runtime: Option<&str>,
-    host: Option<Value>,
-    facts: Option<Value>,
-) -> napi::Result<(gsd_core::Host, gsd_core::SurfaceFacts), JsCode> {
-    let host = convert::host(env, host, |h| {
-        let ids: Vec<&str> =
-            runtime.map_or_else(|| registry.runtime_ids().collect(), |id| vec![id]);
-        let mut paths = Vec::new();
-        for id in ids {
-            paths.extend(gsd_core::scope_probe_paths(
-                registry,
-                id,
-                gsd_core::Scope::Global,
-                h,
-                None,
-            )?);
-        }
-        Ok(paths)
-    })?;
-    let facts = match facts {
-        Some(value) => convert::from_value(env, "facts", value)?,
-        // When the config homes cannot be listed (unknown runtime, no config home) nothing is
-        // read; the resolver reports that case itself.
-        None => gsd_core::probe_requests(registry, runtime, &host)
-            .map(|probes| surface::read_facts(&probes))
-            .unwrap_or_default(),
-    };
-    Ok((host, facts))
-}
-
 /// The config homes the installed-surface resolver looks at for these inputs, once each:
 /// `[{ configHome, manifestPath }]` (lstat both, read the manifest).
 #[napi(
@@ -420,7 +384,7 @@ pub fn resolve_installed_surfaces(
 ) -> napi::Result<Value, JsCode> {
     let registry = registry_or_default(registry);
     let runtime = runtime.as_deref();
-    let (host, facts) = surface_inputs(env, registry, runtime, host, facts)?;
+    let (host, facts) = surface::inputs(env, registry, runtime, host, facts)?;
     let surfaces = core(
         env,
         gsd_core::resolve_installed_surfaces(registry, runtime, &host, &facts),
@@ -442,7 +406,7 @@ pub fn build_shadow_report(
     let registry = registry_or_default(registry);
     let known = gsd_core::scope::lookup_runtime(registry, &runtime).is_ok();
     let (host, facts) = if known {
-        surface_inputs(env, registry, Some(&runtime), host, facts)?
+        surface::inputs(env, registry, Some(&runtime), host, facts)?
     } else {
         // An unknown runtime reports `resolver_unavailable`; nothing is probed or read.
         (

@@ -6,7 +6,12 @@ use std::fs;
 use std::io::Read;
 
 use gsd_core::install_manifest::MAX_MANIFEST_BYTES;
-use gsd_core::{ConfigHomeFacts, HomeProbe, SurfaceFacts};
+use gsd_core::{ConfigHomeFacts, HomeProbe, Registry as CoreRegistry, SurfaceFacts};
+use napi::Env;
+use serde_json::Value;
+
+use crate::convert;
+use crate::error::JsCode;
 
 fn is_symlink(path: &str) -> bool {
     fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
@@ -44,4 +49,40 @@ pub fn read_facts(probes: &[HomeProbe]) -> SurfaceFacts {
         facts.homes.insert(probe.config_home.clone(), home);
     }
     facts
+}
+
+/// Host and facts for the installed-surface resolver: given data is used as is; otherwise
+/// the real machine, probing the global config-home candidates of the runtimes covered and
+/// reading the config homes the core lists.
+pub fn inputs(
+    env: Env,
+    registry: &CoreRegistry,
+    runtime: Option<&str>,
+    host: Option<Value>,
+    facts: Option<Value>,
+) -> napi::Result<(gsd_core::Host, gsd_core::SurfaceFacts), JsCode> {
+    let host = convert::host(env, host, |h| {
+        let ids: Vec<&str> =
+            runtime.map_or_else(|| registry.runtime_ids().collect(), |id| vec![id]);
+        let mut paths = Vec::new();
+        for id in ids {
+            paths.extend(gsd_core::scope_probe_paths(
+                registry,
+                id,
+                gsd_core::Scope::Global,
+                h,
+                None,
+            )?);
+        }
+        Ok(paths)
+    })?;
+    let facts = match facts {
+        Some(value) => convert::from_value(env, "facts", value)?,
+        // When the config homes cannot be listed (unknown runtime, no config home) nothing is
+        // read; the resolver reports that case itself.
+        None => gsd_core::probe_requests(registry, runtime, &host)
+            .map(|probes| read_facts(&probes))
+            .unwrap_or_default(),
+    };
+    Ok((host, facts))
 }

@@ -246,3 +246,11 @@ pub fn raise_error_code(name: String, message: String) -> Result<(), GsdError> {
     })?;
     Err(GsdError::from_code(code, message))
 }
+
+/// Test-only: panics inside the library, to prove the foreign caller gets uniffi's internal
+/// error and keeps running. Built only with the `test-panic` cargo feature.
+#[cfg(feature = "test-panic")]
+#[uniffi::export]
+pub fn test_panic() {
+    panic!("test_panic: deliberate panic");
+}

@@ -3,6 +3,7 @@
 //! produces/consumes topological sort of hooks at one loop point.
 
 use std::cmp::Ordering;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
@@ -70,12 +71,22 @@ pub(crate) fn topo_sort<'a>(entries: &[HookAt<'a>]) -> Result<Vec<HookAt<'a>>, V
     }
     let mut in_degree = vec![0usize; n];
     let mut edges: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for i in 0..n {
-        let produces: Vec<&Value> = artifacts(entries[i].hook, "produces").collect();
-        for j in (0..n).filter(|j| *j != i) {
-            if artifacts(entries[j].hook, "consumes").any(|a| produces.contains(&a)) {
-                edges[i].push(j);
-                in_degree[j] += 1;
+    // An edge i → j when j consumes something i produces (one edge per pair), found
+    // through an artifact → producers map; j ascending keeps each edge list in order.
+    let mut producers: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, e) in entries.iter().enumerate() {
+        for artifact in artifacts(e.hook, "produces").filter_map(Value::as_str) {
+            producers.entry(artifact).or_default().push(i);
+        }
+    }
+    for (j, e) in entries.iter().enumerate() {
+        let mut from: HashSet<usize> = HashSet::new();
+        for artifact in artifacts(e.hook, "consumes").filter_map(Value::as_str) {
+            for &i in producers.get(artifact).into_iter().flatten() {
+                if i != j && from.insert(i) {
+                    edges[i].push(j);
+                    in_degree[j] += 1;
+                }
             }
         }
     }

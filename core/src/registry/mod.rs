@@ -8,7 +8,6 @@
 //! Capabilities keep *map order*: first-party by id, then overlays in the order they were
 //! accepted. Cross-validation messages and index key order follow it, as in the peer.
 
-mod admission;
 mod overlay;
 
 use std::sync::{Arc, OnceLock};

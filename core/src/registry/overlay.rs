@@ -13,26 +13,27 @@
 //! 2. The folder may not use a reserved first-party prefix (`gsd-`, `gsd-core-`,
 //!    `anthropic-`).
 //! 3. The manifest must be at most [`MANIFEST_MAX_BYTES`], parse, and validate.
-//! 4. First party always wins: an id, skill, agent, config key or command family that is
-//!    already registered rejects the overlay.
-//! 5. Every file path must stay inside the folder (relative, no `..`, no backslash) and
+//! 4. Every file path must stay inside the folder (relative, no `..`, no backslash) and
 //!    be at most [`FRAGMENT_MAX_BYTES`]; every `fragment.path` must name a given file.
+//! 5. First party always wins: an id, skill, agent, config key or command family that is
+//!    already registered rejects the overlay.
 //! 6. The merged set (registry so far + this overlay) must pass cross-validation,
 //!    data-flow and hook-ordering checks; the overlay is accepted only if it adds no error.
+//!    The registry is clean, so only the overlay's own interactions are checked
+//!    ([`MergedSet`]), which keeps loading many overlays linear.
 //!
 //! Overlays are tried in passes, in sorted order, until a pass accepts nothing more: an
 //! overlay that requires another one that sorts after it still joins. When two
 //! overlays conflict with each other, the first in sorted order that can join wins.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use super::admission::Admission;
 use super::{Registry, capability_from_value, materialize_fragments};
-use crate::cross::{self, Member};
+use crate::cross::{Member, MergedSet};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::index;
 use crate::validate;
 use crate::vocab::RESERVED_ID_PREFIXES;
 
@@ -81,12 +82,7 @@ fn reject(code: &str, folder: &str, field: Option<&str>, message: String) -> Dia
 /// Keys an overlay claims that first party (or an earlier overlay) may already own.
 fn claims(value: &Value) -> [(&'static str, &'static str, Vec<String>); 4] {
     let list = |key: &str| -> Vec<String> {
-        value
-            .get(key)
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
+        crate::cross::strings(value, key)
             .map(str::to_owned)
             .collect()
     };
@@ -110,6 +106,51 @@ fn claims(value: &Value) -> [(&'static str, &'static str, Vec<String>); 4] {
     ]
 }
 
+/// Names already claimed by the registry (first party and accepted overlays): an
+/// overlay claiming one is rejected before cross-validation, as in the peer's loader.
+struct Claimed([HashSet<String>; 4]);
+
+impl Claimed {
+    fn of(registry: &Registry) -> Claimed {
+        let index = registry.index();
+        let keys = |list: &[(String, String)]| list.iter().map(|(k, _)| k.clone()).collect();
+        Claimed([
+            keys(index.by_skill()),
+            keys(index.by_agent()),
+            keys(index.config_keys()),
+            index
+                .command_families()
+                .iter()
+                .map(|(k, _)| k.clone())
+                .collect(),
+        ])
+    }
+
+    fn conflict(&self, value: &Value, folder: &str) -> Option<Diagnostic> {
+        for ((kind, field, names), taken) in claims(value).into_iter().zip(&self.0) {
+            if let Some(name) = names.iter().find(|n| taken.contains(*n)) {
+                let code = format!("overlay_{}_conflict", kind.replace(' ', "_"));
+                let message = format!("owns {kind} \"{name}\" already owned by another capability");
+                return Some(reject(&code, folder, Some(field), message));
+            }
+        }
+        None
+    }
+
+    fn add(&mut self, value: &Value) {
+        for ((_, _, names), taken) in claims(value).into_iter().zip(&mut self.0) {
+            taken.extend(names);
+        }
+    }
+}
+
+/// An overlay that passed the checks that do not depend on the registry.
+struct Prepared<'o> {
+    overlay: &'o Overlay,
+    cap: crate::Capability,
+    warnings: Vec<Diagnostic>,
+}
+
 impl Registry {
     /// A new registry with `overlays` added (see the module docs for the rules). Never
     /// fails: each rejected overlay leaves its reasons as error diagnostics plus one
@@ -120,15 +161,15 @@ impl Registry {
         let mut sorted: Vec<&Overlay> = overlays.iter().collect();
         sorted.sort();
         sorted.dedup();
-        let mut pending: Vec<&Overlay> = Vec::new();
+        let mut pending: Vec<Prepared<'_>> = Vec::new();
         let mut i = 0;
         while i < sorted.len() {
             let same = sorted[i..]
                 .iter()
                 .take_while(|o| o.folder == sorted[i].folder)
                 .count();
+            let folder = &sorted[i].folder;
             if same > 1 {
-                let folder = &sorted[i].folder;
                 let message = format!(
                     "{same} different overlays share the folder name \"{folder}\"; none is loaded"
                 );
@@ -137,38 +178,52 @@ impl Registry {
                     vec![reject("overlay_folder_ambiguous", folder, None, message)],
                 );
             } else {
-                pending.push(sorted[i]);
+                match prepare(sorted[i]) {
+                    Ok(prepared) => pending.push(prepared),
+                    Err(reasons) => next.rejected(folder, reasons),
+                }
             }
             i += same;
         }
+        if pending.is_empty() {
+            return next;
+        }
+        let mut merged = MergedSet::new(&self.members());
+        let mut claimed = Claimed::of(self);
         // Passes in sorted order until nothing more joins, so an overlay may require one
         // that sorts after it; whatever is left is rejected with its last reasons.
         let mut reasons: Vec<Vec<Diagnostic>> = vec![Vec::new(); pending.len()];
-        let mut done = vec![false; pending.len()];
-        let mut admission = Admission::of(&next.members());
+        let mut slots: Vec<Option<Prepared<'_>>> = pending.into_iter().map(Some).collect();
         loop {
             let mut progress = false;
-            for (k, overlay) in pending.iter().enumerate() {
-                if done[k] {
+            for (k, slot) in slots.iter_mut().enumerate() {
+                let Some(p) = slot.as_ref() else { continue };
+                let why = join_problems(&merged, &claimed, p);
+                if !why.is_empty() {
+                    reasons[k] = why;
                     continue;
                 }
-                match next.admit(overlay, &admission) {
-                    Ok((cap, warnings)) => {
-                        admission.add(&cap.id, &cap.manifest);
-                        next.insert(cap, true);
-                        next.diagnostics.extend(warnings);
-                        done[k] = true;
-                        progress = true;
-                    }
-                    Err(why) => reasons[k] = why,
+                if let Some(p) = slot.take() {
+                    let member = Member {
+                        id: &p.cap.id,
+                        manifest: &p.cap.manifest,
+                        third_party: true,
+                    };
+                    merged.add(&member);
+                    claimed.add(&p.cap.manifest);
+                    next.insert(p.cap, true);
+                    next.diagnostics.extend(p.warnings);
+                    progress = true;
                 }
             }
             if !progress {
                 break;
             }
         }
-        for (k, overlay) in pending.iter().enumerate().filter(|(k, _)| !done[*k]) {
-            next.rejected(&overlay.folder, std::mem::take(&mut reasons[k]));
+        for (k, slot) in slots.iter().enumerate() {
+            if let Some(p) = slot {
+                next.rejected(&p.overlay.folder, std::mem::take(&mut reasons[k]));
+            }
         }
         next
     }
@@ -189,110 +244,92 @@ impl Registry {
         }));
         self.diagnostics.push_back(summary);
     }
+}
 
-    /// Checks one overlay against this registry (whose claims `admission` holds); `Ok`
-    /// holds the capability to insert and its warning records.
-    fn admit(
-        &self,
-        overlay: &Overlay,
-        admission: &Admission,
-    ) -> Result<(crate::Capability, Vec<Diagnostic>), Vec<Diagnostic>> {
-        let folder = overlay.folder.as_str();
-        if let Some(prefix) = RESERVED_ID_PREFIXES
-            .iter()
-            .find(|p| folder.starts_with(**p))
-        {
-            let message = format!(
-                "id \"{folder}\" uses the reserved first-party prefix \"{prefix}\" (gsd-/gsd-core-/anthropic-)"
-            );
-            return Err(vec![reject(
-                "reserved_id_prefix",
-                folder,
-                Some("id"),
-                message,
-            )]);
-        }
-        if overlay.manifest.len() > MANIFEST_MAX_BYTES {
-            let message = format!(
-                "capability.json is {} bytes, over the {MANIFEST_MAX_BYTES}-byte limit",
-                overlay.manifest.len()
-            );
-            return Err(vec![reject(
-                "overlay_manifest_too_large",
-                folder,
-                None,
-                message,
-            )]);
-        }
-        let mut value = validate::parse_manifest(&overlay.manifest).map_err(|e| {
-            let message = format!("capability.json: {}", e.message());
-            vec![
-                reject("overlay_manifest_invalid", folder, e.field(), message)
-                    .with_detail(json!({"code": e.code().as_str()})),
-            ]
-        })?;
-        let errors: Vec<Diagnostic> = validate::validate_capability(&value, folder)
-            .into_iter()
-            .filter(|d| d.severity == Severity::Error)
-            .collect();
-        if !errors.is_empty() {
-            return Err(errors);
-        }
-        if self.capabilities.contains_key(folder) {
-            let message = format!("id \"{folder}\" collides with an already-registered capability");
-            return Err(vec![reject(
-                "overlay_id_conflict",
-                folder,
-                Some("id"),
-                message,
-            )]);
-        }
-        for (kind, field, names) in claims(&value) {
-            if let Some(name) = names.iter().find(|n| admission.indexed(field, n)) {
-                let code = format!("overlay_{}_conflict", kind.replace(' ', "_"));
-                let message = format!("owns {kind} \"{name}\" already owned by another capability");
-                return Err(vec![reject(&code, folder, Some(field), message)]);
-            }
-        }
-        let files = fragment_files(overlay)?;
-        let missing = materialize_fragments(&mut value, &files);
-        if !missing.is_empty() {
-            return Err(missing
-                .iter()
-                .map(|p| {
-                    let message =
-                        format!("fragment.path {p:?} is not a file of the overlay folder");
-                    reject(
-                        "overlay_fragment_missing",
-                        folder,
-                        Some("fragment.path"),
-                        message,
-                    )
-                })
-                .collect());
-        }
-        let warnings = validate::warning_records(&value);
-        let cap = capability_from_value(Arc::new(value))
-            .map_err(|m| vec![reject("overlay_manifest_invalid", folder, None, m)])?;
-        // The set-wide rules over the whole merged set, unless the claims kept so far
-        // prove the newcomer adds no error (then they would find nothing: admission.rs).
-        if admission.clean(&cap.id, &cap.manifest) {
-            return Ok((cap, warnings));
-        }
-        let mut members = self.members();
-        members.push(Member {
-            id: &cap.id,
-            manifest: &cap.manifest,
-            third_party: true,
-        });
-        let mut found = cross::validate_cross(&members, &[]);
-        found.extend(cross::validate_data_flow(&members));
-        found.extend(index::validate_hook_order(&members));
-        if !found.is_empty() {
-            return Err(found);
-        }
-        Ok((cap, warnings))
+/// The checks that depend on the registry so far: id, claimed names, merged-set rules.
+fn join_problems(merged: &MergedSet, claimed: &Claimed, p: &Prepared<'_>) -> Vec<Diagnostic> {
+    let folder = p.overlay.folder.as_str();
+    if merged.contains(folder) {
+        let message = format!("id \"{folder}\" collides with an already-registered capability");
+        return vec![reject("overlay_id_conflict", folder, Some("id"), message)];
     }
+    if let Some(conflict) = claimed.conflict(&p.cap.manifest, folder) {
+        return vec![conflict];
+    }
+    merged.check(&Member {
+        id: &p.cap.id,
+        manifest: &p.cap.manifest,
+        third_party: true,
+    })
+}
+
+/// The checks of one overlay on its own: prefix, size, parse, validation, files.
+fn prepare(overlay: &Overlay) -> Result<Prepared<'_>, Vec<Diagnostic>> {
+    let folder = overlay.folder.as_str();
+    if let Some(prefix) = RESERVED_ID_PREFIXES
+        .iter()
+        .find(|p| folder.starts_with(**p))
+    {
+        let message = format!(
+            "id \"{folder}\" uses the reserved first-party prefix \"{prefix}\" (gsd-/gsd-core-/anthropic-)"
+        );
+        return Err(vec![reject(
+            "reserved_id_prefix",
+            folder,
+            Some("id"),
+            message,
+        )]);
+    }
+    if overlay.manifest.len() > MANIFEST_MAX_BYTES {
+        let message = format!(
+            "capability.json is {} bytes, over the {MANIFEST_MAX_BYTES}-byte limit",
+            overlay.manifest.len()
+        );
+        return Err(vec![reject(
+            "overlay_manifest_too_large",
+            folder,
+            None,
+            message,
+        )]);
+    }
+    let mut value = validate::parse_manifest(&overlay.manifest).map_err(|e| {
+        let message = format!("capability.json: {}", e.message());
+        vec![
+            reject("overlay_manifest_invalid", folder, e.field(), message)
+                .with_detail(json!({"code": e.code().as_str()})),
+        ]
+    })?;
+    let errors: Vec<Diagnostic> = validate::validate_capability(&value, folder)
+        .into_iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let files = fragment_files(overlay)?;
+    let missing = materialize_fragments(&mut value, &files);
+    if !missing.is_empty() {
+        return Err(missing
+            .iter()
+            .map(|p| {
+                let message = format!("fragment.path {p:?} is not a file of the overlay folder");
+                reject(
+                    "overlay_fragment_missing",
+                    folder,
+                    Some("fragment.path"),
+                    message,
+                )
+            })
+            .collect());
+    }
+    let warnings = validate::warning_records(&value);
+    let cap = capability_from_value(Arc::new(value))
+        .map_err(|m| vec![reject("overlay_manifest_invalid", folder, None, m)])?;
+    Ok(Prepared {
+        overlay,
+        cap,
+        warnings,
+    })
 }
 
 /// The overlay's files as `(normalized path, text)`, after the confinement and size rules.

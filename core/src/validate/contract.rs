@@ -6,8 +6,8 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
-use super::js::as_str;
 use super::{Sink, code, raw, text};
+use crate::js::as_str;
 use crate::vocab::LoopPoint;
 
 fn items<'a>(cap: &'a Map<String, Value>, key: &str) -> &'a [Value] {

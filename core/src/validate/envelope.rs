@@ -4,8 +4,8 @@
 
 use serde_json::{Map, Value};
 
-use super::js::{self, as_object, as_str};
 use super::{Sink, absent_or, code, feature, json, raw, reviewer, runtime, text};
+use crate::js::{self, as_object, as_str};
 use crate::vocab::{FEATURE_FIELDS_FORBIDDEN_ON_REVIEWER, Role, Tier};
 
 /// `^[a-z][a-z0-9-]*$`.

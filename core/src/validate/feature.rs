@@ -5,9 +5,9 @@
 use serde_json::{Map, Value};
 
 use super::envelope::{is_kebab, string_code};
-use super::js::{self, as_object, js_entries, kind_of, non_empty_str};
 use super::runtime::id_label;
 use super::{Sink, absent_or, code, hooks, is_reserved, json, raw, text};
+use crate::js::{self, as_object, js_entries, kind_of, non_empty_str};
 
 /// The wildcard runtime id.
 const WILDCARD: &str = "*";

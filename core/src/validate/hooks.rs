@@ -9,9 +9,9 @@ use serde_json::{Map, Value};
 
 use std::collections::HashSet;
 
-use super::js::as_str;
 use super::paths::path_problem;
 use super::{Sink, code, json, raw, text};
+use crate::js::as_str;
 use crate::vocab::{LoopPoint, OnError};
 
 /// How many declared names an undeclared-reference message lists.
@@ -77,7 +77,7 @@ fn hook_entries(sink: &mut Sink, cap: &Map<String, Value>) {
             continue;
         };
         let event = h.get("event");
-        if super::js::non_empty_str(event).is_none() {
+        if crate::js::non_empty_str(event).is_none() {
             sink.push(
                 super::envelope::string_code(event),
                 format!("{field}.event"),
@@ -85,7 +85,7 @@ fn hook_entries(sink: &mut Sink, cap: &Map<String, Value>) {
             );
         }
         let script = h.get("script");
-        match super::js::non_empty_str(script) {
+        match crate::js::non_empty_str(script) {
             None => sink.push(
                 super::envelope::string_code(script),
                 format!("{field}.script"),

@@ -4,8 +4,8 @@
 use serde_json::{Map, Value};
 
 use super::envelope::string_code;
-use super::js::{self, as_object, as_str, js_entries, non_empty_str};
 use super::{Sink, absent_or, code, is_reserved, json, raw};
+use crate::js::{self, as_object, as_str, js_entries, non_empty_str};
 use crate::vocab::{
     DENIED_LANE_ENV_KEYS, EffortChannel, HTTP_ONLY_INVOKE_FIELDS, KNOWN_PROBE_FIELDS,
     LaneProbeKind, ModelDiscovery, OutputChannel, PromptChannel, SPAWN_ONLY_INVOKE_FIELDS,

@@ -17,7 +17,7 @@ mod contract;
 mod envelope;
 mod feature;
 mod hooks;
-mod js;
+use crate::js;
 mod lane;
 mod paths;
 mod reviewer;

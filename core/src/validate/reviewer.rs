@@ -5,9 +5,9 @@
 use serde_json::{Map, Value};
 
 use super::envelope::string_code;
-use super::js::{as_str, kind_of, non_empty_str};
 use super::lane::{enum_field, invoke, is_positive_ms, probe};
 use super::{Sink, absent_or, code, is_reserved, json, raw};
+use crate::js::{as_str, kind_of, non_empty_str};
 use crate::vocab::{EffortLevel, EmptyOutput, EvidenceClass, LaneHandler, LaneTransport};
 
 /// `LANE_SLUG_RE` as the peer prints it.

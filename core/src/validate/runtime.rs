@@ -6,9 +6,9 @@
 use serde_json::{Map, Value};
 
 use super::envelope::string_code;
-use super::js::{self, as_object, as_str, non_empty_str, type_of};
 use super::paths::{name_problem, path_problem};
 use super::{MAX_MANIFEST_DEPTH, Sink, absent_or, code, json, raw, runtime_axes, text};
+use crate::js::{self, as_object, as_str, non_empty_str, type_of};
 use crate::vocab::{
     ArtifactKindName, CommandStyle, ConfigFormat, ConfigHomeKind, ConverterName, ExtendedHookEvent,
     ExtensionEvents, FEATURE_FIELDS_FORBIDDEN_ON_RUNTIME, HookEvents, HooksSurface, InstallSurface,

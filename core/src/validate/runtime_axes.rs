@@ -4,8 +4,8 @@
 
 use serde_json::{Map, Value};
 
-use super::js::{self, as_object, as_str, non_empty_str};
 use super::{Sink, absent_or, code, json, text};
+use crate::js::{self, as_object, as_str, non_empty_str};
 use crate::vocab::{
     CommandSurface, DispatchIsolation, EffortSurface, EmbeddingMode, ExtendedHookEvent, HookBus,
     HostRuntime, HostTransport, InstallSurface, ModelMode, StateIo, SubagentToolkit, TriggerKind,

@@ -8,9 +8,9 @@
 
 use serde_json::{Map, Value, json};
 
-use super::js::{as_object, js_entries};
 use super::{code, is_reserved, raw};
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::js::{as_object, js_entries};
 use crate::sanitize::describe_key;
 use crate::vocab::{KNOWN_HOST_BEHAVIORS, KNOWN_REVIEWER_FIELDS, REMOVED_REVIEWER_CLI_FIELD};
 

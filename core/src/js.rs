@@ -322,6 +322,29 @@ pub(crate) fn replace_first(haystack: &str, needle: &str, replacement: &str) -> 
     format!("{before}{expanded}{after}")
 }
 
+/// `true` for the characters JavaScript's `String.prototype.trim` and `\s` treat as
+/// whitespace (differs from Rust's `char::is_whitespace` at U+0085 and U+FEFF).
+#[must_use]
+pub(crate) fn is_js_space(c: char) -> bool {
+    matches!(
+        c,
+        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200a}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{202f}'
+                | '\u{205f}'
+                | '\u{3000}'
+                | '\u{feff}'
+    )
+}
+
+/// `true` when `value` has at least one non-whitespace character (the override gate).
+#[must_use]
+pub(crate) fn is_non_blank(value: &str) -> bool {
+    value.chars().any(|c| !is_js_space(c))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,429 @@
+//! Cross-validation of one candidate against a set that is already clean.
+//!
+//! Accepting overlays one at a time and re-validating the whole merged set each time
+//! costs O(n) per overlay. When the set is known to be clean (first party is, and an
+//! overlay only joins if it keeps it so), every error of *set + candidate* involves the
+//! candidate, so [`MergedSet::check`] finds them from indexes kept up to date by
+//! [`MergedSet::add`], with the same records, in the same order, as
+//! `validate_cross` + `validate_data_flow` + hook ordering over the whole set.
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::Value;
+
+use super::flow::{self, Producer, StepRef};
+use super::{Member, Role, families, lane_claims, messages, role, strings, tier};
+use crate::diagnostic::Diagnostic;
+use crate::index::order_hooks;
+use crate::vocab::{LoopPoint, RESERVED_ID_PREFIXES, Tier};
+
+/// Indexes of a clean merged set (owned, so the registry can change beside it).
+#[derive(Debug, Clone, Default)]
+pub struct MergedSet {
+    ids: HashSet<String>,
+    runtimes: HashSet<String>,
+    tiers: HashMap<String, Tier>,
+    skill_owner: HashMap<String, String>,
+    agent_owner: HashMap<String, String>,
+    family_owner: HashMap<String, String>,
+    config_owner: HashMap<String, String>,
+    lanes: [HashMap<String, String>; 4],
+    producers: HashMap<String, Vec<(usize, String, usize)>>,
+    artifact_rank: HashMap<String, usize>,
+    hooks: Vec<[Vec<(String, Value)>; 2]>,
+}
+
+impl MergedSet {
+    /// Indexes `members` (map order), which must be clean.
+    #[must_use]
+    pub fn new(members: &[Member<'_>]) -> MergedSet {
+        let mut set = MergedSet {
+            hooks: LoopPoint::ALL.iter().map(|_| Default::default()).collect(),
+            ..MergedSet::default()
+        };
+        for m in members {
+            set.add(m);
+        }
+        set
+    }
+
+    /// Whether a capability id is in the set.
+    #[must_use]
+    pub fn contains(&self, id: &str) -> bool {
+        self.ids.contains(id)
+    }
+
+    /// Adds a member that [`MergedSet::check`] accepted.
+    pub fn add(&mut self, m: &Member<'_>) {
+        let own = |s: &str| s.to_owned();
+        self.ids.insert(own(m.id));
+        if let Some(t) = tier(m) {
+            self.tiers.insert(own(m.id), t);
+        }
+        let feature = role(m) == Some(Role::Feature);
+        if role(m) == Some(Role::Runtime) {
+            self.runtimes.insert(own(m.id));
+        }
+        if feature {
+            for s in strings(m.manifest, "skills") {
+                self.skill_owner.entry(own(s)).or_insert_with(|| own(m.id));
+            }
+            for a in strings(m.manifest, "agents") {
+                self.agent_owner.entry(own(a)).or_insert_with(|| own(m.id));
+            }
+            for f in families(m.manifest) {
+                self.family_owner.entry(own(f)).or_insert_with(|| own(m.id));
+            }
+        }
+        if let Some(Value::Object(config)) = m.manifest.get("config") {
+            for key in config.keys() {
+                self.config_owner
+                    .entry(key.clone())
+                    .or_insert_with(|| own(m.id));
+            }
+        }
+        for (set, keys) in lane_claims(m.manifest).into_iter().enumerate() {
+            for key in keys {
+                self.lanes[set].entry(own(key)).or_insert_with(|| own(m.id));
+            }
+        }
+        for s in flow::steps_of(m) {
+            for artifact in flow::produced(s.step) {
+                let next = self.artifact_rank.len();
+                self.artifact_rank.entry(own(artifact)).or_insert(next);
+                let entry = (s.point.index(), own(m.id), s.index);
+                self.producers.entry(own(artifact)).or_default().push(entry);
+            }
+        }
+        if feature {
+            for (slot, group) in ["steps", "contributions"].into_iter().enumerate() {
+                for hook in m
+                    .manifest
+                    .get(group)
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                {
+                    let point = hook
+                        .get("point")
+                        .and_then(Value::as_str)
+                        .and_then(LoopPoint::parse);
+                    if let Some(list) = point.and_then(|p| self.hooks.get_mut(p.index())) {
+                        list[slot].push((own(m.id), hook.clone()));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every error the whole-set validators would report for this set plus `m`.
+    #[must_use]
+    pub fn check(&self, m: &Member<'_>) -> Vec<Diagnostic> {
+        let mut out = Vec::new();
+        self.ownership(m, &mut out);
+        if let Some(Value::Object(config)) = m.manifest.get("config") {
+            for key in config.keys() {
+                if let Some(first) = self.config_owner.get(key) {
+                    out.push(messages::config_owner(key, first, m.id));
+                }
+            }
+        }
+        self.lanes(m, &mut out);
+        let requires: Vec<&str> = strings(m.manifest, "requires").collect();
+        for req in requires
+            .iter()
+            .filter(|r| **r != m.id && !self.ids.contains(**r))
+        {
+            out.push(messages::requires_unknown(m.id, req));
+        }
+        if role(m) == Some(Role::Feature) {
+            super::compat_problems(m, &|id| self.runtimes.contains(id), &mut out);
+        }
+        for _ in requires.iter().filter(|r| **r == m.id) {
+            out.push(messages::cycle(m.id, &[m.id, m.id]));
+        }
+        if let Some(own) = tier(m) {
+            for req in &requires {
+                let req_tier = if *req == m.id {
+                    Some(own)
+                } else {
+                    self.tiers.get(*req).copied()
+                };
+                if let Some(t) = req_tier.filter(|t| t.rank() > own.rank()) {
+                    out.push(messages::tier(m.id, own, req, t));
+                }
+            }
+        }
+        let reserved = RESERVED_ID_PREFIXES.iter().find(|p| m.id.starts_with(**p));
+        if let Some(prefix) = reserved.filter(|_| m.third_party) {
+            out.push(messages::reserved(m.id, prefix));
+        }
+        self.data_flow(m, &mut out);
+        self.hook_order(m, &mut out);
+        out
+    }
+
+    fn ownership(&self, m: &Member<'_>, out: &mut Vec<Diagnostic>) {
+        if role(m) != Some(Role::Feature) {
+            return;
+        }
+        for (kind, key, owners) in [
+            ("skill", "skills", &self.skill_owner),
+            ("agent", "agents", &self.agent_owner),
+        ] {
+            let mut mine: HashSet<&str> = HashSet::new();
+            for name in strings(m.manifest, key) {
+                match owners.get(name) {
+                    Some(first) => out.push(messages::owner(kind, name, first, m.id)),
+                    None if !mine.insert(name) => out.push(messages::owner(kind, name, m.id, m.id)),
+                    None => {}
+                }
+            }
+        }
+        let mut mine: HashSet<&str> = HashSet::new();
+        for family in families(m.manifest) {
+            match self.family_owner.get(family) {
+                Some(first) => out.push(messages::family_owner(family, first, m.id)),
+                None if !mine.insert(family) => {
+                    out.push(messages::family_owner(family, m.id, m.id));
+                }
+                None => {}
+            }
+        }
+    }
+
+    fn lanes(&self, m: &Member<'_>, out: &mut Vec<Diagnostic>) {
+        let mut found = Vec::new();
+        for (set, keys) in lane_claims(m.manifest).into_iter().enumerate() {
+            let (label, field) = messages::LANE_SETS[set];
+            let mut seen: HashSet<&str> = HashSet::new();
+            for key in keys.into_iter().filter(|k| seen.insert(k)) {
+                if let Some(other) = self.lanes[set].get(key).filter(|o| o.as_str() != m.id) {
+                    let mut ids = [other.as_str(), m.id];
+                    ids.sort_unstable();
+                    found.push(messages::lane(label, field, key, &ids));
+                }
+            }
+        }
+        messages::sort_lanes(&mut found);
+        out.extend(found);
+    }
+
+    fn data_flow(&self, m: &Member<'_>, out: &mut Vec<Diagnostic>) {
+        let steps: Vec<StepRef<'_>> = flow::steps_of(m);
+        if steps.is_empty() {
+            return;
+        }
+        let existing = |artifact: &str| -> Vec<Producer<'_>> {
+            let list = self.producers.get(artifact).map_or(&[][..], Vec::as_slice);
+            list.iter()
+                .map(|(p, id, i)| (*p, id.as_str(), *i))
+                .collect()
+        };
+        // The candidate's artifacts, ranked after the set's in discovery order.
+        let mut ranked: Vec<(usize, &str)> = Vec::new();
+        let mut own: HashMap<&str, Vec<Producer<'_>>> = HashMap::new();
+        for s in &steps {
+            for artifact in flow::produced(s.step) {
+                if !own.contains_key(artifact) {
+                    let rank = self
+                        .artifact_rank
+                        .get(artifact)
+                        .copied()
+                        .unwrap_or(self.artifact_rank.len() + ranked.len());
+                    ranked.push((rank, artifact));
+                }
+                own.entry(artifact)
+                    .or_default()
+                    .push((s.point.index(), s.id, s.index));
+            }
+        }
+        ranked.sort_unstable();
+        for (_, artifact) in &ranked {
+            let mut all = existing(artifact);
+            all.extend(own.get(artifact).into_iter().flatten().copied());
+            flow::duplicates(artifact, &all, out);
+        }
+        let producers_of = |artifact: &str| {
+            let mut all = existing(artifact);
+            all.extend(own.get(artifact).into_iter().flatten().copied());
+            all
+        };
+        for s in &steps {
+            flow::consumes(s, &producers_of, out);
+        }
+    }
+
+    fn hook_order(&self, m: &Member<'_>, out: &mut Vec<Diagnostic>) {
+        if role(m) != Some(Role::Feature) {
+            return;
+        }
+        for (point, lists) in LoopPoint::ALL.iter().zip(&self.hooks) {
+            for (slot, group) in ["steps", "contributions"].into_iter().enumerate() {
+                let mine: Vec<&Value> = m
+                    .manifest
+                    .get(group)
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter(|h| h.get("point").and_then(Value::as_str) == Some(point.as_str()))
+                    .collect();
+                if mine.is_empty() {
+                    continue;
+                }
+                let mut entries: Vec<(&str, &Value)> =
+                    lists[slot].iter().map(|(id, h)| (id.as_str(), h)).collect();
+                entries.extend(mine.into_iter().map(|h| (m.id, h)));
+                if let Err(cycle) = order_hooks(group, *point, &entries) {
+                    out.push(*cycle);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::*;
+    use crate::Registry;
+    use crate::cross::{validate_cross, validate_data_flow};
+    use crate::index::validate_hook_order;
+
+    fn full(members: &[Member<'_>]) -> Vec<Diagnostic> {
+        let mut found = validate_cross(members, &[]);
+        found.extend(validate_data_flow(members));
+        found.extend(validate_hook_order(members));
+        found
+    }
+
+    fn feature(id: &str, body: &Value) -> Value {
+        let mut cap = json!({"id": id, "role": "feature", "tier": "full", "requires": [], "skills": [], "agents": []});
+        for (k, v) in body.as_object().into_iter().flatten() {
+            cap[k] = v.clone();
+        }
+        cap
+    }
+
+    fn step(point: &str, produces: &[&str], consumes: &[&str]) -> Value {
+        json!({"point": point, "produces": produces, "consumes": consumes})
+    }
+
+    fn candidates() -> Vec<Value> {
+        vec![
+            feature("c", &json!({})),
+            feature(
+                "c",
+                &json!({"skills": ["graphify", "x", "x", "code-review"], "agents": ["gsd-ui-checker", "a", "a"]}),
+            ),
+            feature(
+                "c",
+                &json!({"commands": [{"family": "intel"}, {"family": "new"}, {"family": "new"}, {"family": ""}]}),
+            ),
+            feature(
+                "c",
+                &json!({"config": {"workflow.research": {}, "own.key": {}}}),
+            ),
+            json!({"id": "c", "role": "reviewer", "tier": "full", "reviewer": {"slug": "gemini", "flags": ["--codex", "--codex", "--new"], "reviewsSection": "Ollama"}}),
+            feature(
+                "c",
+                &json!({"taskContentResolver": {"trackerPrefix": "T"}, "skills": ["graphify"]}),
+            ),
+            feature(
+                "c",
+                &json!({"requires": ["ghost", "research", "c", "c", "claude"], "tier": "core"}),
+            ),
+            feature(
+                "c",
+                &json!({"tier": "standard", "requires": ["ui", "gap-analysis"]}),
+            ),
+            feature(
+                "c",
+                &json!({"runtimeCompat": {"supported": ["claude", "nope", "*", "gemini"], "unsupported": ["x"], "notes": {"*": 1, "y": 2, "codex": 3}}}),
+            ),
+            feature(
+                "c",
+                &json!({"steps": [step("plan:pre", &["RESEARCH.md", "NEW.md"], &["NEW.md", "GONE.md"])]}),
+            ),
+            feature(
+                "c",
+                &json!({"steps": [step("plan:pre", &["A.md"], &[]), step("plan:pre", &["A.md"], &[]), step("discuss:pre", &[], &["A.md", "PLAN.md"])]}),
+            ),
+            feature(
+                "c",
+                &json!({"steps": [step("execute:pre", &["B.md"], &["C.md"]), step("execute:pre", &["C.md"], &["B.md"])]}),
+            ),
+            feature(
+                "c",
+                &json!({"contributions": [step("plan:pre", &["P.md"], &["Q.md"]), step("plan:pre", &["Q.md"], &["P.md"])]}),
+            ),
+            json!({"id": "gsd-c", "role": "feature", "tier": "full", "requires": []}),
+            json!({"id": "c", "role": "runtime", "tier": "core", "requires": ["tdd"], "config": {"intel.enabled": {}}}),
+        ]
+    }
+
+    #[test]
+    fn checking_one_candidate_equals_validating_the_whole_set() {
+        let registry = Registry::first_party();
+        let base = registry.members();
+        let merged = MergedSet::new(&base);
+        let mut with_errors = 0;
+        for candidate in candidates() {
+            for third_party in [false, true] {
+                let id = candidate["id"].as_str().unwrap_or("");
+                let member = Member {
+                    id,
+                    manifest: &candidate,
+                    third_party,
+                };
+                let mut all = base.clone();
+                all.push(member);
+                let expected = full(&all);
+                with_errors += usize::from(!expected.is_empty());
+                assert_eq!(merged.check(&member), expected, "{candidate}");
+            }
+        }
+        assert!(
+            with_errors >= 26,
+            "only {with_errors} candidates break the set"
+        );
+    }
+
+    #[test]
+    fn added_members_are_seen_by_later_checks() {
+        let registry = Registry::first_party();
+        let mut all = registry.members();
+        let mut merged = MergedSet::new(&all);
+        let first = feature(
+            "b",
+            &json!({"skills": ["s"], "steps": [step("plan:post", &["B.md"], &[])]}),
+        );
+        let b = Member {
+            id: "b",
+            manifest: &first,
+            third_party: true,
+        };
+        assert!(merged.check(&b).is_empty());
+        merged.add(&b);
+        all.push(b);
+        for candidate in [
+            feature("c", &json!({"skills": ["s"], "requires": ["b"]})),
+            feature(
+                "c",
+                &json!({"steps": [step("plan:post", &["B.md"], &[]), step("plan:pre", &[], &["B.md"])]}),
+            ),
+        ] {
+            let member = Member {
+                id: "c",
+                manifest: &candidate,
+                third_party: true,
+            };
+            let mut with = all.clone();
+            with.push(member);
+            let expected = full(&with);
+            assert!(!expected.is_empty());
+            assert_eq!(merged.check(&member), expected, "{candidate}");
+        }
+    }
+}
