@@ -163,7 +163,7 @@ fn check_stem(stem: &str, field: impl FnOnce() -> String) -> Result<(), Error> {
             ErrorCode::InvalidArgument,
             format!("{field} must be a plain file stem (non-empty, not '.' or '..', no '/', '\\' or NUL), got {shown}"),
         )
-        .with_field(field.to_owned()));
+        .with_field(field));
     }
     Ok(())
 }
