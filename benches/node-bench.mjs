@@ -320,7 +320,11 @@ function coldStart() {
 
 const fmtNs = (ns) => (ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : ns >= 1e3 ? `${(ns / 1e3).toFixed(1)} µs` : `${ns.toFixed(0)} ns`);
 const spread = (s) => `${fmtNs(s.min)}–${fmtNs(s.max)}`;
-const ratio = (p, o) => (o ? `${(p.median / o.median).toFixed(1)}×` : `n/a (${oursMissing})`);
+const ratio = (p, o) => {
+  if (!o) return `n/a (${oursMissing})`;
+  const r = p.median / o.median;
+  return r >= 1 ? `${r.toFixed(1)}× (ours faster)` : `${r.toFixed(3)}× (ours ${(1 / r).toFixed(1)}× slower)`;
+};
 
 function printWarm(label, res) {
   const { peer: p, ours: o, callsPerOp } = res;
