@@ -271,14 +271,16 @@ function validationCase() {
 
 // ---------------------------------------------------------------- cold start
 
-const COLD_INPUT = JSON.stringify({ ...PLAN_OPTIONS, host: { home: '/home/cold', cwd: '/work/cold' } });
+const COLD_INPUT = JSON.stringify(PLAN_OPTIONS);
+const COLD_HOST = JSON.stringify({ home: '/home/cold', cwd: '/work/cold', env: {} });
 
 const COLD_SCRIPTS = {
   bare: '0',
   peer: `
 const L = ${JSON.stringify(PEER_LIB)} + '/';
 const inv = ${COLD_INPUT};
-const scope = require(L + 'install-scope.cjs').resolveScope({ id: 'global', runtime: 'claude', env: {}, home: inv.host.home, cwd: inv.host.cwd, existsSync: () => false });
+const host = ${COLD_HOST};
+const scope = require(L + 'install-scope.cjs').resolveScope({ id: 'global', runtime: 'claude', env: host.env, home: host.home, cwd: host.cwd, existsSync: () => false });
 require(L + 'runtime-config-adapter-registry.cjs').resolveInstallPlan('claude');
 const lay = require(L + 'runtime-artifact-layout.cjs');
 lay.resolveRuntimeArtifactLayout('claude', scope.configHome, 'global');
@@ -286,7 +288,7 @@ if (!lay.resolveTriggerSurface('claude', ['global'], { stems: inv.commands, rout
 `,
   ours: `
 const inv = ${COLD_INPUT};
-const plan = require(${JSON.stringify(OURS_ENTRY)}).resolveInstallPlan('claude', 'global', inv.host, inv);
+const plan = require(${JSON.stringify(OURS_ENTRY)}).resolveInstallPlan('claude', 'global', { ...${COLD_HOST}, existingPaths: [] }, inv);
 if (!plan.triggers.length) process.exit(3);
 `,
 };
@@ -318,7 +320,11 @@ function coldStart() {
 
 const fmtNs = (ns) => (ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : ns >= 1e3 ? `${(ns / 1e3).toFixed(1)} µs` : `${ns.toFixed(0)} ns`);
 const spread = (s) => `${fmtNs(s.min)}–${fmtNs(s.max)}`;
-const ratio = (p, o) => (o ? `${(p.median / o.median).toFixed(1)}×` : `n/a (${oursMissing})`);
+const ratio = (p, o) => {
+  if (!o) return `n/a (${oursMissing})`;
+  const r = p.median / o.median;
+  return r >= 1 ? `${r.toFixed(1)}× (ours faster)` : `${r.toFixed(3)}× (ours ${(1 / r).toFixed(1)}× slower)`;
+};
 
 function printWarm(label, res) {
   const { peer: p, ours: o, callsPerOp } = res;
@@ -375,7 +381,11 @@ if (wanted('P3')) {
   console.log(`  peer  total ${msFmt(c.peer.total)}  net ${msFmt(c.peer.net)}`);
   if (c.ours) {
     console.log(`  ours  total ${msFmt(c.ours.total)}  net ${msFmt(c.ours.net)}`);
-    console.log(`  peer/ours (net medians) ${(c.peer.net.median / c.ours.net.median).toFixed(1)}×`);
+    if (c.ours.net.median > 0) {
+      console.log(`  peer/ours (net medians) ${(c.peer.net.median / c.ours.net.median).toFixed(1)}×`);
+    } else {
+      console.log('  peer/ours n/a: our net median is within the noise of bare node (≤ 0)');
+    }
   } else {
     console.log(`  peer/ours n/a (${oursMissing})`);
   }

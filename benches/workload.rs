@@ -1,13 +1,14 @@
 //! One workload, run a given number of times, for instruction counting under
 //! `valgrind --tool=callgrind` (stable on a busy machine, unlike wall-clock time).
 //!
-//! `workload <case> <n> <reps>` with case one of `validate`, `overlays`, `plan-claude`,
+//! `workload <case> <n> <reps>` with case one of `validate`, `overlays`, `overlays-index`
+//! (the registry plus its derived index views), `plan-claude`,
 //! `plan-all`, `plan-claude-json` (request parsed from JSON, plan written as JSON: the work
 //! the C ABI adds), `triggers` (`n` = overlays or stems; ignored otherwise).
 //! `workload print-request <runtime> <global|local>` prints one plan request as JSON (the
-//! input of `benches/c/plan_bench.c`). Setup is the same
-//! for every `reps`, so the instruction count of one repetition is
-//! `(count(reps = 2) - count(reps = 1))`: `scripts/bench.sh` does exactly that.
+//! input of `benches/c/plan_bench.c`). Setup is the same for every `reps`, so the
+//! instruction count of one repetition is `(count(reps = 2) - count(reps = 1))`:
+//! `scripts/bench.sh` does exactly that.
 //! Without arguments (as `cargo bench` runs it) it does nothing.
 
 mod common;
@@ -19,16 +20,34 @@ use gsd_core::{
     resolve_trigger_surface, validate_capability, warning_records,
 };
 
+fn print_request(args: &[String]) {
+    let scope = match args.get(2).map(String::as_str) {
+        Some("local") => Scope::Local,
+        _ => Scope::Global,
+    };
+    let runtime = args.get(1).map_or("claude", String::as_str);
+    let request = common::plan_request(&common::inventory(), runtime, scope, 1);
+    println!("{}", serde_json::to_string(&request).expect("request JSON"));
+}
+
+fn validate(reps: usize) {
+    let texts: Vec<(&str, &str)> = gsd_core::embedded::first_party()
+        .iter()
+        .map(|c| (c.folder, c.manifest))
+        .collect();
+    for _ in 0..reps {
+        for (folder, text) in &texts {
+            let value = parse_manifest(black_box(text)).expect("valid JSON");
+            black_box(validate_capability(&value, folder));
+            black_box(warning_records(&value));
+        }
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("print-request") {
-        let scope = match args.get(2).map(String::as_str) {
-            Some("local") => Scope::Local,
-            _ => Scope::Global,
-        };
-        let runtime = args.get(1).map_or("claude", String::as_str);
-        let request = common::plan_request(&common::inventory(), runtime, scope, 1);
-        println!("{}", serde_json::to_string(&request).expect("request JSON"));
+        print_request(&args);
         return;
     }
     let (Some(case), Some(n), Some(reps)) = (
@@ -36,24 +55,14 @@ fn main() {
         args.get(1).and_then(|a| a.parse::<usize>().ok()),
         args.get(2).and_then(|a| a.parse::<usize>().ok()),
     ) else {
-        eprintln!("usage: workload <validate|overlays|plan-claude|plan-all|triggers> <n> <reps>");
+        eprintln!(
+            "usage: workload <validate|overlays|overlays-index|plan-claude|plan-all|plan-claude-json|triggers> <n> <reps>"
+        );
         return;
     };
     let registry = Registry::first_party();
     match case.as_str() {
-        "validate" => {
-            let texts: Vec<(&str, &str)> = gsd_core::embedded::first_party()
-                .iter()
-                .map(|c| (c.folder, c.manifest))
-                .collect();
-            for _ in 0..reps {
-                for (folder, text) in &texts {
-                    let value = parse_manifest(black_box(text)).expect("valid JSON");
-                    black_box(validate_capability(&value, folder));
-                    black_box(warning_records(&value));
-                }
-            }
-        }
+        "validate" => validate(reps),
         "overlays" => {
             let overlays: Vec<Overlay> = (0..n).map(common::synthetic_overlay).collect();
             for _ in 0..reps {
@@ -65,6 +74,14 @@ fn main() {
                     built.diagnostics().iter().take(3).collect::<Vec<_>>()
                 );
                 black_box(built);
+            }
+        }
+        "overlays-index" => {
+            // As `overlays`, plus the derived index views (built lazily on first use).
+            let overlays: Vec<Overlay> = (0..n).map(common::synthetic_overlay).collect();
+            for _ in 0..reps {
+                let built = registry.with_overlays(black_box(&overlays));
+                black_box(built.index().config_keys().len());
             }
         }
         "plan-claude" | "plan-all" => {

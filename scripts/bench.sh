@@ -2,6 +2,10 @@
 # Runs every bench and writes the results under target/bench-results/ (see benches/README.md).
 #
 #   bash scripts/bench.sh [--quick] [--runs N] [--no-criterion] [--no-callgrind] [--no-node] [--no-c]
+#                         [--lib-dir DIR]
+#
+# --lib-dir DIR: take libgsd_core_node.so and libgsd_core_c.so from DIR (a release build
+# made earlier) instead of running `cargo build --release -p gsd-core-node -p gsd-core-c`.
 #
 # 1. criterion (native Rust): `cargo bench -p gsd-core --bench core`, N times (default 3);
 #    each run's medians are collected, then one table gives the median and spread over
@@ -20,6 +24,7 @@ RUNS=3
 QUICK=0
 NODE=1
 CABI=1
+LIBDIR=
 CALLGRIND=1
 CRITERION=1
 while [ $# -gt 0 ]; do
@@ -28,6 +33,7 @@ while [ $# -gt 0 ]; do
     --runs) RUNS="$2"; shift ;;
     --no-node) NODE=0 ;;
     --no-c) CABI=0 ;;
+    --lib-dir) LIBDIR="$2"; shift ;;
     --no-callgrind) CALLGRIND=0 ;;
     --no-criterion) CRITERION=0 ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
@@ -86,20 +92,27 @@ fi
 if [ "$NODE" = 1 ]; then
   NODE_ARGS=(--json "$OUT/node.json")
   if [ "$QUICK" = 1 ]; then NODE_ARGS+=(--quick); fi
-  if [ -f npm/index.js ] && grep -q napi bindings/node/Cargo.toml; then
-    cargo build --workspace --release
+  if [ -n "$LIBDIR" ]; then
+    cp "$LIBDIR/libgsd_core_node.so" npm/gsd-core.linux-x64-gnu.node
+  elif [ -f npm/index.js ] && grep -q napi bindings/node/Cargo.toml; then
+    cargo build --release -p gsd-core-node
     cp target/release/libgsd_core_node.so npm/gsd-core.linux-x64-gnu.node
   fi
   node benches/node-bench.mjs "${NODE_ARGS[@]}" | tee "$OUT/node.txt"
 fi
 
 if [ "$CABI" = 1 ]; then
-  cargo build --release -p gsd-core-c
+  CLIB="$LIBDIR"
+  if [ -z "$CLIB" ]; then
+    cargo build --release -p gsd-core-c
+    CLIB=target/release
+  fi
+  CLIB=$(cd "$CLIB" && pwd)
   for scope in global local; do
     "$WORKLOAD" print-request claude "$scope" >"$OUT/req-claude-$scope.json"
   done
   gcc -O2 -std=c11 -Wall -Wextra -Werror -Ibindings/c/include benches/c/plan_bench.c \
-    -Ltarget/release -lgsd_core_c -Wl,-rpath,"$PWD/target/release" -o "$OUT/plan_bench"
+    -L"$CLIB" -lgsd_core_c -Wl,-rpath,"$CLIB" -o "$OUT/plan_bench"
   ROUNDS=15
   if [ "$QUICK" = 1 ]; then ROUNDS=5; fi
   "$OUT/plan_bench" -r "$ROUNDS" "$OUT/req-claude-global.json" "$OUT/req-claude-local.json" |

@@ -2,7 +2,7 @@
  * Times whole plans through the C ABI: gsd_resolve_install_plan (JSON request in, JSON plan
  * out) plus gsd_bytes_free, on the request files given (one PlanRequest JSON per file, as
  * printed by `workload print-request`). Prints the median and min/max ns per pass over all
- * files, over ROUNDS rounds; compare with criterion's `plan/*` figures and the callgrind
+ * files, over ROUNDS rounds; compare with criterion's plan group and the callgrind
  * counts (scripts/bench.sh does both).
  *
  *   plan_bench [-r ROUNDS] [-n PASSES_PER_ROUND] req.json...

@@ -60,29 +60,53 @@ pub struct ArtifactKind {
 /// `dest_subpath` is empty, or the target resolves to `root` itself or outside it (a root of
 /// `/` rejects everything, as the peer does).
 pub fn dest_within_root(cwd: &str, root: &str, dest_subpath: &str) -> Result<String, Error> {
-    if dest_subpath.contains('\0') {
-        return Err(Error::new(
-            ErrorCode::DestinationOutsideConfigHome,
-            format!("destSubpath \"{dest_subpath}\" contains a NUL byte and is not valid"),
-        )
-        .with_field("destSubpath"));
+    ConfinedRoot::new(cwd, root).dest(dest_subpath)
+}
+
+/// A root resolved once, so that many destinations can be confined under it without
+/// resolving the root again for each ([`dest_within_root`] for one destination).
+pub(crate) struct ConfinedRoot<'a> {
+    cwd: &'a str,
+    root: &'a str,
+    resolved: String,
+}
+
+impl<'a> ConfinedRoot<'a> {
+    /// `root` resolved against `cwd`.
+    pub(crate) fn new(cwd: &'a str, root: &'a str) -> Self {
+        Self {
+            cwd,
+            root,
+            resolved: path::resolve(cwd, &[root]),
+        }
     }
-    let target = path::resolve(cwd, &[root, dest_subpath]);
-    let resolved_root = path::resolve(cwd, &[root]);
-    if root.is_empty()
-        || dest_subpath.is_empty()
-        || target == resolved_root
-        || !path::is_within(&resolved_root, &target)
-    {
-        return Err(Error::new(
-            ErrorCode::DestinationOutsideConfigHome,
-            format!(
-                "destSubpath \"{dest_subpath}\" must be a strict subpath of configHome \"{root}\" — not configHome itself or outside it (escapes configHome)"
-            ),
-        )
-        .with_field("destSubpath"));
+
+    /// `dest_subpath` resolved under the root, as [`dest_within_root`].
+    pub(crate) fn dest(&self, dest_subpath: &str) -> Result<String, Error> {
+        let root = self.root;
+        if dest_subpath.contains('\0') {
+            return Err(Error::new(
+                ErrorCode::DestinationOutsideConfigHome,
+                format!("destSubpath \"{dest_subpath}\" contains a NUL byte and is not valid"),
+            )
+            .with_field("destSubpath"));
+        }
+        let target = path::resolve(self.cwd, &[root, dest_subpath]);
+        if root.is_empty()
+            || dest_subpath.is_empty()
+            || target == self.resolved
+            || !path::is_within(&self.resolved, &target)
+        {
+            return Err(Error::new(
+                ErrorCode::DestinationOutsideConfigHome,
+                format!(
+                    "destSubpath \"{dest_subpath}\" must be a strict subpath of configHome \"{root}\" — not configHome itself or outside it (escapes configHome)"
+                ),
+            )
+            .with_field("destSubpath"));
+        }
+        Ok(target)
     }
-    Ok(target)
 }
 
 /// Resolves the layout of `runtime` at `scope` into `config_dir`.
@@ -159,9 +183,9 @@ pub fn is_namespaced_by_dir(kind: ArtifactKindName, dest_subpath: &str, prefix: 
 #[must_use]
 pub fn compose_command_filename(namespaced_by_dir: bool, prefix: &str, stem: &str) -> String {
     if namespaced_by_dir {
-        format!("{stem}.md")
+        path::concat(&[stem, ".md"])
     } else {
-        format!("{prefix}{stem}.md")
+        path::concat(&[prefix, stem, ".md"])
     }
 }
 

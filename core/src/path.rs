@@ -81,7 +81,7 @@ pub fn join(parts: &[&str]) -> String {
 /// The result has no trailing `/` (except the root itself).
 #[must_use]
 pub fn resolve(cwd: &str, parts: &[&str]) -> String {
-    let mut collected: Vec<&str> = Vec::new();
+    let mut collected: Vec<&str> = Vec::with_capacity(parts.len() + 1);
     for part in parts.iter().rev().chain(std::iter::once(&cwd)) {
         if part.is_empty() {
             continue;
@@ -91,9 +91,38 @@ pub fn resolve(cwd: &str, parts: &[&str]) -> String {
             break;
         }
     }
-    collected.reverse();
-    let body = normalize_segments(&collected.join("/"), false);
-    format!("/{body}")
+    // The segments of the parts joined with `/` are the parts' own segments in order, so
+    // they are normalised straight from the parts (one allocation for the result).
+    let mut segments: Vec<&str> = Vec::with_capacity(16);
+    for segment in collected.iter().rev().flat_map(|p| p.split('/')) {
+        match segment {
+            "" | "." => {}
+            ".." => {
+                segments.pop();
+            }
+            other => segments.push(other),
+        }
+    }
+    let mut out = String::with_capacity(segments.iter().map(|s| s.len() + 1).sum::<usize>() + 1);
+    for segment in &segments {
+        out.push('/');
+        out.push_str(segment);
+    }
+    if out.is_empty() {
+        out.push('/');
+    }
+    out
+}
+
+/// The parts concatenated into one string allocated once (hot paths use it instead of
+/// `format!`, whose growing buffer reallocates).
+#[must_use]
+pub fn concat(parts: &[&str]) -> String {
+    let mut out = String::with_capacity(parts.iter().map(|p| p.len()).sum());
+    for part in parts {
+        out.push_str(part);
+    }
+    out
 }
 
 /// `path.posix.dirname`.
@@ -151,7 +180,11 @@ pub fn to_posix(path: &str) -> String {
 /// `true` when `target` equals `root` or lies below it (both already resolved).
 #[must_use]
 pub fn is_within(root: &str, target: &str) -> bool {
-    target == root || format!("{target}/").starts_with(&format!("{root}/"))
+    // `target + "/"` starts with `root + "/"`, without building either string.
+    target == root
+        || (target.len() > root.len()
+            && target.starts_with(root)
+            && target.as_bytes()[root.len()] == b'/')
 }
 
 #[cfg(test)]

@@ -152,17 +152,19 @@ pub struct PlanSet {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Checks one stem: non-empty, not `.`/`..`, no `/`, `\` or NUL (so it can never leave its
-/// destination directory).
-fn check_stem(stem: &str, field: &str) -> Result<(), Error> {
+/// Checks one stem: non-empty, not `.`/`..`, no `/` or `\`, no control, bidi or invisible
+/// character (so it can never leave its destination directory or hide in a file name).
+/// `field` names the stem in the error; it is built only on failure.
+fn check_stem(stem: &str, field: impl FnOnce() -> String) -> Result<(), Error> {
     if !is_plain_stem(stem) {
+        let field = field();
         let shown =
             serde_json::to_string(&crate::sanitize::sanitize_value(stem)).unwrap_or_default();
         return Err(Error::new(
             ErrorCode::InvalidArgument,
             format!("{field} must be a plain file stem (non-empty, not '.' or '..', no '/', '\\', control, bidi or invisible characters), got {shown}"),
         )
-        .with_field(field.to_owned()));
+        .with_field(field));
     }
     Ok(())
 }
@@ -185,13 +187,13 @@ fn check_request(request: &PlanRequest) -> Result<(), Error> {
     ];
     for (name, list) in lists {
         for (index, stem) in list.iter().enumerate() {
-            check_stem(stem, &format!("{name}[{index}]"))?;
+            check_stem(stem, || format!("{name}[{index}]"))?;
         }
     }
     for (child, owners) in &request.child_to_routers {
-        check_stem(child, "childToRouters")?;
+        check_stem(child, || "childToRouters".to_owned())?;
         for owner in owners {
-            check_stem(owner, &format!("childToRouters.{child}"))?;
+            check_stem(owner, || format!("childToRouters.{child}"))?;
         }
     }
     Ok(())

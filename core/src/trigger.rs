@@ -103,7 +103,12 @@ pub fn resolve_trigger_surface(
 ) -> Result<Vec<Trigger>, Error> {
     let descriptor = lookup_runtime(registry, runtime)?;
     let routers: BTreeSet<&str> = input.router_stems.iter().map(String::as_str).collect();
-    let mut surfaces = Vec::new();
+    let entries: usize = SCOPE_ORDER
+        .iter()
+        .filter(|s| scopes.contains(s))
+        .map(|s| descriptor.artifact_layout.entries(*s).len())
+        .sum();
+    let mut surfaces = Vec::with_capacity(entries * input.stems.len());
     for scope in SCOPE_ORDER.iter().filter(|s| scopes.contains(s)) {
         for entry in descriptor.artifact_layout.entries(*scope) {
             let Some(kind) = TriggerKind::of(entry.kind) else {
@@ -113,19 +118,18 @@ pub fn resolve_trigger_surface(
             let namespaced = is_namespaced_by_dir(entry.kind, &entry.dest_subpath, &entry.prefix);
             for stem in &input.stems {
                 let dest_path = match kind {
-                    TriggerKind::Skills => format!("{dest}/{}{stem}", entry.prefix),
-                    TriggerKind::Commands => {
-                        format!(
-                            "{dest}/{}",
-                            compose_command_filename(namespaced, &entry.prefix, stem)
-                        )
-                    }
+                    TriggerKind::Skills => path::concat(&[&dest, "/", &entry.prefix, stem]),
+                    TriggerKind::Commands => path::concat(&[
+                        &dest,
+                        "/",
+                        &compose_command_filename(namespaced, &entry.prefix, stem),
+                    ]),
                 };
                 let router = (entry.nesting == Nesting::Nested)
                     .then(|| via_router(stem, input, &routers))
                     .flatten();
                 surfaces.push(Trigger {
-                    trigger: format!("{}{stem}", entry.prefix),
+                    trigger: path::concat(&[&entry.prefix, stem]),
                     kind,
                     scope: *scope,
                     dest_path,
@@ -134,7 +138,7 @@ pub fn resolve_trigger_surface(
                     } else {
                         Registration::Direct
                     },
-                    router_trigger: router.map(|r| format!("{}{r}", entry.prefix)),
+                    router_trigger: router.map(|r| path::concat(&[&entry.prefix, r])),
                     shadowed_by: None,
                 });
             }
@@ -144,35 +148,40 @@ pub fn resolve_trigger_surface(
     Ok(surfaces)
 }
 
-/// Groups candidates by trigger and marks every loser with its group's winner.
+/// Marks every loser with its trigger's winner. One pass finds each trigger's winner (the
+/// first candidate, replaced only by a strictly better later one); a second pass marks the
+/// rest, so no per-trigger list is built.
 fn assign_winners(surfaces: &mut [Trigger], precedence: &[TriggerKind]) {
-    let mut groups: HashMap<&str, Vec<usize>> = HashMap::new();
-    for (index, surface) in surfaces.iter().enumerate() {
-        groups
-            .entry(surface.trigger.as_str())
-            .or_default()
-            .push(index);
-    }
-    let mut marks: Vec<(usize, ShadowedBy)> = Vec::new();
-    for members in groups.values().filter(|m| m.len() > 1) {
-        let mut winner = members[0];
-        for &candidate in &members[1..] {
-            let (a, b) = (&surfaces[candidate], &surfaces[winner]);
-            let higher = if a.scope.rank() == b.scope.rank() {
-                precedence_index(precedence, a.kind) < precedence_index(precedence, b.kind)
-            } else {
-                a.scope.rank() > b.scope.rank()
-            };
-            if higher {
-                winner = candidate;
-            }
-        }
-        let by = ShadowedBy {
-            kind: surfaces[winner].kind,
-            scope: surfaces[winner].scope,
+    let mut winners: HashMap<&str, usize> = HashMap::with_capacity(surfaces.len());
+    for (candidate, surface) in surfaces.iter().enumerate() {
+        let winner = winners.entry(surface.trigger.as_str()).or_insert(candidate);
+        let b = &surfaces[*winner];
+        let higher = if surface.scope.rank() == b.scope.rank() {
+            precedence_index(precedence, surface.kind) < precedence_index(precedence, b.kind)
+        } else {
+            surface.scope.rank() > b.scope.rank()
         };
-        marks.extend(members.iter().filter(|&&m| m != winner).map(|&m| (m, by)));
+        if higher {
+            *winner = candidate;
+        }
     }
+    let marks: Vec<(usize, ShadowedBy)> = surfaces
+        .iter()
+        .enumerate()
+        .filter_map(|(index, surface)| {
+            let winner = *winners.get(surface.trigger.as_str())?;
+            (winner != index).then(|| {
+                let w = &surfaces[winner];
+                (
+                    index,
+                    ShadowedBy {
+                        kind: w.kind,
+                        scope: w.scope,
+                    },
+                )
+            })
+        })
+        .collect();
     for (index, by) in marks {
         surfaces[index].shadowed_by = Some(by);
     }

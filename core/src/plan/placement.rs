@@ -19,10 +19,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 
 use crate::error::{Error, ErrorCode};
-use crate::layout::{
-    ArtifactKind, compose_command_filename, dest_within_root, is_namespaced_by_dir,
-};
+use crate::layout::{ArtifactKind, ConfinedRoot, compose_command_filename, is_namespaced_by_dir};
 use crate::manifest::RuntimeDescriptor;
+use crate::path;
 use crate::profile::{CommandSource, parse_requires};
 use crate::vocab::{ArtifactKindName, Nesting};
 
@@ -129,18 +128,19 @@ pub(crate) fn placements_for(
     commands: &[String],
     agents: &[String],
 ) -> Result<Vec<Placement>, Error> {
-    let root = kind.dest_dir.as_str();
+    // The root is resolved once for all of the kind's destinations.
+    let root = ConfinedRoot::new(&request.host.cwd, &kind.dest_dir);
     let place = |stem: &str, source: String, relative: String| -> Result<Placement, Error> {
         Ok(Placement {
             kind: kind.kind,
             stem: stem.to_owned(),
             source,
-            destination: dest_within_root(&request.host.cwd, root, &relative)?,
+            destination: root.dest(&relative)?,
             converter: kind.converter,
         })
     };
-    let command_source = |stem: &str| format!("commands/gsd/{stem}.md");
-    let agent_source = |stem: &str| format!("agents/{stem}.md");
+    let command_source = |stem: &str| path::concat(&["commands/gsd/", stem, ".md"]);
+    let agent_source = |stem: &str| path::concat(&["agents/", stem, ".md"]);
     let mut out = Vec::new();
     match kind.kind {
         ArtifactKindName::Commands => {
@@ -164,11 +164,11 @@ pub(crate) fn placements_for(
                     }
                 }
                 if owners.is_empty() {
-                    let relative = format!("{prefix}{stem}/SKILL.md");
+                    let relative = path::concat(&[prefix, stem, "/SKILL.md"]);
                     out.push(place(stem, command_source(stem), relative)?);
                 }
                 for owner in owners {
-                    let relative = format!("{prefix}{owner}/skills/{stem}/SKILL.md");
+                    let relative = path::concat(&[prefix, owner, "/skills/", stem, "/SKILL.md"]);
                     out.push(place(stem, command_source(stem), relative)?);
                 }
             }
@@ -176,7 +176,7 @@ pub(crate) fn placements_for(
         ArtifactKindName::Agents => {
             let ext = agent_file_extension(descriptor)?.unwrap_or(".md");
             for stem in agents {
-                out.push(place(stem, agent_source(stem), format!("{stem}{ext}"))?);
+                out.push(place(stem, agent_source(stem), path::concat(&[stem, ext]))?);
             }
         }
         ArtifactKindName::KimiAgents => {
