@@ -100,8 +100,8 @@ pub struct UninstallItem {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct InstallManifestRecord {
-    /// Always 2.
-    pub manifest_version: u8,
+    /// The schema version the writer records ([`crate::install_manifest::MANIFEST_SCHEMA_VERSION`]).
+    pub manifest_version: u32,
     /// Runtime id.
     pub runtime: String,
     /// Scope.
@@ -312,7 +312,7 @@ pub fn resolve_install_plan(registry: &Registry, request: &PlanRequest) -> Resul
         placements,
         triggers,
         install_manifest: InstallManifestRecord {
-            manifest_version: 2,
+            manifest_version: crate::install_manifest::MANIFEST_SCHEMA_VERSION,
             runtime: runtime.to_owned(),
             scope: request.scope,
         },
