@@ -98,6 +98,38 @@ pub(crate) fn install_plan(registry: &Registry, text: &str) -> Result<gsd_bytes,
     encode(&gsd_core::resolve_install_plan(registry, &request)?)
 }
 
+/// `gsd_resolve_install_plans`: a `PlanRequest` whose `scope` is replaced by `scopes`
+/// (an array of scope ids) → `PlanSet`.
+pub(crate) fn install_plans(registry: &Registry, text: &str) -> Result<gsd_bytes, Error> {
+    let bad = |reason: &str| {
+        boundary_error(
+            ErrorCode::InvalidArgument,
+            format!("request_json is not a valid request: {reason}"),
+        )
+    };
+    let mut request: Value = decode(text, "request_json")?;
+    let Some(fields) = request.as_object_mut() else {
+        return Err(bad("expected an object"));
+    };
+    if fields.contains_key("scope") {
+        return Err(bad(
+            "unknown field `scope`, expected `scopes` (an array of scopes)",
+        ));
+    }
+    let scopes = fields
+        .remove("scopes")
+        .ok_or_else(|| bad("missing field `scopes`"))?;
+    let scopes: Vec<Scope> = serde_json::from_value(scopes)
+        .map_err(|e| bad(&format!("`scopes` must be an array of scopes: {e}")))?;
+    // Each plan takes its own scope from `scopes`; this one only completes the record.
+    fields.insert("scope".to_owned(), Value::from(Scope::Global.as_str()));
+    let request: gsd_core::PlanRequest =
+        serde_json::from_value(request).map_err(|e| bad(&e.to_string()))?;
+    encode(&gsd_core::resolve_install_plans(
+        registry, &request, &scopes,
+    )?)
+}
+
 /// Request of `gsd_resolve_scope` and `gsd_scope_probe_paths`.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]

@@ -20,10 +20,11 @@
 mod boundary;
 mod convert;
 mod error;
+mod overlay_dir;
 
 use std::ffi::c_char;
 
-use gsd_core::Registry;
+use gsd_core::{Diagnostic, Registry};
 
 pub use boundary::gsd_bytes;
 pub use error::{gsd_error, gsd_status};
@@ -38,6 +39,17 @@ pub use error::{gsd_error, gsd_status};
 #[derive(Debug)]
 pub struct gsd_registry {
     pub(crate) inner: Registry,
+    /// Findings of the overlay-folder loader (`gsd_registry_with_overlay_dir`), reported
+    /// before the registry's own diagnostics.
+    pub(crate) edge_diagnostics: Vec<Diagnostic>,
+}
+
+/// A new registry handle for the caller (edge diagnostics carried over from `base`).
+fn new_handle(inner: Registry, edge_diagnostics: Vec<Diagnostic>) -> *mut gsd_registry {
+    boundary::into_handle(gsd_registry {
+        inner,
+        edge_diagnostics,
+    })
 }
 
 /// The library version, e.g. `"0.1.0"`: a static NUL-terminated string (never free it).
@@ -132,17 +144,9 @@ pub unsafe extern "C" fn gsd_registry_first_party(
     out_registry: *mut *mut gsd_registry,
     out_error: *mut *mut gsd_error,
 ) -> gsd_status {
-    let outcome = boundary::guard(|| {
-        boundary::require_out(out_registry, "out_registry")?;
-        let handle = boundary::into_handle(gsd_registry {
-            inner: Registry::first_party().clone(),
-        });
-        // SAFETY: `out_registry` is non-NULL (checked) and writable (contract above).
-        unsafe { boundary::write_out(out_registry, handle) };
-        Ok(())
-    });
-    // SAFETY: `out_error` is NULL or writable (contract above).
-    unsafe { boundary::finish(out_error, outcome) }
+    let body = || Ok(new_handle(Registry::first_party().clone(), Vec::new()));
+    // SAFETY: `out_registry` and `out_error` are NULL or writable (contract above).
+    unsafe { boundary::export((out_registry, "out_registry"), out_error, body) }
 }
 
 /// Frees a registry. NULL is a no-op. Values already returned from it stay valid.
@@ -169,17 +173,13 @@ pub unsafe extern "C" fn gsd_registry_runtime_ids(
     out_json: *mut gsd_bytes,
     out_error: *mut *mut gsd_error,
 ) -> gsd_status {
-    let outcome = boundary::guard(|| {
-        boundary::require_out(out_json, "out_json")?;
+    let body = || {
         // SAFETY: `registry` is NULL or live (contract above).
         let registry = unsafe { boundary::borrow_handle(registry, "registry") }?;
-        let json = convert::encode(&registry.inner.runtime_ids().collect::<Vec<_>>())?;
-        // SAFETY: `out_json` is non-NULL (checked) and writable (contract above).
-        unsafe { boundary::write_out(out_json, json) };
-        Ok(())
-    });
-    // SAFETY: `out_error` is NULL or writable (contract above).
-    unsafe { boundary::finish(out_error, outcome) }
+        convert::encode(&registry.inner.runtime_ids().collect::<Vec<_>>())
+    };
+    // SAFETY: `out_json` and `out_error` are NULL or writable (contract above).
+    unsafe { boundary::export((out_json, "out_json"), out_error, body) }
 }
 
 /// The diagnostics collected while building the registry (e.g. rejected overlays), as a
@@ -197,18 +197,18 @@ pub unsafe extern "C" fn gsd_registry_diagnostics(
     out_json: *mut gsd_bytes,
     out_error: *mut *mut gsd_error,
 ) -> gsd_status {
-    let outcome = boundary::guard(|| {
-        boundary::require_out(out_json, "out_json")?;
+    let body = || {
         // SAFETY: `registry` is NULL or live (contract above).
         let registry = unsafe { boundary::borrow_handle(registry, "registry") }?;
-        let diagnostics: Vec<_> = registry.inner.diagnostics().iter().collect();
-        let json = convert::encode(&diagnostics)?;
-        // SAFETY: `out_json` is non-NULL (checked) and writable (contract above).
-        unsafe { boundary::write_out(out_json, json) };
-        Ok(())
-    });
-    // SAFETY: `out_error` is NULL or writable (contract above).
-    unsafe { boundary::finish(out_error, outcome) }
+        let diagnostics: Vec<_> = registry
+            .edge_diagnostics
+            .iter()
+            .chain(registry.inner.diagnostics().iter())
+            .collect();
+        convert::encode(&diagnostics)
+    };
+    // SAFETY: `out_json` and `out_error` are NULL or writable (contract above).
+    unsafe { boundary::export((out_json, "out_json"), out_error, body) }
 }
 
 /// The capability manifest of a registered runtime (`runtime`: UTF-8 id, pointer plus
@@ -229,19 +229,15 @@ pub unsafe extern "C" fn gsd_registry_runtime_manifest(
     out_json: *mut gsd_bytes,
     out_error: *mut *mut gsd_error,
 ) -> gsd_status {
-    let outcome = boundary::guard(|| {
-        boundary::require_out(out_json, "out_json")?;
+    let body = || {
         // SAFETY: `registry` is NULL or live (contract above).
         let registry = unsafe { boundary::borrow_handle(registry, "registry") }?;
         // SAFETY: `runtime` is NULL or readable for `runtime_len` bytes (contract above).
         let runtime = unsafe { boundary::read_str(runtime, runtime_len, "runtime") }?;
-        let json = convert::runtime_manifest(&registry.inner, &runtime)?;
-        // SAFETY: `out_json` is non-NULL (checked) and writable (contract above).
-        unsafe { boundary::write_out(out_json, json) };
-        Ok(())
-    });
-    // SAFETY: `out_error` is NULL or writable (contract above).
-    unsafe { boundary::finish(out_error, outcome) }
+        convert::runtime_manifest(&registry.inner, &runtime)
+    };
+    // SAFETY: `out_json` and `out_error` are NULL or writable (contract above).
+    unsafe { boundary::export((out_json, "out_json"), out_error, body) }
 }
 
 /// A new registry: `base` plus third-party capability overlays. `overlays_json` is a
@@ -267,20 +263,103 @@ pub unsafe extern "C" fn gsd_registry_with_overlays(
     out_registry: *mut *mut gsd_registry,
     out_error: *mut *mut gsd_error,
 ) -> gsd_status {
-    let outcome = boundary::guard(|| {
-        boundary::require_out(out_registry, "out_registry")?;
+    let body = || {
         // SAFETY: `base` is NULL or live (contract above).
         let base = unsafe { boundary::borrow_handle(base, "base") }?;
         // SAFETY: `overlays_json` is NULL or readable for its length (contract above).
         let text =
             unsafe { boundary::read_str(overlays_json, overlays_json_len, "overlays_json") }?;
         let inner = convert::with_overlays(&base.inner, &text)?;
-        // SAFETY: `out_registry` is non-NULL (checked) and writable (contract above).
-        unsafe { boundary::write_out(out_registry, boundary::into_handle(gsd_registry { inner })) };
-        Ok(())
-    });
-    // SAFETY: `out_error` is NULL or writable (contract above).
-    unsafe { boundary::finish(out_error, outcome) }
+        Ok(new_handle(inner, base.edge_diagnostics.clone()))
+    };
+    // SAFETY: `out_registry` and `out_error` are NULL or writable (contract above).
+    unsafe { boundary::export((out_registry, "out_registry"), out_error, body) }
+}
+
+/// A new registry: `base` plus the third-party capability folders found under the
+/// overlay root directory `dir` (a path: pointer plus length, any bytes except NUL; not
+/// required to be UTF-8). The folders are read from disk here, at the edge (the core does
+/// no IO), by these rules: entries in bytewise name order; the root must be a real
+/// directory; a root entry that is a symlink is refused, one that is not a directory is
+/// ignored (never opened); inside a folder nothing is followed or opened unless it is a
+/// regular file: a symlink, a FIFO/socket/device, a directory named `capability.json`, more
+/// than 1024 files or a depth past 16, a name or file that is not UTF-8, or an unreadable
+/// file refuses the folder. Refusals are diagnostics (`overlay_symlink_refused`,
+/// `overlay_not_regular_file`, `overlay_manifest_missing`, `overlay_too_many_files`,
+/// `overlay_not_utf8`, `overlay_unreadable`; severity error, `capabilityId` the folder,
+/// `field` the relative path at fault) that `gsd_registry_diagnostics` of the new registry
+/// lists first, before the registry's own (e.g. an admitted folder that fails validation).
+/// A root that is missing, a symlink or not a directory fails the call with
+/// `GSD_STATUS_INVALID_ARGUMENT` naming the path.
+///
+/// On success writes a new `gsd_registry` to `out_registry`; free it with
+/// `gsd_registry_free` (independently of `base`). `out_error` may be NULL. `base` is
+/// borrowed and `dir` copied for the call only.
+///
+/// # Safety
+/// `base` must be NULL or a live `gsd_registry`; `dir` must be NULL or readable for
+/// `dir_len` bytes; `out_registry` must be valid for a write; `out_error` must be NULL or
+/// valid for a write.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gsd_registry_with_overlay_dir(
+    base: *const gsd_registry,
+    dir: *const c_char,
+    dir_len: usize,
+    out_registry: *mut *mut gsd_registry,
+    out_error: *mut *mut gsd_error,
+) -> gsd_status {
+    let body = || {
+        // SAFETY: `base` is NULL or live (contract above).
+        let base = unsafe { boundary::borrow_handle(base, "base") }?;
+        // SAFETY: `dir` is NULL or readable for `dir_len` bytes (contract above).
+        let dir = unsafe { boundary::read_bytes(dir, dir_len, "dir") }?;
+        if dir.is_empty() || dir.contains(&0) {
+            return Err(gsd_core::error::boundary_error(
+                gsd_core::ErrorCode::InvalidArgument,
+                "dir must be a non-empty path without NUL bytes",
+            ));
+        }
+        let loaded = overlay_dir::load(std::path::Path::new(
+            <std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(&dir),
+        ))?;
+        let inner = base.inner.with_overlays(&loaded.overlays);
+        let mut edge = base.edge_diagnostics.clone();
+        edge.extend(loaded.diagnostics);
+        Ok(new_handle(inner, edge))
+    };
+    // SAFETY: `out_registry` and `out_error` are NULL or writable (contract above).
+    unsafe { boundary::export((out_registry, "out_registry"), out_error, body) }
+}
+
+/// The ids of the third-party capabilities admitted into the registry (from overlays),
+/// sorted, as a JSON array of strings (`[]` for the first-party registry).
+///
+/// On success writes the JSON to `out_json`; free it with `gsd_bytes_free`. `out_error`
+/// may be NULL. `registry` is borrowed for the call only.
+///
+/// # Safety
+/// `registry` must be NULL or a live `gsd_registry`; `out_json` must be valid for a write;
+/// `out_error` must be NULL or valid for a write.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gsd_registry_third_party_ids(
+    registry: *const gsd_registry,
+    out_json: *mut gsd_bytes,
+    out_error: *mut *mut gsd_error,
+) -> gsd_status {
+    let body = || {
+        // SAFETY: `registry` is NULL or live (contract above).
+        let registry = unsafe { boundary::borrow_handle(registry, "registry") }?;
+        let mut ids: Vec<&str> = registry
+            .inner
+            .capabilities()
+            .filter(|c| registry.inner.is_third_party(&c.id))
+            .map(|c| c.id.as_str())
+            .collect();
+        ids.sort_unstable();
+        convert::encode(&ids)
+    };
+    // SAFETY: `out_json` and `out_error` are NULL or writable (contract above).
+    unsafe { boundary::export((out_json, "out_json"), out_error, body) }
 }
 
 /// Resolves the install plan of one runtime at one scope. `request_json` is a JSON
@@ -314,6 +393,44 @@ pub unsafe extern "C" fn gsd_resolve_install_plan(
             (out_plan, "out_plan"),
             out_error,
             convert::install_plan,
+        )
+    }
+}
+
+/// Resolves the install plans of one runtime at several scopes at once, with the trigger
+/// surface across them (where cross-scope shadowing shows: global beats local).
+/// `request_json` is the `PlanRequest` of `gsd_resolve_install_plan` with `"scopes":
+/// ["global"|"local", ..]` instead of `"scope"` (order and duplicates do not matter); the
+/// result is a `PlanSet` object: `plans` (one `Plan` per scope, global first), `triggers`
+/// (the trigger surface across every planned scope) and `diagnostics` (the
+/// `trigger_shadowed` warnings of the combined surface). Each plan equals the one
+/// `gsd_resolve_install_plan` returns for its scope. Failures: as for
+/// `gsd_resolve_install_plan`; a `scope` member, a missing `scopes` or a `scopes` that is
+/// not an array of strings is `GSD_STATUS_INVALID_ARGUMENT`, a string other than
+/// `global`/`local` in it `GSD_STATUS_INVALID_SCOPE`.
+///
+/// On success writes the `PlanSet` as JSON to `out_plans`; free it with `gsd_bytes_free`.
+/// `out_error` may be NULL. `registry` is borrowed and `request_json` copied for the call.
+///
+/// # Safety
+/// As `gsd_resolve_install_plan`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gsd_resolve_install_plans(
+    registry: *const gsd_registry,
+    request_json: *const c_char,
+    request_json_len: usize,
+    out_plans: *mut gsd_bytes,
+    out_error: *mut *mut gsd_error,
+) -> gsd_status {
+    // SAFETY: forwarded from the contract above.
+    unsafe {
+        boundary::registry_json_export(
+            registry,
+            request_json,
+            request_json_len,
+            (out_plans, "out_plans"),
+            out_error,
+            convert::install_plans,
         )
     }
 }
@@ -461,19 +578,15 @@ pub unsafe extern "C" fn gsd_validate_capability(
     out_json: *mut gsd_bytes,
     out_error: *mut *mut gsd_error,
 ) -> gsd_status {
-    let outcome = boundary::guard(|| {
-        boundary::require_out(out_json, "out_json")?;
+    let body = || {
         // SAFETY: `manifest` is NULL or readable for `manifest_len` bytes (contract above).
         let manifest = unsafe { boundary::read_str(manifest, manifest_len, "manifest") }?;
         // SAFETY: `folder` is NULL or readable for `folder_len` bytes (contract above).
         let folder = unsafe { boundary::read_str(folder, folder_len, "folder") }?;
-        let json = convert::validate(&manifest, &folder)?;
-        // SAFETY: `out_json` is non-NULL (checked) and writable (contract above).
-        unsafe { boundary::write_out(out_json, json) };
-        Ok(())
-    });
-    // SAFETY: `out_error` is NULL or writable (contract above).
-    unsafe { boundary::finish(out_error, outcome) }
+        convert::validate(&manifest, &folder)
+    };
+    // SAFETY: `out_json` and `out_error` are NULL or writable (contract above).
+    unsafe { boundary::export((out_json, "out_json"), out_error, body) }
 }
 
 /// What the caller must look at before `gsd_resolve_installed_surfaces`: `request_json` is
