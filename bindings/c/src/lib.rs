@@ -12,8 +12,10 @@
 //!   `GSD_STATUS_NULL_ARGUMENT`, even when its length is 0.
 //! * No panic crosses the boundary: a caught panic is `GSD_STATUS_PANIC`.
 //!
-//! This file holds the exports only; raw-pointer work is in `boundary`, JSON in `convert`,
-//! the status table in `error`.
+//! This file holds the exports only: each is one closure handed to `boundary::export`
+//! (panic guard, out-parameter checks and writes, error report). Raw-pointer work is in
+//! `boundary`, JSON in `convert`, the status table in `error`, the overlay-folder reader
+//! (the one place that touches the file system) in `overlay_dir`.
 #![deny(missing_docs)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
