@@ -3,7 +3,8 @@
  * directory: symlinks (folder, capability.json, a fragment pointing outside, a directory),
  * FIFOs (as capability.json and as a fragment: never opened, so nothing blocks; an alarm
  * kills the run if something does), a directory named capability.json, non-UTF-8 content
- * and names, too many files, too deep, a missing manifest, the root checks, and
+ * and names, an unreadable file (when not run as root), too many files, too deep, a
+ * missing manifest, the root checks, and
  * independence from creation order. The rules and diagnostic codes are the overlay-edge
  * contract shared with the Node package (docs/c-api.md, "Loading overlays from disk").
  */
@@ -53,6 +54,14 @@ static void write_bytes(const char *rel, const char *bytes, size_t len) {
 
 static void write_text(const char *rel, const char *text) {
     write_bytes(rel, text, strlen(text));
+}
+
+/* Writes a small file without a check of its own (for bulk trees); returns success. */
+static int write_quiet(const char *rel, const char *text) {
+    FILE *f = fopen(at(rel), "wb");
+    int ok = f != NULL && fputs(text, f) >= 0;
+    if (f != NULL && fclose(f) != 0) ok = 0;
+    return ok;
 }
 
 /* A valid feature folder <root>/<id> with capability.json (and one fragment). */
@@ -239,16 +248,33 @@ static void test_non_utf8(gsd_registry *base) {
                 "[]");
 }
 
+/* A file the process may not read: only meaningful without root's override. */
+static void test_unreadable_file(gsd_registry *base) {
+    if (geteuid() == 0) return; /* root reads anyway; nothing to observe */
+    make_dir("unreadable");
+    write_feature("unreadable", "acme-notes");
+    write_text("unreadable/acme-notes/locked.md", "x");
+    CHECK(chmod(at("unreadable/acme-notes/locked.md"), 0) == 0);
+    expect_load(base, "unreadable",
+                "[{\"code\":\"overlay_unreadable\",\"severity\":\"error\",\"capabilityId\":\"acme-notes\","
+                "\"field\":\"locked.md\",\"message\":\"'acme-notes/locked.md' cannot be read: Permission denied "
+                "(os error 13)\",\"detail\":{\"osError\":13}}]",
+                "[]");
+    CHECK(chmod(at("unreadable/acme-notes/locked.md"), 0644) == 0);
+}
+
 static void test_too_many_files_and_too_deep(gsd_registry *base) {
     char rel[256];
     make_dir("many");
     write_feature("many", "acme-notes");
     make_dir("many/acme-notes/f");
     /* capability.json + README.md + 1023 = 1025 files */
+    int written = 0;
     for (int i = 0; i < 1023; i++) {
         snprintf(rel, sizeof rel, "many/acme-notes/f/%04d.md", i);
-        write_text(rel, "x");
+        written += write_quiet(rel, "x");
     }
+    CHECK(written == 1023);
     expect_load(base, "many",
                 "[" DIAG_NO_FIELD("overlay_too_many_files", "acme-notes",
                                   "overlay folder 'acme-notes' holds more than 1024 files") "]",
@@ -436,6 +462,7 @@ int main(void) {
     test_directory_named_manifest(base);
     test_missing_manifest(base);
     test_non_utf8(base);
+    test_unreadable_file(base);
     test_too_many_files_and_too_deep(base);
     test_creation_order_does_not_matter(base);
     test_edge_diagnostics_come_first(base);

@@ -98,6 +98,17 @@ pub(crate) fn into_handle<T>(value: T) -> *mut T {
     Box::into_raw(Box::new(value))
 }
 
+/// A new registry handle for the caller, with the edge diagnostics it carries.
+pub(crate) fn new_registry(
+    inner: Registry,
+    edge_diagnostics: Vec<gsd_core::Diagnostic>,
+) -> *mut gsd_registry {
+    into_handle(gsd_registry {
+        inner,
+        edge_diagnostics,
+    })
+}
+
 /// Takes back and drops a handle; NULL is a no-op.
 ///
 /// # Safety

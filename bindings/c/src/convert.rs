@@ -53,6 +53,16 @@ pub(crate) fn encode<T: Serialize + ?Sized>(value: &T) -> Result<gsd_bytes, Erro
     })
 }
 
+/// A registry handle's diagnostics: the overlay-folder loader's first, then the core's.
+pub(crate) fn diagnostics(registry: &crate::gsd_registry) -> Result<gsd_bytes, Error> {
+    let all: Vec<_> = registry
+        .edge_diagnostics
+        .iter()
+        .chain(registry.inner.diagnostics().iter())
+        .collect();
+    encode(&all)
+}
+
 /// The manifest of a registered runtime, or `UNKNOWN_RUNTIME`.
 pub(crate) fn runtime_manifest(registry: &Registry, runtime: &str) -> Result<gsd_bytes, Error> {
     gsd_core::scope::lookup_runtime(registry, runtime)?;

@@ -12,10 +12,9 @@
 //!   `GSD_STATUS_NULL_ARGUMENT`, even when its length is 0.
 //! * No panic crosses the boundary: a caught panic is `GSD_STATUS_PANIC`.
 //!
-//! This file holds the exports only: each is one closure handed to `boundary::export`
-//! (panic guard, out-parameter checks and writes, error report). Raw-pointer work is in
-//! `boundary`, JSON in `convert`, the status table in `error`, the overlay-folder reader
-//! (the one place that touches the file system) in `overlay_dir`.
+//! This file holds the exports only, each one closure handed to `boundary::export`.
+//! Raw-pointer work is in `boundary`, JSON in `convert`, the status table in `error`, the
+//! overlay-folder reader (the one place that touches the file system) in `overlay_dir`.
 #![deny(missing_docs)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
@@ -44,14 +43,6 @@ pub struct gsd_registry {
     /// Findings of the overlay-folder loader (`gsd_registry_with_overlay_dir`), reported
     /// before the registry's own diagnostics.
     pub(crate) edge_diagnostics: Vec<Diagnostic>,
-}
-
-/// A new registry handle for the caller (edge diagnostics carried over from `base`).
-fn new_handle(inner: Registry, edge_diagnostics: Vec<Diagnostic>) -> *mut gsd_registry {
-    boundary::into_handle(gsd_registry {
-        inner,
-        edge_diagnostics,
-    })
 }
 
 /// The library version, e.g. `"0.1.0"`: a static NUL-terminated string (never free it).
@@ -146,7 +137,12 @@ pub unsafe extern "C" fn gsd_registry_first_party(
     out_registry: *mut *mut gsd_registry,
     out_error: *mut *mut gsd_error,
 ) -> gsd_status {
-    let body = || Ok(new_handle(Registry::first_party().clone(), Vec::new()));
+    let body = || {
+        Ok(boundary::new_registry(
+            Registry::first_party().clone(),
+            Vec::new(),
+        ))
+    };
     // SAFETY: `out_registry` and `out_error` are NULL or writable (contract above).
     unsafe { boundary::export((out_registry, "out_registry"), out_error, body) }
 }
@@ -202,12 +198,7 @@ pub unsafe extern "C" fn gsd_registry_diagnostics(
     let body = || {
         // SAFETY: `registry` is NULL or live (contract above).
         let registry = unsafe { boundary::borrow_handle(registry, "registry") }?;
-        let diagnostics: Vec<_> = registry
-            .edge_diagnostics
-            .iter()
-            .chain(registry.inner.diagnostics().iter())
-            .collect();
-        convert::encode(&diagnostics)
+        convert::diagnostics(registry)
     };
     // SAFETY: `out_json` and `out_error` are NULL or writable (contract above).
     unsafe { boundary::export((out_json, "out_json"), out_error, body) }
@@ -272,96 +263,10 @@ pub unsafe extern "C" fn gsd_registry_with_overlays(
         let text =
             unsafe { boundary::read_str(overlays_json, overlays_json_len, "overlays_json") }?;
         let inner = convert::with_overlays(&base.inner, &text)?;
-        Ok(new_handle(inner, base.edge_diagnostics.clone()))
+        Ok(boundary::new_registry(inner, base.edge_diagnostics.clone()))
     };
     // SAFETY: `out_registry` and `out_error` are NULL or writable (contract above).
     unsafe { boundary::export((out_registry, "out_registry"), out_error, body) }
-}
-
-/// A new registry: `base` plus the third-party capability folders found under the
-/// overlay root directory `dir` (a path: pointer plus length, any bytes except NUL; not
-/// required to be UTF-8). The folders are read from disk here, at the edge (the core does
-/// no IO), by these rules: entries in bytewise name order; the root must be a real
-/// directory; a root entry that is a symlink is refused, one that is not a directory is
-/// ignored (never opened); inside a folder nothing is followed or opened unless it is a
-/// regular file: a symlink, a FIFO/socket/device, a directory named `capability.json`, more
-/// than 1024 files or a depth past 16, a name or file that is not UTF-8, or an unreadable
-/// file refuses the folder. Refusals are diagnostics (`overlay_symlink_refused`,
-/// `overlay_not_regular_file`, `overlay_manifest_missing`, `overlay_too_many_files`,
-/// `overlay_not_utf8`, `overlay_unreadable`; severity error, `capabilityId` the folder,
-/// `field` the relative path at fault) that `gsd_registry_diagnostics` of the new registry
-/// lists first, before the registry's own (e.g. an admitted folder that fails validation).
-/// A root that is missing, a symlink or not a directory fails the call with
-/// `GSD_STATUS_INVALID_ARGUMENT` naming the path.
-///
-/// On success writes a new `gsd_registry` to `out_registry`; free it with
-/// `gsd_registry_free` (independently of `base`). `out_error` may be NULL. `base` is
-/// borrowed and `dir` copied for the call only.
-///
-/// # Safety
-/// `base` must be NULL or a live `gsd_registry`; `dir` must be NULL or readable for
-/// `dir_len` bytes; `out_registry` must be valid for a write; `out_error` must be NULL or
-/// valid for a write.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn gsd_registry_with_overlay_dir(
-    base: *const gsd_registry,
-    dir: *const c_char,
-    dir_len: usize,
-    out_registry: *mut *mut gsd_registry,
-    out_error: *mut *mut gsd_error,
-) -> gsd_status {
-    let body = || {
-        // SAFETY: `base` is NULL or live (contract above).
-        let base = unsafe { boundary::borrow_handle(base, "base") }?;
-        // SAFETY: `dir` is NULL or readable for `dir_len` bytes (contract above).
-        let dir = unsafe { boundary::read_bytes(dir, dir_len, "dir") }?;
-        if dir.is_empty() || dir.contains(&0) {
-            return Err(gsd_core::error::boundary_error(
-                gsd_core::ErrorCode::InvalidArgument,
-                "dir must be a non-empty path without NUL bytes",
-            ));
-        }
-        let loaded = overlay_dir::load(std::path::Path::new(
-            <std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(&dir),
-        ))?;
-        let inner = base.inner.with_overlays(&loaded.overlays);
-        let mut edge = base.edge_diagnostics.clone();
-        edge.extend(loaded.diagnostics);
-        Ok(new_handle(inner, edge))
-    };
-    // SAFETY: `out_registry` and `out_error` are NULL or writable (contract above).
-    unsafe { boundary::export((out_registry, "out_registry"), out_error, body) }
-}
-
-/// The ids of the third-party capabilities admitted into the registry (from overlays),
-/// sorted, as a JSON array of strings (`[]` for the first-party registry).
-///
-/// On success writes the JSON to `out_json`; free it with `gsd_bytes_free`. `out_error`
-/// may be NULL. `registry` is borrowed for the call only.
-///
-/// # Safety
-/// `registry` must be NULL or a live `gsd_registry`; `out_json` must be valid for a write;
-/// `out_error` must be NULL or valid for a write.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn gsd_registry_third_party_ids(
-    registry: *const gsd_registry,
-    out_json: *mut gsd_bytes,
-    out_error: *mut *mut gsd_error,
-) -> gsd_status {
-    let body = || {
-        // SAFETY: `registry` is NULL or live (contract above).
-        let registry = unsafe { boundary::borrow_handle(registry, "registry") }?;
-        let mut ids: Vec<&str> = registry
-            .inner
-            .capabilities()
-            .filter(|c| registry.inner.is_third_party(&c.id))
-            .map(|c| c.id.as_str())
-            .collect();
-        ids.sort_unstable();
-        convert::encode(&ids)
-    };
-    // SAFETY: `out_json` and `out_error` are NULL or writable (contract above).
-    unsafe { boundary::export((out_json, "out_json"), out_error, body) }
 }
 
 /// Resolves the install plan of one runtime at one scope. `request_json` is a JSON
@@ -399,20 +304,16 @@ pub unsafe extern "C" fn gsd_resolve_install_plan(
     }
 }
 
-/// Resolves the install plans of one runtime at several scopes at once, with the trigger
-/// surface across them (where cross-scope shadowing shows: global beats local).
-/// `request_json` is the `PlanRequest` of `gsd_resolve_install_plan` with `"scopes":
-/// ["global"|"local", ..]` instead of `"scope"` (order and duplicates do not matter); the
-/// result is a `PlanSet` object: `plans` (one `Plan` per scope, global first), `triggers`
-/// (the trigger surface across every planned scope) and `diagnostics` (the
-/// `trigger_shadowed` warnings of the combined surface). Each plan equals the one
-/// `gsd_resolve_install_plan` returns for its scope. Failures: as for
-/// `gsd_resolve_install_plan`; a `scope` member, a missing `scopes` or a `scopes` that is
-/// not an array of strings is `GSD_STATUS_INVALID_ARGUMENT`, a string other than
-/// `global`/`local` in it `GSD_STATUS_INVALID_SCOPE`.
+/// Resolves the install plans of one runtime at several scopes at once: `request_json` is
+/// the request of `gsd_resolve_install_plan` with `"scopes": ["global"|"local", ..]` (any
+/// order, duplicates ignored) instead of `"scope"`; the result is a `PlanSet`: `plans` (one
+/// per scope, global first, each equal to the single-scope plan), `triggers` (the surface
+/// across the scopes, cross-scope shadowing included) and `diagnostics`
+/// (`trigger_shadowed`). Failures as for `gsd_resolve_install_plan`; a `scope` member or a
+/// missing or malformed `scopes` is `GSD_STATUS_INVALID_ARGUMENT`.
 ///
-/// On success writes the `PlanSet` as JSON to `out_plans`; free it with `gsd_bytes_free`.
-/// `out_error` may be NULL. `registry` is borrowed and `request_json` copied for the call.
+/// On success writes the JSON to `out_plans`; free it with `gsd_bytes_free`. `out_error`
+/// may be NULL. `registry` is borrowed and `request_json` copied for the call only.
 ///
 /// # Safety
 /// As `gsd_resolve_install_plan`.

@@ -1,4 +1,5 @@
-//! Reading an overlay root directory from disk into the core's `Overlay` values.
+//! Reading an overlay root directory from disk into the core's `Overlay` values, and the
+//! two exports built on it (`gsd_registry_with_overlay_dir`, `gsd_registry_third_party_ids`).
 //!
 //! The core does no IO; this loader is the C edge's one reader of third-party capability
 //! folders. Rules (the same as the Node package's loader):
@@ -17,6 +18,7 @@
 //! Every path in a diagnostic is escaped: control, bidi and zero-width characters become
 //! `\u{..}`, bytes that are not UTF-8 become `\x..`.
 
+use std::ffi::c_char;
 use std::fs::{File, OpenOptions};
 use std::io::Read;
 use std::os::unix::ffi::OsStrExt;
@@ -26,6 +28,8 @@ use std::path::{Path, PathBuf};
 use gsd_core::error::boundary_error;
 use gsd_core::registry::{FRAGMENT_MAX_BYTES, MANIFEST_MAX_BYTES};
 use gsd_core::{Diagnostic, Error, ErrorCode, Overlay, Severity};
+
+use crate::{gsd_bytes, gsd_error, gsd_registry, gsd_status};
 
 /// Most regular files one capability folder may hold.
 pub(crate) const MAX_FILES: usize = 1024;
@@ -46,6 +50,92 @@ const OPEN_FLAGS: i32 = 0o100_000 | 0o4000;
 const OPEN_FLAGS: i32 = 0o400_000 | 0o4000;
 #[cfg(target_os = "macos")]
 const OPEN_FLAGS: i32 = 0x0100 | 0x0004;
+
+/// A new registry: `base` plus the third-party capability folders found under the
+/// overlay root directory `dir` (a path: pointer plus length, any bytes except NUL; not
+/// required to be UTF-8). The folders are read from disk here, at the edge (the core does
+/// no IO), by these rules: entries in bytewise name order; the root must be a real
+/// directory; a root entry that is a symlink is refused, one that is not a directory is
+/// ignored (never opened); inside a folder nothing is followed or opened unless it is a
+/// regular file: a symlink, a FIFO/socket/device, a directory named `capability.json`, more
+/// than 1024 files or a depth past 16, a name or file that is not UTF-8, or an unreadable
+/// file refuses the folder. Refusals are diagnostics (`overlay_symlink_refused`,
+/// `overlay_not_regular_file`, `overlay_manifest_missing`, `overlay_too_many_files`,
+/// `overlay_not_utf8`, `overlay_unreadable`; severity error, `capabilityId` the folder,
+/// `field` the relative path at fault) that `gsd_registry_diagnostics` of the new registry
+/// lists first, before the registry's own (e.g. an admitted folder that fails validation).
+/// A root that is missing, a symlink or not a directory fails the call with
+/// `GSD_STATUS_INVALID_ARGUMENT` naming the path.
+///
+/// On success writes a new `gsd_registry` to `out_registry`; free it with
+/// `gsd_registry_free` (independently of `base`). `out_error` may be NULL. `base` is
+/// borrowed and `dir` copied for the call only.
+///
+/// # Safety
+/// `base` must be NULL or a live `gsd_registry`; `dir` must be NULL or readable for
+/// `dir_len` bytes; `out_registry` must be valid for a write; `out_error` must be NULL or
+/// valid for a write.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gsd_registry_with_overlay_dir(
+    base: *const gsd_registry,
+    dir: *const c_char,
+    dir_len: usize,
+    out_registry: *mut *mut gsd_registry,
+    out_error: *mut *mut gsd_error,
+) -> gsd_status {
+    let body = || {
+        // SAFETY: `base` is NULL or live (contract above).
+        let base = unsafe { crate::boundary::borrow_handle(base, "base") }?;
+        // SAFETY: `dir` is NULL or readable for `dir_len` bytes (contract above).
+        let dir = unsafe { crate::boundary::read_bytes(dir, dir_len, "dir") }?;
+        if dir.is_empty() || dir.contains(&0) {
+            return Err(gsd_core::error::boundary_error(
+                gsd_core::ErrorCode::InvalidArgument,
+                "dir must be a non-empty path without NUL bytes",
+            ));
+        }
+        let loaded = load(std::path::Path::new(
+            <std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(&dir),
+        ))?;
+        let inner = base.inner.with_overlays(&loaded.overlays);
+        let mut edge = base.edge_diagnostics.clone();
+        edge.extend(loaded.diagnostics);
+        Ok(crate::boundary::new_registry(inner, edge))
+    };
+    // SAFETY: `out_registry` and `out_error` are NULL or writable (contract above).
+    unsafe { crate::boundary::export((out_registry, "out_registry"), out_error, body) }
+}
+
+/// The ids of the third-party capabilities admitted into the registry (from overlays),
+/// sorted, as a JSON array of strings (`[]` for the first-party registry).
+///
+/// On success writes the JSON to `out_json`; free it with `gsd_bytes_free`. `out_error`
+/// may be NULL. `registry` is borrowed for the call only.
+///
+/// # Safety
+/// `registry` must be NULL or a live `gsd_registry`; `out_json` must be valid for a write;
+/// `out_error` must be NULL or valid for a write.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gsd_registry_third_party_ids(
+    registry: *const gsd_registry,
+    out_json: *mut gsd_bytes,
+    out_error: *mut *mut gsd_error,
+) -> gsd_status {
+    let body = || {
+        // SAFETY: `registry` is NULL or live (contract above).
+        let registry = unsafe { crate::boundary::borrow_handle(registry, "registry") }?;
+        let mut ids: Vec<&str> = registry
+            .inner
+            .capabilities()
+            .filter(|c| registry.inner.is_third_party(&c.id))
+            .map(|c| c.id.as_str())
+            .collect();
+        ids.sort_unstable();
+        crate::convert::encode(&ids)
+    };
+    // SAFETY: `out_json` and `out_error` are NULL or writable (contract above).
+    unsafe { crate::boundary::export((out_json, "out_json"), out_error, body) }
+}
 
 /// What the loader found: the folders handed to the core, and the edge diagnostics.
 #[derive(Debug, Default)]
