@@ -155,11 +155,13 @@ done
 kt=$(find "$ROOT/target/uniffi-kotlin" -name '*.kt' | head -n 1)
 swift=$ROOT/target/uniffi-swift/gsd_core_uniffi.swift
 # The generated sources must carry the public surface: the Registry object, the error
-# type and the plan entry point.
-for pattern in 'open class Registry' 'sealed class GsdException' 'fun `resolveInstallPlan`'; do
+# type and the plan entry points.
+for pattern in 'open class Registry' 'sealed class GsdException' 'fun `resolveInstallPlan`' \
+    'fun `resolveInstallPlans`' 'data class PlanSet'; do
     grep -qF "$pattern" "$kt" || { echo "Kotlin bindings lack: $pattern" >&2; exit 1; }
 done
-for pattern in 'open class Registry' 'enum GsdError' 'func resolveInstallPlan'; do
+for pattern in 'open class Registry' 'enum GsdError' 'func resolveInstallPlan' \
+    'func resolveInstallPlans' 'struct PlanSet'; do
     grep -qF "$pattern" "$swift" || { echo "Swift bindings lack: $pattern" >&2; exit 1; }
 done
 echo "   Kotlin and Swift generated in $(elapsed "$t")"
