@@ -21,7 +21,7 @@
 // `--update` rewrites benches/guard-baseline.json with what was measured (commit it with
 // the change that moved the figures, and say why in the commit message).
 
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -73,29 +73,65 @@ function run(cmd, args) {
   return `${r.stdout}\n${r.stderr}`;
 }
 
+/** Instructions of one run under callgrind (resolves to a number). */
 function instructions(cmd, args) {
-  const out = run('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', cmd, ...args]);
-  const m = /Collected : (\d+)/.exec(out);
-  if (!m) throw new Error(`no instruction count from callgrind for ${cmd} ${args.join(' ')}`);
-  return Number(m[1]);
+  return new Promise((resolve, reject) => {
+    const child = spawn('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', cmd, ...args], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let err = '';
+    child.stderr.on('data', (d) => {
+      err += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const m = /Collected : (\d+)/.exec(err);
+      if (code !== 0 || !m) reject(new Error(`callgrind ${cmd} ${args.join(' ')} exited ${code}:\n${err}`));
+      else resolve(Number(m[1]));
+    });
+  });
 }
 
-/** One repetition's instructions: count(2 reps) − count(1 rep), setup cancels. */
-function perRepetition(count) {
-  return count(2) - count(1);
+/** Runs `jobs` (functions returning promises) at most `width` at a time, results in order. */
+async function pool(jobs, width) {
+  const results = new Array(jobs.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < jobs.length) {
+      const i = next;
+      next += 1;
+      results[i] = await jobs[i]();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, jobs.length) }, worker));
+  return results;
 }
 
-function measureInstructions(o) {
-  const perElement = {};
-  for (const [name, kase, n, elements] of WORKLOADS) {
-    const rep = perRepetition((reps) => instructions(o.workload, [kase, String(n), String(reps)]));
-    perElement[name] = Math.round(rep / elements);
-    console.log(`  ${name.padEnd(32)} ${perElement[name].toLocaleString('en-US').padStart(12)} instructions per element`);
-  }
+/**
+ * Instructions per element of every workload; one repetition = count(2 reps) − count(1 rep),
+ * so setup cancels. The callgrind runs go in parallel, one per CPU.
+ */
+async function measureInstructions(o) {
   const reqs = ['global', 'local'].map((s) => path.join(o.requests, `req-claude-${s}.json`));
-  const cRep = perRepetition((reps) => instructions(o.planBench, ['-n', '1', '-r', String(reps), ...reqs]));
-  perElement['plan claude x 2 scopes, C ABI'] = Math.round(cRep / 2);
-  console.log(`  ${'plan claude x 2 scopes, C ABI'.padEnd(32)} ${perElement['plan claude x 2 scopes, C ABI'].toLocaleString('en-US').padStart(12)} instructions per element`);
+  const specs = [
+    ...WORKLOADS.map(([name, kase, n, elements]) => ({
+      name,
+      elements,
+      run: (reps) => instructions(o.workload, [kase, String(n), String(reps)]),
+    })),
+    {
+      name: 'plan claude x 2 scopes, C ABI',
+      elements: 2,
+      run: (reps) => instructions(o.planBench, ['-n', '1', '-r', String(reps), ...reqs]),
+    },
+  ];
+  const jobs = specs.flatMap((s) => [() => s.run(1), () => s.run(2)]);
+  const counts = await pool(jobs, Math.max(1, os.cpus().length));
+  const perElement = {};
+  specs.forEach((s, i) => {
+    perElement[s.name] = Math.round((counts[2 * i + 1] - counts[2 * i]) / s.elements);
+    console.log(`  ${s.name.padEnd(32)} ${perElement[s.name].toLocaleString('en-US').padStart(12)} instructions per element`);
+  });
   return perElement;
 }
 
@@ -113,13 +149,13 @@ function measureNode() {
   };
 }
 
-function main() {
+async function main() {
   const o = parseArgs(process.argv.slice(2));
   const baseline = fs.existsSync(BASELINE) ? JSON.parse(fs.readFileSync(BASELINE, 'utf8')) : null;
   const failures = [];
 
   console.log('instruction counts (callgrind)');
-  const counts = measureInstructions(o);
+  const counts = await measureInstructions(o);
   const growth = {
     overlays: counts['overlays 10000'] / counts['overlays 1000'],
     triggers: counts['triggers 10000'] / counts['triggers 1000'],
@@ -173,4 +209,4 @@ function main() {
   }
 }
 
-main();
+await main();
