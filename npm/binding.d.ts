@@ -9,6 +9,20 @@
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
+/** A computed install plan kept native; JS reads it in sections (see the module doc). */
+export declare class PlanSections {
+  /**
+   * The small fields of the plan as one JSON object text (`runtime`, `scope`,
+   * `commandStyle`, `config`, `hooks`, `sandboxTier`, `supportTier`, `installManifest`).
+   */
+  head(): string
+  /**
+   * One field of the plan as JSON text by its JS name (`placements`, `triggers`, ...);
+   * an unknown name fails with `INVALID_ARGUMENT` on field `section`.
+   */
+  section(name: string): string
+}
+
 /** A capability registry kept native; pass it to the resolvers to use overlays. */
 export declare class Registry {
   /** The embedded first-party registry (46 capabilities, 19 runtimes). */
@@ -89,6 +103,12 @@ export declare function parseRequires(text: string): Array<string>
 export declare function parseScope(scope: string): string
 
 /**
+ * The plan's fields in serialization order: `[[name, large]]`, where a large section
+ * crosses on first access.
+ */
+export declare function planFields(): Array<[string, boolean]>
+
+/**
  * The named install profiles and their base skill lists: `{ core: [...], standard: [...] }`
  * (`full` installs everything and has no list).
  */
@@ -112,10 +132,11 @@ export declare function resolveConfigHomeOf(configHome: any, host?: any): { conf
 export declare function resolveInstalledSurfaces(runtime?: string | undefined | null, host?: any, facts?: any, registry?: Registry | undefined | null): any
 
 /**
- * The install plan of a runtime at a scope. `options` holds `explicitDir`, the source
- * inventory (`commands`, `agents`, `routerStems`, `childToRouters`) and `profile`.
+ * The install plan of a runtime at a scope, kept native and read in sections. `host` is
+ * host data as JSON text (absent: the real machine); `options` is JSON text of
+ * `{ explicitDir?, commands?, agents?, routerStems?, childToRouters?, profile? }`.
  */
-export declare function resolveInstallPlan(runtime: string, scope: string, host?: any, options?: any, registry?: Registry | undefined | null): any
+export declare function resolveInstallPlanSections(runtime: string, scope: string, host?: string | undefined | null, options?: string | undefined | null, registry?: Registry | undefined | null): PlanSections
 
 /** The artifact layout of a runtime at a scope, rooted at `configDir`. */
 export declare function resolveLayout(runtime: string, configDir: string, scope: string, host?: any, registry?: Registry | undefined | null): any
@@ -169,6 +190,9 @@ export declare function surfaceProbeRequests(runtime: string | undefined | null,
  */
 export declare function validateCapability(text: string, folder: string): Array<any>
 
+/** `validateCapability` with its result as JSON text, `null` when the manifest is valid. */
+export declare function validateCapabilityJson(text: string, folder: string): string | null
+
 /**
  * The closed vocabularies of the manifest format, by enum name (`configHomeKind`,
  * `installSurface`, ...), each in the peer's declaration order.
@@ -177,3 +201,6 @@ export declare function vocabulary(): Record<string, string[]>
 
 /** The typed warning records of one capability manifest (text, bounded). */
 export declare function warningRecords(text: string): Array<any>
+
+/** `warningRecords` with its result as JSON text, `null` when there is none. */
+export declare function warningRecordsJson(text: string): string | null

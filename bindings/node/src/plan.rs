@@ -1,0 +1,209 @@
+//! The install plan across the boundary, built for a cheap crossing.
+//!
+//! Inputs arrive as JSON text (`JSON.stringify` on the JS side, one `serde_json::from_str`
+//! here) instead of being walked property by property through napi. The computed plan
+//! stays native in a [`PlanSections`] handle: its small fields cross at once as one JSON
+//! text ([`PlanSections::head`]), and each large section (placements, triggers, ...) is
+//! serialized only when JS first reads it ([`PlanSections::section`]), then `JSON.parse`d
+//! and cached on the JS side.
+
+use gsd_core::{Plan, PlanRequest, Registry as CoreRegistry};
+use napi::Env;
+use napi_derive::napi;
+use serde::Serialize;
+
+use crate::convert::{self, core};
+use crate::error::{JsCode, JsResult, invalid_argument};
+
+/// The plan's fields in serialization order, and whether each is a large section that
+/// crosses only on first access (`true`) or with the head (`false`).
+pub const PLAN_FIELDS: [(&str, bool); 13] = [
+    ("runtime", false),
+    ("scope", false),
+    ("commandStyle", false),
+    ("config", false),
+    ("hooks", false),
+    ("sandboxTier", false),
+    ("supportTier", false),
+    ("kinds", true),
+    ("placements", true),
+    ("uninstall", true),
+    ("triggers", true),
+    ("installManifest", false),
+    ("diagnostics", true),
+];
+
+/// A computed install plan kept native; JS reads it in sections (see the module doc).
+#[napi]
+#[derive(Debug)]
+pub struct PlanSections {
+    plan: Plan,
+}
+
+fn json<T: Serialize + ?Sized>(env: Env, value: &T) -> napi::Result<String, JsCode> {
+    serde_json::to_string(value).map_err(|e| {
+        invalid_argument(
+            env,
+            "result",
+            &format!("result could not be serialized: {e}"),
+        )
+    })
+}
+
+impl PlanSections {
+    /// One field of the plan as JSON text, by its JS name.
+    fn field(&self, env: Env, name: &str) -> JsResult<Option<String>> {
+        // Destructured in full so a field added to `Plan` fails to compile here until it is
+        // listed in `PLAN_FIELDS` and below.
+        let Plan {
+            runtime,
+            scope,
+            command_style,
+            config,
+            hooks,
+            sandbox_tier,
+            support_tier,
+            kinds,
+            placements,
+            uninstall,
+            triggers,
+            install_manifest,
+            diagnostics,
+        } = &self.plan;
+        let text = match name {
+            "runtime" => json(env, runtime)?,
+            "scope" => json(env, scope)?,
+            "commandStyle" => json(env, command_style)?,
+            "config" => json(env, config)?,
+            "hooks" => json(env, hooks)?,
+            "sandboxTier" => json(env, sandbox_tier)?,
+            "supportTier" => json(env, support_tier)?,
+            "kinds" => json(env, kinds)?,
+            "placements" => json(env, placements)?,
+            "uninstall" => json(env, uninstall)?,
+            "triggers" => json(env, triggers)?,
+            "installManifest" => json(env, install_manifest)?,
+            "diagnostics" => json(env, diagnostics)?,
+            _ => return Ok(None),
+        };
+        Ok(Some(text))
+    }
+}
+
+#[napi]
+impl PlanSections {
+    /// The small fields of the plan as one JSON object text (`runtime`, `scope`,
+    /// `commandStyle`, `config`, `hooks`, `sandboxTier`, `supportTier`, `installManifest`).
+    #[napi(catch_unwind)]
+    pub fn head(&self, env: Env) -> napi::Result<String, JsCode> {
+        let mut out = String::with_capacity(1024);
+        out.push('{');
+        for (name, _) in PLAN_FIELDS.iter().filter(|(_, large)| !large) {
+            if out.len() > 1 {
+                out.push(',');
+            }
+            out.push_str(&json(env, name)?);
+            out.push(':');
+            if let Some(text) = self.field(env, name)? {
+                out.push_str(&text);
+            }
+        }
+        out.push('}');
+        Ok(out)
+    }
+
+    /// One field of the plan as JSON text by its JS name (`placements`, `triggers`, ...);
+    /// an unknown name fails with `INVALID_ARGUMENT` on field `section`.
+    #[napi(catch_unwind)]
+    pub fn section(&self, env: Env, name: String) -> napi::Result<String, JsCode> {
+        self.field(env, &name)?.ok_or_else(|| {
+            invalid_argument(
+                env,
+                "section",
+                &format!("section must be a plan field, got {name:?}"),
+            )
+        })
+    }
+}
+
+/// The plan's fields in serialization order: `[[name, large]]`, where a large section
+/// crosses on first access.
+#[napi(catch_unwind, ts_return_type = "Array<[string, boolean]>")]
+pub fn plan_fields() -> serde_json::Value {
+    PLAN_FIELDS
+        .iter()
+        .map(|(name, large)| serde_json::json!([name, large]))
+        .collect()
+}
+
+/// The install plan of a runtime at a scope, kept native and read in sections. `host` is
+/// host data as JSON text (absent: the real machine); `options` is JSON text of
+/// `{ explicitDir?, commands?, agents?, routerStems?, childToRouters?, profile? }`.
+#[napi(catch_unwind)]
+pub fn resolve_install_plan_sections(
+    env: Env,
+    runtime: String,
+    scope: String,
+    host: Option<String>,
+    options: Option<String>,
+    registry: Option<&crate::Registry>,
+) -> napi::Result<PlanSections, JsCode> {
+    let registry: &CoreRegistry = crate::registry_or_default(registry);
+    let scope = core(env, gsd_core::parse_scope(&scope))?;
+    let options: convert::PlanOptions = match options {
+        Some(text) => convert::from_json(env, "options", &text)?,
+        None => convert::PlanOptions::default(),
+    };
+    let explicit = options.explicit_dir.as_deref();
+    let host = convert::host_json(env, host, |h| {
+        gsd_core::scope_probe_paths(registry, &runtime, scope, h, explicit)
+    })?;
+    let request = PlanRequest {
+        runtime,
+        scope,
+        host,
+        explicit_dir: options.explicit_dir,
+        commands: options.commands,
+        agents: options.agents,
+        router_stems: options.router_stems,
+        child_to_routers: options.child_to_routers,
+        profile: options.profile,
+    };
+    let plan = core(env, gsd_core::resolve_install_plan(registry, &request))?;
+    Ok(PlanSections { plan })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plan_fields_are_the_serialized_keys_in_order() {
+        let request = PlanRequest {
+            runtime: "claude".to_owned(),
+            scope: gsd_core::Scope::Global,
+            host: gsd_core::Host {
+                home: "/home/u".to_owned(),
+                cwd: "/work/p".to_owned(),
+                ..gsd_core::Host::default()
+            },
+            explicit_dir: None,
+            commands: vec!["plan-phase".to_owned()],
+            agents: Vec::new(),
+            router_stems: Vec::new(),
+            child_to_routers: std::collections::BTreeMap::new(),
+            profile: None,
+        };
+        let plan = gsd_core::resolve_install_plan(CoreRegistry::first_party(), &request)
+            .expect("claude plans at global scope");
+        let serialized = serde_json::to_value(&plan).expect("a plan serializes");
+        let keys: Vec<&str> = serialized
+            .as_object()
+            .expect("a plan is an object")
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let listed: Vec<&str> = PLAN_FIELDS.iter().map(|(name, _)| *name).collect();
+        assert_eq!(keys, listed);
+    }
+}
