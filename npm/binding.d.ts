@@ -163,6 +163,12 @@ export declare function resolveScope(runtime: string, scope: string, host?: any,
  */
 export declare function resolveTriggerSurface(runtime: string, scopes: Array<string>, input: any, registry?: Registry | undefined | null): Array<any>
 
+/**
+ * `resolveTriggerSurface` with `input` and the result as JSON text (one string crosses
+ * each way instead of every stem and every record).
+ */
+export declare function resolveTriggerSurfaceJson(runtime: string, scopes: Array<string>, input: string, registry?: Registry | undefined | null): string
+
 /** Strips a manifest-supplied string for printing (ANSI, controls, bidi, zero-width). */
 export declare function sanitizeForRender(value: string): string
 

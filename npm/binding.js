@@ -862,6 +862,7 @@ module.exports.resolveProfile = nativeBinding.resolveProfile
 module.exports.resolveRuntimeNameFromCandidates = nativeBinding.resolveRuntimeNameFromCandidates
 module.exports.resolveScope = nativeBinding.resolveScope
 module.exports.resolveTriggerSurface = nativeBinding.resolveTriggerSurface
+module.exports.resolveTriggerSurfaceJson = nativeBinding.resolveTriggerSurfaceJson
 module.exports.sanitizeForRender = nativeBinding.sanitizeForRender
 module.exports.scopeOrder = nativeBinding.scopeOrder
 module.exports.scopeProbePaths = nativeBinding.scopeProbePaths

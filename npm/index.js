@@ -239,8 +239,15 @@ function resolveTriggerSurface(runtime, scopes, input, options) {
   const { registry } = optionsArg(options);
   if (!Array.isArray(scopes)) throw invalidArgument('scopes', `scopes must be an array, got ${render(scopes)}`);
   scopes.forEach((s, i) => requireString(s, `scopes[${i}]`));
-  return deepFreeze(
-    native.resolveTriggerSurface(requireString(runtime, 'runtime'), scopes, optionsArg(input), registryOrDefault(registry)),
+  return freezeParsed(
+    JSON.parse(
+      native.resolveTriggerSurfaceJson(
+        requireString(runtime, 'runtime'),
+        scopes,
+        /** @type {string} */ (jsonArg(optionsArg(input), 'input')),
+        registryOrDefault(registry),
+      ),
+    ),
   );
 }
 

@@ -128,3 +128,17 @@ test('alternating manifests each get their own errors and warning records (the p
     assert.ok(Object.isFrozen(warnings[0].detail.knownFields));
   }
 });
+
+test('resolveTriggerSurface crosses as text: the peer surface across scopes, deep-frozen; errors on their field', () => {
+  const input = { stems, routerStems: options.routerStems, childToRouters: options.childToRouters };
+  const expected = peerLayout.resolveTriggerSurface('claude', ['global', 'local'], input);
+  assert.ok(expected.some((t) => t.shadowedBy !== null));
+  const ours = gsd.resolveTriggerSurface('claude', ['global', 'local'], input);
+  assert.deepStrictEqual(ours, expected);
+  assert.ok(Object.isFrozen(ours) && Object.isFrozen(ours[0]));
+  const bad = thrown(() => gsd.resolveTriggerSurface('claude', ['global'], { stems: 'x' }));
+  assert.equal(bad.code, 'INVALID_ARGUMENT');
+  assert.equal(bad.field, 'input');
+  assert.doesNotMatch(bad.message, / at line \d+ column \d+/);
+  assert.equal(thrown(() => gsd.resolveTriggerSurface('nope', ['global'], { stems: 'x' })).code, 'UNKNOWN_RUNTIME');
+});

@@ -277,6 +277,28 @@ pub fn resolve_trigger_surface(
     convert::to_value(env, &triggers)
 }
 
+/// `resolveTriggerSurface` with `input` and the result as JSON text (one string crosses
+/// each way instead of every stem and every record).
+#[napi(catch_unwind)]
+pub fn resolve_trigger_surface_json(
+    env: Env,
+    runtime: String,
+    scopes: Vec<String>,
+    input: String,
+    registry: Option<&Registry>,
+) -> napi::Result<String, JsCode> {
+    let registry = registry_or_default(registry);
+    // The runtime is checked before the scopes, as the peer does.
+    core(env, gsd_core::scope::lookup_runtime(registry, &runtime))?;
+    let scopes = convert::scopes(env, &scopes)?;
+    let input: gsd_core::TriggerInput = convert::from_json(env, "input", &input)?;
+    let triggers = core(
+        env,
+        gsd_core::resolve_trigger_surface(registry, &runtime, &scopes, &input),
+    )?;
+    convert::to_json(env, &triggers)
+}
+
 /// Whether a `commands` entry is namespaced by its directory (`commands/gsd` with prefix
 /// `gsd-`), in which case files are named `<stem>.md` instead of `<prefix><stem>.md`.
 #[napi(catch_unwind)]

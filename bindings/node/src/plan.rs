@@ -10,7 +10,6 @@
 use gsd_core::{Plan, PlanRequest, Registry as CoreRegistry};
 use napi::Env;
 use napi_derive::napi;
-use serde::Serialize;
 
 use crate::convert::{self, core};
 use crate::error::{JsCode, JsResult, invalid_argument};
@@ -40,16 +39,6 @@ pub struct PlanSections {
     plan: Plan,
 }
 
-fn json<T: Serialize + ?Sized>(env: Env, value: &T) -> napi::Result<String, JsCode> {
-    serde_json::to_string(value).map_err(|e| {
-        invalid_argument(
-            env,
-            "result",
-            &format!("result could not be serialized: {e}"),
-        )
-    })
-}
-
 impl PlanSections {
     /// One field of the plan as JSON text, by its JS name.
     fn field(&self, env: Env, name: &str) -> JsResult<Option<String>> {
@@ -71,19 +60,19 @@ impl PlanSections {
             diagnostics,
         } = &self.plan;
         let text = match name {
-            "runtime" => json(env, runtime)?,
-            "scope" => json(env, scope)?,
-            "commandStyle" => json(env, command_style)?,
-            "config" => json(env, config)?,
-            "hooks" => json(env, hooks)?,
-            "sandboxTier" => json(env, sandbox_tier)?,
-            "supportTier" => json(env, support_tier)?,
-            "kinds" => json(env, kinds)?,
-            "placements" => json(env, placements)?,
-            "uninstall" => json(env, uninstall)?,
-            "triggers" => json(env, triggers)?,
-            "installManifest" => json(env, install_manifest)?,
-            "diagnostics" => json(env, diagnostics)?,
+            "runtime" => convert::to_json(env, runtime)?,
+            "scope" => convert::to_json(env, scope)?,
+            "commandStyle" => convert::to_json(env, command_style)?,
+            "config" => convert::to_json(env, config)?,
+            "hooks" => convert::to_json(env, hooks)?,
+            "sandboxTier" => convert::to_json(env, sandbox_tier)?,
+            "supportTier" => convert::to_json(env, support_tier)?,
+            "kinds" => convert::to_json(env, kinds)?,
+            "placements" => convert::to_json(env, placements)?,
+            "uninstall" => convert::to_json(env, uninstall)?,
+            "triggers" => convert::to_json(env, triggers)?,
+            "installManifest" => convert::to_json(env, install_manifest)?,
+            "diagnostics" => convert::to_json(env, diagnostics)?,
             _ => return Ok(None),
         };
         Ok(Some(text))
@@ -102,7 +91,7 @@ impl PlanSections {
             if out.len() > 1 {
                 out.push(',');
             }
-            out.push_str(&json(env, name)?);
+            out.push_str(&convert::to_json(env, name)?);
             out.push(':');
             if let Some(text) = self.field(env, name)? {
                 out.push_str(&text);
