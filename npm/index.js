@@ -9,7 +9,7 @@
  *
  * The hot calls cross as text: large inputs go in as one `JSON.stringify`d string, results
  * come back as JSON text and are `JSON.parse`d here. A plan's large sections (kinds,
- * placements, uninstall, triggers, diagnostics) stay native until first read; each is then
+ * placements, uninstall, triggers, diagnostics) stay text until first read; each is then
  * parsed once, deep-frozen and cached (see {@link resolveInstallPlan}).
  */
 
@@ -252,30 +252,24 @@ function resolveTriggerSurface(runtime, scopes, input, options) {
 }
 
 /**
- * A plan as a frozen plain object over its native sections: the small fields are parsed
- * now, each large one (kinds, placements, uninstall, triggers, diagnostics) on first read,
- * then frozen and kept. The keys, their order and the values are those of the plan; the
- * large ones are enumerable getters, so `JSON.stringify`, spreading and
+ * A plan as a frozen plain object over the texts the core returned: the small fields are
+ * parsed now, each large section (kinds, placements, uninstall, triggers, diagnostics) on
+ * first read, then deep-frozen and kept. The keys, their order and the values are those of
+ * the plan; the large ones are enumerable getters, so `JSON.stringify`, spreading and
  * `assert.deepStrictEqual` see plain values.
- * @param {InstanceType<typeof native.PlanSections>} sections
+ * @param {string[]} texts `[head, kinds, placements, uninstall, triggers, diagnostics]`
  */
-function planObject(sections) {
-  const head = freezeParsed(JSON.parse(sections.head()));
-  /** @type {InstanceType<typeof native.PlanSections> | null} */
-  let handle = sections;
-  let pending = 5;
-  /** @param {string} name */
-  const take = (name) => {
-    const value = freezeParsed(JSON.parse(/** @type {any} */ (handle).section(name)));
-    // Every section read: let the native plan go.
-    pending -= 1;
-    if (pending === 0) handle = null;
-    return value;
-  };
+function planObject(texts) {
+  const head = freezeParsed(JSON.parse(texts[0]));
+  /** @type {any} */
   let kinds;
+  /** @type {any} */
   let placements;
+  /** @type {any} */
   let uninstall;
+  /** @type {any} */
   let triggers;
+  /** @type {any} */
   let diagnostics;
   const plan = {
     runtime: head.runtime,
@@ -286,20 +280,20 @@ function planObject(sections) {
     sandboxTier: head.sandboxTier,
     supportTier: head.supportTier,
     get kinds() {
-      return (kinds ??= take('kinds'));
+      return (kinds ??= freezeParsed(JSON.parse(texts[1])));
     },
     get placements() {
-      return (placements ??= take('placements'));
+      return (placements ??= freezeParsed(JSON.parse(texts[2])));
     },
     get uninstall() {
-      return (uninstall ??= take('uninstall'));
+      return (uninstall ??= freezeParsed(JSON.parse(texts[3])));
     },
     get triggers() {
-      return (triggers ??= take('triggers'));
+      return (triggers ??= freezeParsed(JSON.parse(texts[4])));
     },
     installManifest: head.installManifest,
     get diagnostics() {
-      return (diagnostics ??= take('diagnostics'));
+      return (diagnostics ??= freezeParsed(JSON.parse(texts[5])));
     },
   };
   // `console.log(plan)` shows values, not `[Getter]` (not enumerable: equality ignores it).
@@ -323,8 +317,8 @@ function inspectPlan(depth, options, inspect) {
  * The install plan of a runtime at a scope: scope, config intent, hooks, layout kinds,
  * placements, uninstall items, trigger surface (with shadowing), the install-manifest
  * record, and diagnostics. The plan is a deep-frozen plain object; its large sections are
- * read from the core on first access (see the module doc), which callers do not observe
- * except in timing.
+ * parsed from the core's text on first access (see the module doc), which callers do not
+ * observe except in timing.
  * @param {string} runtime
  * @param {string} scope
  * @param {object} [host] plain host data; omitted: the real machine

@@ -1,21 +1,21 @@
 //! The install plan across the boundary, built for a cheap crossing.
 //!
 //! Inputs arrive as JSON text (`JSON.stringify` on the JS side, one `serde_json::from_str`
-//! here) instead of being walked property by property through napi. The computed plan
-//! stays native in a [`PlanSections`] handle: its small fields cross at once as one JSON
-//! text ([`PlanSections::head`]), and each large section (placements, triggers, ...) is
-//! serialized only when JS first reads it ([`PlanSections::section`]), then `JSON.parse`d
-//! and cached on the JS side.
+//! here) instead of being walked property by property through napi. The plan leaves as
+//! JSON texts, one for its small fields together (the head) and one per large section
+//! (placements, triggers, ...): JS parses the head at once and each section on first read.
+//! Nothing stays native: a handle per plan would be freed only when Node runs its
+//! finalizers, which a synchronous loop of plans never lets it do.
 
 use gsd_core::{Plan, PlanRequest, Registry as CoreRegistry};
 use napi::Env;
 use napi_derive::napi;
 
 use crate::convert::{self, core};
-use crate::error::{JsCode, JsResult, invalid_argument};
+use crate::error::{JsCode, JsResult};
 
-/// The plan's fields in serialization order, and whether each is a large section that
-/// crosses only on first access (`true`) or with the head (`false`).
+/// The plan's fields in serialization order, and whether each is a large section that JS
+/// parses on first access (`true`) or a small one that crosses in the head (`false`).
 pub const PLAN_FIELDS: [(&str, bool); 13] = [
     ("runtime", false),
     ("scope", false),
@@ -32,91 +32,70 @@ pub const PLAN_FIELDS: [(&str, bool); 13] = [
     ("diagnostics", true),
 ];
 
-/// A computed install plan kept native; JS reads it in sections (see the module doc).
-#[napi]
-#[derive(Debug)]
-pub struct PlanSections {
-    plan: Plan,
+/// One field of the plan as JSON text, by its JS name (`None` for an unknown name).
+fn field(env: Env, plan: &Plan, name: &str) -> JsResult<Option<String>> {
+    // Destructured in full so a field added to `Plan` fails to compile here until it is
+    // listed in `PLAN_FIELDS` and below.
+    let Plan {
+        runtime,
+        scope,
+        command_style,
+        config,
+        hooks,
+        sandbox_tier,
+        support_tier,
+        kinds,
+        placements,
+        uninstall,
+        triggers,
+        install_manifest,
+        diagnostics,
+    } = plan;
+    let text = match name {
+        "runtime" => convert::to_json(env, runtime)?,
+        "scope" => convert::to_json(env, scope)?,
+        "commandStyle" => convert::to_json(env, command_style)?,
+        "config" => convert::to_json(env, config)?,
+        "hooks" => convert::to_json(env, hooks)?,
+        "sandboxTier" => convert::to_json(env, sandbox_tier)?,
+        "supportTier" => convert::to_json(env, support_tier)?,
+        "kinds" => convert::to_json(env, kinds)?,
+        "placements" => convert::to_json(env, placements)?,
+        "uninstall" => convert::to_json(env, uninstall)?,
+        "triggers" => convert::to_json(env, triggers)?,
+        "installManifest" => convert::to_json(env, install_manifest)?,
+        "diagnostics" => convert::to_json(env, diagnostics)?,
+        _ => return Ok(None),
+    };
+    Ok(Some(text))
 }
 
-impl PlanSections {
-    /// One field of the plan as JSON text, by its JS name.
-    fn field(&self, env: Env, name: &str) -> JsResult<Option<String>> {
-        // Destructured in full so a field added to `Plan` fails to compile here until it is
-        // listed in `PLAN_FIELDS` and below.
-        let Plan {
-            runtime,
-            scope,
-            command_style,
-            config,
-            hooks,
-            sandbox_tier,
-            support_tier,
-            kinds,
-            placements,
-            uninstall,
-            triggers,
-            install_manifest,
-            diagnostics,
-        } = &self.plan;
-        let text = match name {
-            "runtime" => convert::to_json(env, runtime)?,
-            "scope" => convert::to_json(env, scope)?,
-            "commandStyle" => convert::to_json(env, command_style)?,
-            "config" => convert::to_json(env, config)?,
-            "hooks" => convert::to_json(env, hooks)?,
-            "sandboxTier" => convert::to_json(env, sandbox_tier)?,
-            "supportTier" => convert::to_json(env, support_tier)?,
-            "kinds" => convert::to_json(env, kinds)?,
-            "placements" => convert::to_json(env, placements)?,
-            "uninstall" => convert::to_json(env, uninstall)?,
-            "triggers" => convert::to_json(env, triggers)?,
-            "installManifest" => convert::to_json(env, install_manifest)?,
-            "diagnostics" => convert::to_json(env, diagnostics)?,
-            _ => return Ok(None),
-        };
-        Ok(Some(text))
-    }
-}
-
-#[napi]
-impl PlanSections {
-    /// The small fields of the plan as one JSON object text (`runtime`, `scope`,
-    /// `commandStyle`, `config`, `hooks`, `sandboxTier`, `supportTier`, `installManifest`).
-    #[napi(catch_unwind)]
-    pub fn head(&self, env: Env) -> napi::Result<String, JsCode> {
-        let mut out = String::with_capacity(1024);
-        out.push('{');
-        for (name, _) in PLAN_FIELDS.iter().filter(|(_, large)| !large) {
-            if out.len() > 1 {
-                out.push(',');
-            }
-            out.push_str(&convert::to_json(env, name)?);
-            out.push(':');
-            if let Some(text) = self.field(env, name)? {
-                out.push_str(&text);
-            }
+/// The plan as texts: first the head (the small fields as one JSON object, in field
+/// order), then each large section's JSON in field order.
+fn sections(env: Env, plan: &Plan) -> JsResult<Vec<String>> {
+    let mut head = String::with_capacity(1024);
+    let mut out = vec![String::new()];
+    head.push('{');
+    for (name, large) in PLAN_FIELDS {
+        let text = field(env, plan, name)?.unwrap_or_default();
+        if large {
+            out.push(text);
+            continue;
         }
-        out.push('}');
-        Ok(out)
+        if head.len() > 1 {
+            head.push(',');
+        }
+        head.push_str(&convert::to_json(env, name)?);
+        head.push(':');
+        head.push_str(&text);
     }
-
-    /// One field of the plan as JSON text by its JS name (`placements`, `triggers`, ...);
-    /// an unknown name fails with `INVALID_ARGUMENT` on field `section`.
-    #[napi(catch_unwind)]
-    pub fn section(&self, env: Env, name: String) -> napi::Result<String, JsCode> {
-        self.field(env, &name)?.ok_or_else(|| {
-            invalid_argument(
-                env,
-                "section",
-                &format!("section must be a plan field, got {name:?}"),
-            )
-        })
-    }
+    head.push('}');
+    out[0] = head;
+    Ok(out)
 }
 
 /// The plan's fields in serialization order: `[[name, large]]`, where a large section
-/// crosses on first access.
+/// crosses as its own text and is parsed on first access.
 #[napi(catch_unwind, ts_return_type = "Array<[string, boolean]>")]
 pub fn plan_fields() -> serde_json::Value {
     PLAN_FIELDS
@@ -125,9 +104,10 @@ pub fn plan_fields() -> serde_json::Value {
         .collect()
 }
 
-/// The install plan of a runtime at a scope, kept native and read in sections. `host` is
-/// host data as JSON text (absent: the real machine); `options` is JSON text of
-/// `{ explicitDir?, commands?, agents?, routerStems?, childToRouters?, profile? }`.
+/// The install plan of a runtime at a scope as JSON texts: `[head, ...large sections]` (see
+/// `planFields`). `host` is host data as JSON text (absent: the real machine); `options`
+/// is JSON text of `{ explicitDir?, commands?, agents?, routerStems?, childToRouters?,
+/// profile? }`.
 #[napi(catch_unwind)]
 pub fn resolve_install_plan_sections(
     env: Env,
@@ -136,7 +116,7 @@ pub fn resolve_install_plan_sections(
     host: Option<String>,
     options: Option<String>,
     registry: Option<&crate::Registry>,
-) -> napi::Result<PlanSections, JsCode> {
+) -> napi::Result<Vec<String>, JsCode> {
     let registry: &CoreRegistry = crate::registry_or_default(registry);
     let scope = core(env, gsd_core::parse_scope(&scope))?;
     let options: convert::PlanOptions = match options {
@@ -159,7 +139,7 @@ pub fn resolve_install_plan_sections(
         profile: options.profile,
     };
     let plan = core(env, gsd_core::resolve_install_plan(registry, &request))?;
-    Ok(PlanSections { plan })
+    sections(env, &plan)
 }
 
 #[cfg(test)]
