@@ -9,20 +9,6 @@
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
-/** A computed install plan kept native; JS reads it in sections (see the module doc). */
-export declare class PlanSections {
-  /**
-   * The small fields of the plan as one JSON object text (`runtime`, `scope`,
-   * `commandStyle`, `config`, `hooks`, `sandboxTier`, `supportTier`, `installManifest`).
-   */
-  head(): string
-  /**
-   * One field of the plan as JSON text by its JS name (`placements`, `triggers`, ...);
-   * an unknown name fails with `INVALID_ARGUMENT` on field `section`.
-   */
-  section(name: string): string
-}
-
 /** A capability registry kept native; pass it to the resolvers to use overlays. */
 export declare class Registry {
   /** The embedded first-party registry (46 capabilities, 19 runtimes). */
@@ -104,7 +90,7 @@ export declare function parseScope(scope: string): string
 
 /**
  * The plan's fields in serialization order: `[[name, large]]`, where a large section
- * crosses on first access.
+ * crosses as its own text and is parsed on first access.
  */
 export declare function planFields(): Array<[string, boolean]>
 
@@ -132,11 +118,12 @@ export declare function resolveConfigHomeOf(configHome: any, host?: any): { conf
 export declare function resolveInstalledSurfaces(runtime?: string | undefined | null, host?: any, facts?: any, registry?: Registry | undefined | null): any
 
 /**
- * The install plan of a runtime at a scope, kept native and read in sections. `host` is
- * host data as JSON text (absent: the real machine); `options` is JSON text of
- * `{ explicitDir?, commands?, agents?, routerStems?, childToRouters?, profile? }`.
+ * The install plan of a runtime at a scope as JSON texts: `[head, ...large sections]` (see
+ * `planFields`). `host` is host data as JSON text (absent: the real machine); `options`
+ * is JSON text of `{ explicitDir?, commands?, agents?, routerStems?, childToRouters?,
+ * profile? }`.
  */
-export declare function resolveInstallPlanSections(runtime: string, scope: string, host?: string | undefined | null, options?: string | undefined | null, registry?: Registry | undefined | null): PlanSections
+export declare function resolveInstallPlanSections(runtime: string, scope: string, host?: string | undefined | null, options?: string | undefined | null, registry?: Registry | undefined | null): Array<string>
 
 /** The artifact layout of a runtime at a scope, rooted at `configDir`. */
 export declare function resolveLayout(runtime: string, configDir: string, scope: string, host?: any, registry?: Registry | undefined | null): any

@@ -835,7 +835,6 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
-module.exports.PlanSections = nativeBinding.PlanSections
 module.exports.Registry = nativeBinding.Registry
 module.exports.buildShadowReport = nativeBinding.buildShadowReport
 module.exports.canonicalizeRuntimeName = nativeBinding.canonicalizeRuntimeName
