@@ -12,7 +12,7 @@ use napi::Env;
 use napi_derive::napi;
 
 use crate::convert::{self, core};
-use crate::error::{JsCode, JsResult};
+use crate::error::{JsCode, JsResult, invalid_argument};
 
 /// The plan's fields in serialization order, and whether each is a large section that JS
 /// parses on first access (`true`) or a small one that crosses in the head (`false`).
@@ -77,7 +77,9 @@ fn sections(env: Env, plan: &Plan) -> JsResult<Vec<String>> {
     let mut out = vec![String::new()];
     head.push('{');
     for (name, large) in PLAN_FIELDS {
-        let text = field(env, plan, name)?.unwrap_or_default();
+        let text = field(env, plan, name)?.ok_or_else(|| {
+            invalid_argument(env, "section", &format!("no plan field named {name:?}"))
+        })?;
         if large {
             out.push(text);
             continue;
