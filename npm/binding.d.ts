@@ -89,6 +89,12 @@ export declare function parseRequires(text: string): Array<string>
 export declare function parseScope(scope: string): string
 
 /**
+ * The plan's fields in serialization order: `[[name, large]]`, where a large section
+ * crosses as its own text and is parsed on first access.
+ */
+export declare function planFields(): Array<[string, boolean]>
+
+/**
  * The named install profiles and their base skill lists: `{ core: [...], standard: [...] }`
  * (`full` installs everything and has no list).
  */
@@ -112,10 +118,12 @@ export declare function resolveConfigHomeOf(configHome: any, host?: any): { conf
 export declare function resolveInstalledSurfaces(runtime?: string | undefined | null, host?: any, facts?: any, registry?: Registry | undefined | null): any
 
 /**
- * The install plan of a runtime at a scope. `options` holds `explicitDir`, the source
- * inventory (`commands`, `agents`, `routerStems`, `childToRouters`) and `profile`.
+ * The install plan of a runtime at a scope as JSON texts: `[head, ...large sections]` (see
+ * `planFields`). `host` is host data as JSON text (absent: the real machine); `options`
+ * is JSON text of `{ explicitDir?, commands?, agents?, routerStems?, childToRouters?,
+ * profile? }`.
  */
-export declare function resolveInstallPlan(runtime: string, scope: string, host?: any, options?: any, registry?: Registry | undefined | null): any
+export declare function resolveInstallPlanSections(runtime: string, scope: string, host?: string | undefined | null, options?: string | undefined | null, registry?: Registry | undefined | null): Array<string>
 
 /** The artifact layout of a runtime at a scope, rooted at `configDir`. */
 export declare function resolveLayout(runtime: string, configDir: string, scope: string, host?: any, registry?: Registry | undefined | null): any
@@ -141,6 +149,12 @@ export declare function resolveScope(runtime: string, scope: string, host?: any,
  * `input` is `{ stems, routerStems?, childToRouters? }`.
  */
 export declare function resolveTriggerSurface(runtime: string, scopes: Array<string>, input: any, registry?: Registry | undefined | null): Array<any>
+
+/**
+ * `resolveTriggerSurface` with `input` and the result as JSON text (one string crosses
+ * each way instead of every stem and every record).
+ */
+export declare function resolveTriggerSurfaceJson(runtime: string, scopes: Array<string>, input: string, registry?: Registry | undefined | null): string
 
 /** Strips a manifest-supplied string for printing (ANSI, controls, bidi, zero-width). */
 export declare function sanitizeForRender(value: string): string
@@ -169,6 +183,9 @@ export declare function surfaceProbeRequests(runtime: string | undefined | null,
  */
 export declare function validateCapability(text: string, folder: string): Array<any>
 
+/** `validateCapability` with its result as JSON text, `null` when the manifest is valid. */
+export declare function validateCapabilityJson(text: string, folder: string): string | null
+
 /**
  * The closed vocabularies of the manifest format, by enum name (`configHomeKind`,
  * `installSurface`, ...), each in the peer's declaration order.
@@ -177,3 +194,6 @@ export declare function vocabulary(): Record<string, string[]>
 
 /** The typed warning records of one capability manifest (text, bounded). */
 export declare function warningRecords(text: string): Array<any>
+
+/** `warningRecords` with its result as JSON text, `null` when there is none. */
+export declare function warningRecordsJson(text: string): string | null
