@@ -17,6 +17,7 @@
 #![deny(missing_docs)]
 
 pub mod cross;
+pub mod descriptor_intent;
 pub mod diagnostic;
 pub mod embedded;
 pub mod error;
@@ -32,16 +33,20 @@ pub mod path;
 pub mod plan;
 pub mod profile;
 pub mod registry;
+pub mod runtime_choice;
 pub mod sanitize;
 pub mod scope;
 pub mod shadow;
+pub mod skills_base;
 pub mod slash;
+pub mod staging;
 pub mod surface;
 pub mod trigger;
 pub mod validate;
 pub mod vocab;
 
 pub use cross::{validate_cross, validate_data_flow};
+pub use descriptor_intent::{DescriptorIntent, descriptor_intent};
 pub use diagnostic::{Diagnostic, Severity};
 pub use error::{Error, ErrorCode};
 pub use home::{Provenance, probe_paths, resolve_config_home};
@@ -62,12 +67,18 @@ pub use plan::{
 };
 pub use profile::{ProfileSources, ResolvedProfile, resolve_profile};
 pub use registry::{Overlay, Registry};
+pub use runtime_choice::{explicit_runtime, resolve_runtime};
 pub use scope::{ResolvedScope, SCOPE_ORDER, parse_scope, resolve_scope, scope_probe_paths};
 pub use shadow::{
     ManifestMismatch, ShadowReason, ShadowReport, ShadowSide, ShadowedTrigger, build_shadow_report,
     render_shadow_report, sanitize_for_render,
 };
+pub use skills_base::{
+    global_config_dir, global_dirs_probe_paths, global_skill_dir, global_skill_display_path,
+    global_skills_base, skills_base_from_descriptor,
+};
 pub use slash::{canonicalize_runtime_name, format_gsd_slash, normalize_runtime_name};
+pub use staging::{StagingPlan, StagingRequest, staging_plan};
 pub use surface::{
     ConfigHomeFacts, HomeProbe, InstalledRuntimeSurface, InstalledScope, InstalledSurfaces,
     SurfaceFacts, host_probe_paths, probe_requests, resolve_installed_surfaces,
