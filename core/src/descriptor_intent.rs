@@ -20,12 +20,15 @@ pub struct DescriptorIntent {
     /// The runtime id, as asked.
     pub runtime: String,
     /// `installSurface`, verbatim.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub install_surface: Option<Value>,
     /// `writesSharedSettings`, verbatim.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub writes_shared_settings: Option<Value>,
     /// `permissionWriter` (`null` when absent or null).
     pub finish_permission_writer: Value,
     /// `hookEvents`, verbatim (absent stays absent).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub hook_events: Option<Value>,
     /// A copy of `extendedHookEvents` when it is an array, else `[]`.
     pub extended_hook_events: Vec<Value>,

@@ -22,6 +22,7 @@ pub mod diagnostic;
 pub mod embedded;
 pub mod error;
 pub mod home;
+pub mod hook_order;
 pub mod host;
 pub mod index;
 pub mod install_manifest;
@@ -32,7 +33,9 @@ pub mod manifest;
 pub mod path;
 pub mod plan;
 pub mod profile;
+pub mod profile_choice;
 pub mod registry;
+pub mod requires_graph;
 pub mod runtime_choice;
 pub mod sanitize;
 pub mod scope;
@@ -50,6 +53,7 @@ pub use descriptor_intent::{DescriptorIntent, descriptor_intent};
 pub use diagnostic::{Diagnostic, Severity};
 pub use error::{Error, ErrorCode};
 pub use home::{Provenance, probe_paths, resolve_config_home};
+pub use hook_order::{HookEntry, order_hook_entries};
 pub use host::Host;
 pub use index::Index;
 pub use install_manifest::{
@@ -66,7 +70,9 @@ pub use plan::{
     UninstallItem, derive_routers, resolve_install_plan, resolve_install_plans,
 };
 pub use profile::{ProfileSources, ResolvedProfile, resolve_profile};
+pub use profile_choice::{ProfileSource, effective_profile, parse_profile_marker};
 pub use registry::{Overlay, Registry};
+pub use requires_graph::{RequiresEntry, detect_requires_cycles, requires_closure_of};
 pub use runtime_choice::{explicit_runtime, resolve_runtime};
 pub use scope::{ResolvedScope, SCOPE_ORDER, parse_scope, resolve_scope, scope_probe_paths};
 pub use shadow::{

@@ -196,3 +196,96 @@ pub fn compat_descriptor_intent(descriptors: String, runtime: String) -> String 
         Ok(answer(gsd_core::descriptor_intent(&descriptors, &runtime)))
     })
 }
+
+/// The profile named by a marker file's text (`null`: none).
+#[napi(catch_unwind)]
+pub fn compat_parse_profile_marker(text: String) -> String {
+    ok(&gsd_core::parse_profile_marker(&text))
+}
+
+/// Where the effective profile comes from: `{ source: "requested" | "marker" | "full", profile? }`.
+#[napi(catch_unwind)]
+pub fn compat_effective_profile(requested: bool, marker: Option<String>) -> String {
+    ok(&gsd_core::effective_profile(requested, marker.as_deref()))
+}
+
+/// Whether a legacy install mode keeps only the minimal skill set.
+#[napi(catch_unwind)]
+pub fn compat_is_minimal_mode(mode: String) -> bool {
+    gsd_core::profile_choice::is_minimal_mode(&mode)
+}
+
+/// Whether a capability skill stem can name a directory of its own.
+#[napi(catch_unwind)]
+pub fn compat_is_safe_skill_stem(stem: String) -> bool {
+    gsd_core::profile_choice::is_safe_skill_stem(&stem)
+}
+
+/// The marker file names: `{ profile, capabilitySkill }`.
+#[napi(catch_unwind)]
+pub fn compat_profile_markers() -> String {
+    ok(&json!({
+        "profile": gsd_core::profile_choice::PROFILE_MARKER_NAME,
+        "capabilitySkill": gsd_core::profile_choice::CAPABILITY_SKILL_MARKER,
+    }))
+}
+
+/// A capability map crossing as `[[id, requires], …]` in map order.
+fn requires_entries(text: &str) -> Result<Vec<gsd_core::RequiresEntry>, String> {
+    let pairs: Vec<(String, Option<Value>)> = parse(text, "capMap")?;
+    Ok(pairs
+        .into_iter()
+        .map(|(id, requires)| gsd_core::RequiresEntry { id, requires })
+        .collect())
+}
+
+/// Every `requires` cycle of a capability map (`[[id, requires], …]`).
+#[napi(catch_unwind)]
+pub fn compat_detect_requires_cycles(entries: String) -> String {
+    with(|| {
+        Ok(ok(&gsd_core::detect_requires_cycles(&requires_entries(
+            &entries,
+        )?)))
+    })
+}
+
+/// The `requires` closure of `id` (JSON) over a capability map (`[[id, requires], …]`).
+#[napi(catch_unwind)]
+pub fn compat_requires_closure(id: String, entries: String) -> String {
+    with(|| {
+        let id: Value = parse(&id, "id")?;
+        Ok(ok(&gsd_core::requires_closure_of(
+            &id,
+            &requires_entries(&entries)?,
+        )))
+    })
+}
+
+/// The run order (indices) of hook entries (`[[capId, produces, consumes], …]`).
+#[napi(catch_unwind)]
+pub fn compat_order_hook_entries(
+    entries: String,
+    hook_kind: String,
+    point: Option<String>,
+) -> String {
+    with(|| {
+        let rows: Vec<(String, Vec<String>, Vec<String>)> = parse(&entries, "entries")?;
+        let point: Option<Value> = match point {
+            Some(p) => Some(parse(&p, "point")?),
+            None => None,
+        };
+        let entries: Vec<gsd_core::HookEntry> = rows
+            .into_iter()
+            .map(|(cap_id, produces, consumes)| gsd_core::HookEntry {
+                cap_id,
+                produces,
+                consumes,
+            })
+            .collect();
+        Ok(answer(gsd_core::order_hook_entries(
+            &entries,
+            &hook_kind,
+            point.as_ref(),
+        )))
+    })
+}
