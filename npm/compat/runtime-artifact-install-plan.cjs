@@ -23,13 +23,14 @@ function notStrictSubpath(configDir, destSubpath) {
 }
 
 function assertDestWithinConfigHome(configDir, destSubpath) {
-  // Argument shapes fail as the peer's do: a value without `includes` is a TypeError, a
-  // configDir that is not a path string is `path.resolve`'s own TypeError.
-  destSubpath.includes('\0');
-  path.resolve(configDir);
-  if (typeof destSubpath !== 'string' || typeof configDir !== 'string') throw notStrictSubpath(configDir, destSubpath);
+  // Argument shapes fail as the peer's do: a value without `includes` is a TypeError; a
+  // configDir that is not a path string is `path.resolve`'s own TypeError — unless the core
+  // refuses a NUL in destSubpath first.
+  const nul = destSubpath.includes('\0');
+  if (!(nul && typeof destSubpath === 'string')) path.resolve(configDir);
+  if (typeof destSubpath !== 'string') throw notStrictSubpath(configDir, destSubpath);
   try {
-    return valueOf(native.compatDestWithinRoot(process.cwd(), configDir, destSubpath));
+    return valueOf(native.compatDestWithinRoot(process.cwd(), String(configDir), destSubpath));
   } catch (err) {
     throw new Error(err.message);
   }
