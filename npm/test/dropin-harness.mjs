@@ -93,6 +93,29 @@ function install(base, runtime, scope, axes) {
   });
 }
 
+/** Paths whose entries differ between two trees (`[]`: byte-identical). */
+function diffPaths(a, b) {
+  const paths = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...paths].filter((p) => a[p] !== b[p]).sort();
+}
+
+/**
+ * A run compared with the shipped run, kept small: status, output equality, the differing
+ * paths (with the first difference's text from both sides) and the swap trace.
+ */
+function compared(shipped, run) {
+  const diff = diffPaths(shipped.files, run.files);
+  const first = diff[0];
+  return {
+    status: run.status,
+    stderr: run.stderr.slice(0, 4000),
+    sameStdout: run.stdout === shipped.stdout,
+    diff,
+    first: first === undefined ? null : { path: first, shipped: String(shipped.files[first]).slice(0, 600), swapped: String(run.files[first]).slice(0, 600) },
+    trace: run.trace,
+  };
+}
+
 /**
  * One job: runtime × scope installed as shipped, with every axis swapped, and with each
  * axis of `solo` swapped alone — one after the other under the same base path.
@@ -100,10 +123,11 @@ function install(base, runtime, scope, axes) {
 async function job(root, runtime, scope, solo) {
   const base = join(root, `${runtime}-${scope}`);
   mkdirSync(base);
-  const shipped = await install(base, runtime, scope, []);
-  const all = await install(base, runtime, scope, AXES);
+  const shippedRun = await install(base, runtime, scope, []);
+  const shipped = { status: shippedRun.status, stderr: shippedRun.stderr.slice(0, 4000), entries: Object.keys(shippedRun.files).length };
+  const all = compared(shippedRun, await install(base, runtime, scope, AXES));
   const alone = {};
-  for (const axis of solo) alone[axis] = await install(base, runtime, scope, [axis]);
+  for (const axis of solo) alone[axis] = compared(shippedRun, await install(base, runtime, scope, [axis]));
   rmSync(base, { recursive: true, force: true });
   return { runtime, scope, shipped, all, alone };
 }
@@ -130,12 +154,6 @@ export async function runMatrix({ runtimes = INSTALLABLE, scopes = ['global', 'l
   }
   const order = (r) => runtimes.indexOf(r.runtime) * 2 + scopes.indexOf(r.scope);
   return results.sort((a, b) => order(a) - order(b));
-}
-
-/** Paths whose entries differ between two runs (`[]`: byte-identical trees). */
-export function treeDiff(a, b) {
-  const paths = new Set([...Object.keys(a.files), ...Object.keys(b.files)]);
-  return [...paths].filter((p) => a.files[p] !== b.files[p]).sort();
 }
 
 /** Sums the traces of many runs per axis: loads, calls into ours, peer fall-throughs, reads. */
