@@ -188,7 +188,8 @@ export function reportTable(summary, runCount, soloResults) {
     const s = summary[axis];
     const solo = soloResults[axis];
     const alone = solo ? `${solo.identical}/${solo.runs} identical` : 'not run';
-    const ours = s.runs === 0 ? 'never required by the installer' : `${total(s.ours)} (${list(s.ours)})${Object.keys(s.reads).length ? `; reads: ${list(s.reads)}` : ''}`;
+    const used = Object.keys(s.ours).length + Object.keys(s.reads).length > 0;
+    const ours = s.runs === 0 ? 'never required by the installer' : !used ? '0 — loaded, never called' : `${total(s.ours)} (${list(s.ours)})${Object.keys(s.reads).length ? `; reads: ${list(s.reads)}` : ''}`;
     rows.push([axis, `${s.runs}/${runCount} runs`, ours, s.runs === 0 ? '—' : `${total(s.peer)} (${list(s.peer)})`, alone]);
   }
   return rows.map((r) => `| ${r.join(' | ')} |`).join('\n');

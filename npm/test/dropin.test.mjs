@@ -9,8 +9,17 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { AXES, runMatrix, sumTraces, reportTable } from './dropin-harness.mjs';
 
-/** Jobs that also swap each axis alone (a global and a local install, three install engines). */
-const SOLO_JOBS = new Set(['claude global', 'codex local', 'opencode global', 'kimi local']);
+/** Jobs that also swap each axis alone (a global and a local install, two install engines). */
+const SOLO_JOBS = new Set(['claude global', 'codex local']);
+
+/** Jobs the shipped installer declines: it prints that the scope is deferred and writes nothing. */
+const WRITES_NOTHING = new Set(['kimi local', 'kimi-code local']);
+
+/**
+ * Axes the installer loads (through other peer modules) but never calls into: reported as
+ * such. The test fails when this set changes, so the report stays true.
+ */
+const NEVER_CALLED = ['runtime-slash', 'installed-surface-resolver'];
 const soloAll = process.env.GSD_DROPIN_SOLO === 'all';
 
 const started = Date.now();
@@ -28,7 +37,8 @@ function assertSameInstall(shipped, run, label) {
 
 for (const r of results) {
   test(`drop-in: ${r.runtime} --${r.scope}: every axis swapped writes the same tree`, () => {
-    assert.ok(r.shipped.entries > 1, `the install writes a tree (${r.shipped.entries} entries)`);
+    if (WRITES_NOTHING.has(`${r.runtime} ${r.scope}`)) assert.equal(r.shipped.entries, 2, 'only the empty home and project folders');
+    else assert.ok(r.shipped.entries > 500, `the install writes a real tree (${r.shipped.entries} entries)`);
     assertSameInstall(r.shipped, r.all, `${r.runtime} ${r.scope} (all axes)`);
   });
   for (const [axis, run] of Object.entries(r.alone)) {
@@ -54,14 +64,13 @@ test('drop-in: per-axis report (calls through the swap per axis, peer fall-throu
   const installs = results.reduce((n, r) => n + 2 + Object.keys(r.alone).length, 0);
   const lines = [`drop-in matrix: ${results.length} jobs, ${installs} installs in ${seconds}s`, table];
   for (const line of lines.join('\n').split('\n')) t.diagnostic(line);
-  console.log(lines.join('\n'));
-  for (const axis of AXES) {
+  const neverCalled = AXES.filter((axis) => {
     const s = summary[axis];
-    if (s.runs === 0) continue; // reported as never required, not claimed
-    const used = Object.keys(s.ours).length + Object.keys(s.reads).length;
-    assert.ok(used > 0, `${axis} was loaded in ${s.runs} runs but nothing of ours was called or read`);
-  }
+    return Object.keys(s.ours).length + Object.keys(s.reads).length === 0;
+  });
+  assert.deepStrictEqual(neverCalled, NEVER_CALLED, 'axes loaded by the installer but never called into');
+  for (const axis of AXES) assert.equal(summary[axis].runs, results.length, `${axis} is loaded in every run`);
   for (const [axis, s] of Object.entries(solo)) {
-    if (summary[axis].runs > 0) assert.ok(s.called > 0, `${axis} swapped alone: ours was never called`);
+    if (!NEVER_CALLED.includes(axis)) assert.equal(s.called, s.runs, `${axis} swapped alone: ours is called in every run`);
   }
 });
