@@ -25,6 +25,7 @@ pub mod home;
 pub mod hook_order;
 pub mod host;
 pub mod index;
+pub mod install_choice;
 pub mod install_manifest;
 pub mod intent;
 mod js;
@@ -33,10 +34,8 @@ pub mod manifest;
 pub mod path;
 pub mod plan;
 pub mod profile;
-pub mod profile_choice;
 pub mod registry;
 pub mod requires_graph;
-pub mod runtime_choice;
 pub mod sanitize;
 pub mod scope;
 pub mod shadow;
@@ -56,6 +55,9 @@ pub use home::{Provenance, probe_paths, resolve_config_home};
 pub use hook_order::{HookEntry, order_hook_entries};
 pub use host::Host;
 pub use index::Index;
+pub use install_choice::{
+    ProfileSource, effective_profile, explicit_runtime, parse_profile_marker, resolve_runtime,
+};
 pub use install_manifest::{
     InstallManifest, InstallManifestDocument, InstallManifestRead, ManifestMode,
     read_install_manifest, read_install_manifest_bytes,
@@ -70,10 +72,8 @@ pub use plan::{
     UninstallItem, derive_routers, resolve_install_plan, resolve_install_plans,
 };
 pub use profile::{ProfileSources, ResolvedProfile, resolve_profile};
-pub use profile_choice::{ProfileSource, effective_profile, parse_profile_marker};
 pub use registry::{Overlay, Registry};
 pub use requires_graph::{RequiresEntry, detect_requires_cycles, requires_closure_of};
-pub use runtime_choice::{explicit_runtime, resolve_runtime};
 pub use scope::{ResolvedScope, SCOPE_ORDER, parse_scope, resolve_scope, scope_probe_paths};
 pub use shadow::{
     ManifestMismatch, ShadowReason, ShadowReport, ShadowSide, ShadowedTrigger, build_shadow_report,

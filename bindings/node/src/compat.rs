@@ -212,21 +212,21 @@ pub fn compat_effective_profile(requested: bool, marker: Option<String>) -> Stri
 /// Whether a legacy install mode keeps only the minimal skill set.
 #[napi(catch_unwind)]
 pub fn compat_is_minimal_mode(mode: String) -> bool {
-    gsd_core::profile_choice::is_minimal_mode(&mode)
+    gsd_core::install_choice::is_minimal_mode(&mode)
 }
 
 /// Whether a capability skill stem can name a directory of its own.
 #[napi(catch_unwind)]
 pub fn compat_is_safe_skill_stem(stem: String) -> bool {
-    gsd_core::profile_choice::is_safe_skill_stem(&stem)
+    gsd_core::install_choice::is_safe_skill_stem(&stem)
 }
 
 /// The marker file names: `{ profile, capabilitySkill }`.
 #[napi(catch_unwind)]
 pub fn compat_profile_markers() -> String {
     ok(&json!({
-        "profile": gsd_core::profile_choice::PROFILE_MARKER_NAME,
-        "capabilitySkill": gsd_core::profile_choice::CAPABILITY_SKILL_MARKER,
+        "profile": gsd_core::install_choice::PROFILE_MARKER_NAME,
+        "capabilitySkill": gsd_core::install_choice::CAPABILITY_SKILL_MARKER,
     }))
 }
 

@@ -9,7 +9,7 @@
 // are not available to `#[napi]` functions.
 #![allow(clippy::needless_pass_by_value)]
 
-mod compat;
+pub mod compat;
 mod convert;
 mod error;
 mod surface;

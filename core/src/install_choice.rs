@@ -1,12 +1,40 @@
-//! Which install profile an install uses and which skills it keeps, beyond resolving a
-//! profile's membership ([`crate::profile`]): the profile marker an earlier install left in
-//! the config directory, the precedence between an explicit `--profile` and that marker,
-//! the legacy `minimal` mode, and whether a capability skill stem is safe to use as a
-//! directory name.
+//! What an install uses when the caller does not say: the runtime GSD output is spelled for
+//! (`GSD_RUNTIME`, then the project config's `runtime`, then the install's runtime marker,
+//! then `claude`) and the install profile (an explicit `--profile`, then the profile marker an
+//! earlier install left in the config directory, then `full`), plus the small judgements
+//! around them: a marker file's text, the legacy `minimal` mode, and whether a capability
+//! skill stem is safe to use as a directory name.
 //!
-//! The caller reads and writes the marker file; its text is judged here.
+//! The caller reads the sources (environment, `.planning/config.json`, marker files); the
+//! precedence, the name normalisation and the judgement of the text happen here.
 
 use crate::js::is_js_space;
+use crate::slash::resolve_runtime_name_from_candidates;
+
+/// The runtime used when no source names one.
+pub const DEFAULT_RUNTIME: &str = "claude";
+
+/// The explicit runtime: the first of `env_runtime` (`GSD_RUNTIME`) and `config_runtime`
+/// (the project config's `runtime`, when it is a string) that normalises to a non-empty
+/// name, canonicalised when it is a known alias; `None` when neither names one.
+#[must_use]
+pub fn explicit_runtime(env_runtime: Option<&str>, config_runtime: Option<&str>) -> Option<String> {
+    env_runtime
+        .and_then(|v| resolve_runtime_name_from_candidates(&[v]))
+        .or_else(|| config_runtime.and_then(|v| resolve_runtime_name_from_candidates(&[v])))
+}
+
+/// The effective runtime: `explicit` (already resolved by [`explicit_runtime`]), else the
+/// install marker's text normalised the same way, else [`DEFAULT_RUNTIME`].
+#[must_use]
+pub fn resolve_runtime(explicit: Option<&str>, marker: Option<&str>) -> String {
+    if let Some(e) = explicit.filter(|e| !e.is_empty()) {
+        return e.to_owned();
+    }
+    marker
+        .and_then(|m| resolve_runtime_name_from_candidates(&[m]))
+        .unwrap_or_else(|| DEFAULT_RUNTIME.to_owned())
+}
 
 /// The marker file an install writes into the runtime config directory (its profile name).
 pub const PROFILE_MARKER_NAME: &str = ".gsd-profile";
@@ -72,6 +100,19 @@ pub fn is_safe_skill_stem(stem: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn precedence_is_explicit_then_marker_then_claude() {
+        // peer-spec §4: GSD_RUNTIME > config.runtime > install marker > 'claude'.
+        assert_eq!(
+            explicit_runtime(Some("  "), Some("Codex_CLI")).as_deref(),
+            Some("codex")
+        );
+        assert_eq!(explicit_runtime(None, None), None);
+        assert_eq!(resolve_runtime(None, Some(" kimi_code ")), "kimi-code");
+        assert_eq!(resolve_runtime(Some("cursor"), Some("codex")), "cursor");
+        assert_eq!(resolve_runtime(None, Some("")), "claude");
+    }
 
     #[test]
     fn marker_text_and_precedence() {
