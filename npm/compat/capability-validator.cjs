@@ -83,6 +83,20 @@ function topoSortContributions(entries) {
 
 const HOOK_GROUP_KINDS = Object.freeze({ steps: 'step', contributions: 'contribution', gates: 'gate' });
 
+/** The host-integration axes of a runtime descriptor, under the peer's key names. */
+const HOST_INTEGRATION_VOCAB = {
+  embeddingMode: [...v.embeddingMode],
+  commandSurface: [...v.commandSurface],
+  modelMode: [...v.modelMode],
+  hookBus: [...v.hookBus],
+  stateIO: [...v.stateIo],
+  transport: [...v.hostTransport],
+  runtime: [...v.hostRuntime],
+  subagentToolkit: [...v.subagentToolkit],
+  effortSurface: [...v.effortSurface],
+  isolation: [...v.dispatchIsolation],
+};
+
 const REVIEWER_WARNING = Object.freeze({
   UNKNOWN_REVIEWER_FIELD: 'unknown_reviewer_field',
   REMOVED_HOST_BEHAVIOR: 'removed_host_behavior',
@@ -130,6 +144,7 @@ module.exports = {
   topoSortSteps,
   topoSortContributions,
   HOOK_GROUP_KINDS,
+  _HOST_INTEGRATION_VOCAB: HOST_INTEGRATION_VOCAB,
   collectReviewerWarnings,
   collectReviewerWarningRecords,
   REVIEWER_WARNING,

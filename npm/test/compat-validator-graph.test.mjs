@@ -97,4 +97,6 @@ test('capability-validator: topoSortSteps / topoSortContributions / topoSortHook
   assert.ok(cycles > 5, `generated webs with cycles: ${cycles}`);
   assertSameOutcome(() => ours.topoSortSteps([{ capId: 'a' }, { capId: 'b' }]), () => theirs.topoSortSteps([{ capId: 'a' }, { capId: 'b' }]), 'entries without a step');
   assert.deepStrictEqual(ours.HOOK_GROUP_KINDS, theirs.HOOK_GROUP_KINDS);
+  assert.deepStrictEqual(ours._HOST_INTEGRATION_VOCAB, theirs._HOST_INTEGRATION_VOCAB);
+  assert.equal(JSON.stringify(ours._HOST_INTEGRATION_VOCAB), JSON.stringify(theirs._HOST_INTEGRATION_VOCAB), 'key order');
 });
