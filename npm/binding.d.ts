@@ -43,6 +43,66 @@ export declare function buildShadowReport(runtime: string, host?: any, facts?: a
 /** The canonical runtime id of a name or alias, or `null`. */
 export declare function canonicalizeRuntimeName(value: string): string | null
 
+/** The install intent of `runtime` in a caller-supplied descriptor map (JSON). */
+export declare function compatDescriptorIntent(descriptors: string, runtime: string): string
+
+/** `destSubpath` confined strictly inside `root` (resolved against `cwd`). */
+export declare function compatDestWithinRoot(cwd: string, root: string, destSubpath: string): string
+
+/** Every `requires` cycle of a capability map (`[[id, requires], …]`). */
+export declare function compatDetectRequiresCycles(entries: string): string
+
+/** Where the effective profile comes from: `{ source: "requested" | "marker" | "full", profile? }`. */
+export declare function compatEffectiveProfile(requested: boolean, marker?: string | undefined | null): string
+
+/** The explicit runtime from `GSD_RUNTIME` and the project config's `runtime` (`null`: none). */
+export declare function compatExplicitRuntime(envRuntime?: string | undefined | null, configRuntime?: string | undefined | null): string
+
+/** The installer's global config directory of `runtime` (`explicitDir` first). */
+export declare function compatGlobalConfigDir(runtime: string, explicitDir: string | undefined | null, host: string): string
+
+/** Probe paths the global config directory and skills base of `runtime` may test. */
+export declare function compatGlobalDirsProbePaths(runtime: string, host: string): string
+
+/** One global skill directory of `runtime` (`null`: no skills directory). */
+export declare function compatGlobalSkillDir(runtime: string, skill: string, host: string): string
+
+/** One global skill directory spelled for messages (`~` for the home directory). */
+export declare function compatGlobalSkillDisplayPath(runtime: string, skill: string, host: string): string
+
+/** The global skills base of `runtime` (`null`: the runtime has no skills directory). */
+export declare function compatGlobalSkillsBase(runtime: string, host: string): string
+
+/** Whether a legacy install mode keeps only the minimal skill set. */
+export declare function compatIsMinimalMode(mode: string): boolean
+
+/** Whether a capability skill stem can name a directory of its own. */
+export declare function compatIsSafeSkillStem(stem: string): boolean
+
+/** The run order (indices) of hook entries (`[[capId, produces, consumes], …]`). */
+export declare function compatOrderHookEntries(entries: string, hookKind: string, point?: string | undefined | null): string
+
+/** The profile named by a marker file's text (`null`: none). */
+export declare function compatParseProfileMarker(text: string): string
+
+/** The marker file names: `{ profile, capabilitySkill }`. */
+export declare function compatProfileMarkers(): string
+
+/** The `requires` closure of `id` (JSON) over a capability map (`[[id, requires], …]`). */
+export declare function compatRequiresClosure(id: string, entries: string): string
+
+/** The effective runtime: explicit, else the install marker, else `claude`. */
+export declare function compatResolveRuntime(explicit?: string | undefined | null, marker?: string | undefined | null): string
+
+/** `join(resolve(skillsHome ?? configHome), skillsDestSubpath)`. */
+export declare function compatSkillsBaseFromDescriptor(configHome: string, host: string, skillsDestSubpath: string): string
+
+/** The descriptor a skills base is resolved from (`skillsHome`, else the config home). */
+export declare function compatSkillsBaseProbePaths(configHome: string, host: string): string
+
+/** The staging plan of a layout (`{ runtime, configDir, scope, home, cwd, kinds }`). */
+export declare function compatStagingPlan(request: string): string
+
 /** The file name of a command: `<stem>.md` when namespaced by directory, else `<prefix><stem>.md`. */
 export declare function composeCommandFilename(namespacedByDir: boolean, prefix: string, stem: string): string
 

@@ -9,6 +9,7 @@
 // are not available to `#[napi]` functions.
 #![allow(clippy::needless_pass_by_value)]
 
+pub mod compat;
 mod convert;
 mod error;
 pub mod plan;
