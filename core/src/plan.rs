@@ -285,10 +285,19 @@ pub fn resolve_install_plan(registry: &Registry, request: &PlanRequest) -> Resul
     let commands = select(&request.commands, profile.and_then(|p| p.skills.as_ref()));
     let agents = select(&request.agents, profile.and_then(|p| p.agents.as_ref()));
     let mut placements = Vec::new();
-    for kind in &layout.kinds {
-        placements.extend(placements_for(
-            kind, descriptor, request, &commands, &agents,
-        )?);
+    {
+        let commands: Vec<&str> = commands.iter().map(String::as_str).collect();
+        let agents: Vec<&str> = agents.iter().map(String::as_str).collect();
+        for kind in &layout.kinds {
+            placements_for(
+                &mut placements,
+                kind,
+                descriptor,
+                request,
+                &commands,
+                &agents,
+            )?;
+        }
     }
     let input = trigger_input(request, commands);
     let triggers = resolve_trigger_surface(registry, runtime, &[request.scope], &input)?;
