@@ -6,7 +6,7 @@
 //! user will see and which are shadowed, and the install-manifest record to write. Same
 //! request, same bytes.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -18,7 +18,7 @@ use crate::layout::{ArtifactKind, resolve_layout};
 use crate::path;
 use crate::registry::Registry;
 use crate::scope::{ResolvedScope, lookup_runtime, resolve_scope};
-use crate::trigger::{Trigger, TriggerInput, resolve_trigger_surface};
+use crate::trigger::{Trigger, surface_of};
 use crate::vocab::{ArtifactKindName, CommandStyle, ConverterName, SandboxTier, Scope};
 
 mod placement;
@@ -199,33 +199,44 @@ fn check_request(request: &PlanRequest) -> Result<(), Error> {
     Ok(())
 }
 
-/// Inventory order, duplicates dropped, filtered by an optional allow-list.
-fn select(stems: &[String], allow: Option<&Vec<String>>) -> Vec<String> {
-    let mut seen = BTreeSet::new();
-    stems
-        .iter()
-        .filter(|s| allow.is_none_or(|a| a.contains(s)))
-        .filter(|s| seen.insert(s.as_str()))
-        .cloned()
-        .collect()
+/// Inventory order, duplicates dropped, filtered by an optional allow-list. Borrowed: the
+/// stems are copied only into the records that carry them.
+fn select<'a>(stems: &'a [String], allow: Option<&Vec<String>>) -> Vec<&'a str> {
+    let mut out: Vec<&str> = match allow {
+        None => stems.iter().map(String::as_str).collect(),
+        Some(allow) => {
+            let mut allowed: Vec<&str> = allow.iter().map(String::as_str).collect();
+            allowed.sort_unstable();
+            stems
+                .iter()
+                .map(String::as_str)
+                .filter(|s| allowed.binary_search(s).is_ok())
+                .collect()
+        }
+    };
+    if has_duplicates(&out) {
+        let mut seen = HashSet::with_capacity(out.len());
+        out.retain(|s| seen.insert(*s));
+    }
+    out
 }
 
-/// The trigger input of the selected command stems. Routing is reported only when the
-/// profile selects every router, as only then does the installer nest skills.
-fn trigger_input(request: &PlanRequest, stems: Vec<String>) -> TriggerInput {
-    let routed = routing_applies(request);
-    TriggerInput {
-        stems,
-        router_stems: if routed {
-            request.router_stems.clone()
-        } else {
-            Vec::new()
-        },
-        child_to_routers: if routed {
-            request.child_to_routers.clone()
-        } else {
-            BTreeMap::new()
-        },
+/// Whether `stems` lists some stem twice (a sort of the borrowed list; no hashing, and the
+/// usual inventory has no duplicates).
+pub(crate) fn has_duplicates(stems: &[&str]) -> bool {
+    let mut sorted = stems.to_vec();
+    sorted.sort_unstable();
+    sorted.windows(2).any(|w| w[0] == w[1])
+}
+
+/// The router inputs of the trigger surface. Routing is reported only when the profile
+/// selects every router, as only then does the installer nest skills (no router stems: no
+/// candidate is routed, and the child map is never read).
+fn trigger_routers(request: &PlanRequest) -> &[String] {
+    if routing_applies(request) {
+        &request.router_stems
+    } else {
+        &[]
     }
 }
 
@@ -285,22 +296,23 @@ pub fn resolve_install_plan(registry: &Registry, request: &PlanRequest) -> Resul
     let commands = select(&request.commands, profile.and_then(|p| p.skills.as_ref()));
     let agents = select(&request.agents, profile.and_then(|p| p.agents.as_ref()));
     let mut placements = Vec::new();
-    {
-        let commands: Vec<&str> = commands.iter().map(String::as_str).collect();
-        let agents: Vec<&str> = agents.iter().map(String::as_str).collect();
-        for kind in &layout.kinds {
-            placements_for(
-                &mut placements,
-                kind,
-                descriptor,
-                request,
-                &commands,
-                &agents,
-            )?;
-        }
+    for kind in &layout.kinds {
+        placements_for(
+            &mut placements,
+            kind,
+            descriptor,
+            request,
+            &commands,
+            &agents,
+        )?;
     }
-    let input = trigger_input(request, commands);
-    let triggers = resolve_trigger_surface(registry, runtime, &[request.scope], &input)?;
+    let triggers = surface_of(
+        descriptor,
+        &[request.scope],
+        &commands,
+        trigger_routers(request),
+        &request.child_to_routers,
+    );
     let diagnostics = shadow_diagnostics(runtime, &triggers);
     Ok(Plan {
         runtime: runtime.to_owned(),
@@ -359,8 +371,14 @@ pub fn resolve_install_plans(
         &request.commands,
         request.profile.as_ref().and_then(|p| p.skills.as_ref()),
     );
-    let input = trigger_input(request, stems);
-    let triggers = resolve_trigger_surface(registry, &request.runtime, &wanted, &input)?;
+    let descriptor = lookup_runtime(registry, &request.runtime)?;
+    let triggers = surface_of(
+        descriptor,
+        &wanted,
+        &stems,
+        trigger_routers(request),
+        &request.child_to_routers,
+    );
     let diagnostics = shadow_diagnostics(&request.runtime, &triggers);
     Ok(PlanSet {
         plans,

@@ -10,7 +10,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
-use crate::layout::{compose_command_filename, is_namespaced_by_dir};
+use crate::layout::is_namespaced_by_dir;
+use crate::manifest::RuntimeDescriptor;
 use crate::path;
 use crate::registry::Registry;
 use crate::scope::{SCOPE_ORDER, lookup_runtime};
@@ -73,13 +74,13 @@ pub struct Trigger {
 
 fn via_router<'a>(
     stem: &str,
-    input: &'a TriggerInput,
+    child_to_routers: &'a BTreeMap<String, Vec<String>>,
     routers: &BTreeSet<&str>,
 ) -> Option<&'a str> {
     if routers.is_empty() || routers.contains(stem) {
         return None;
     }
-    let first = input.child_to_routers.get(stem)?.first()?;
+    let first = child_to_routers.get(stem)?.first()?;
     routers.contains(first.as_str()).then_some(first.as_str())
 }
 
@@ -102,13 +103,31 @@ pub fn resolve_trigger_surface(
     input: &TriggerInput,
 ) -> Result<Vec<Trigger>, Error> {
     let descriptor = lookup_runtime(registry, runtime)?;
-    let routers: BTreeSet<&str> = input.router_stems.iter().map(String::as_str).collect();
+    Ok(surface_of(
+        descriptor,
+        scopes,
+        &input.stems,
+        &input.router_stems,
+        &input.child_to_routers,
+    ))
+}
+
+/// [`resolve_trigger_surface`] of a known runtime over borrowed inputs (the plan passes its
+/// selected stems without copying them into a [`TriggerInput`]).
+pub(crate) fn surface_of<S: AsRef<str>>(
+    descriptor: &RuntimeDescriptor,
+    scopes: &[Scope],
+    stems: &[S],
+    router_stems: &[String],
+    child_to_routers: &BTreeMap<String, Vec<String>>,
+) -> Vec<Trigger> {
+    let routers: BTreeSet<&str> = router_stems.iter().map(String::as_str).collect();
     let entries: usize = SCOPE_ORDER
         .iter()
         .filter(|s| scopes.contains(s))
         .map(|s| descriptor.artifact_layout.entries(*s).len())
         .sum();
-    let mut surfaces = Vec::with_capacity(entries * input.stems.len());
+    let mut surfaces = Vec::with_capacity(entries * stems.len());
     for scope in SCOPE_ORDER.iter().filter(|s| scopes.contains(s)) {
         for entry in descriptor.artifact_layout.entries(*scope) {
             let Some(kind) = TriggerKind::of(entry.kind) else {
@@ -116,20 +135,20 @@ pub fn resolve_trigger_surface(
             };
             let dest = path::to_posix(&entry.dest_subpath);
             let namespaced = is_namespaced_by_dir(entry.kind, &entry.dest_subpath, &entry.prefix);
-            for stem in &input.stems {
+            let prefix = entry.prefix.as_str();
+            // `compose_command_filename`, as parts.
+            let file_prefix = if namespaced { "" } else { prefix };
+            for stem in stems {
+                let stem = stem.as_ref();
                 let dest_path = match kind {
-                    TriggerKind::Skills => path::concat(&[&dest, "/", &entry.prefix, stem]),
-                    TriggerKind::Commands => path::concat(&[
-                        &dest,
-                        "/",
-                        &compose_command_filename(namespaced, &entry.prefix, stem),
-                    ]),
+                    TriggerKind::Skills => path::concat(&[&dest, "/", prefix, stem]),
+                    TriggerKind::Commands => path::concat(&[&dest, "/", file_prefix, stem, ".md"]),
                 };
                 let router = (entry.nesting == Nesting::Nested)
-                    .then(|| via_router(stem, input, &routers))
+                    .then(|| via_router(stem, child_to_routers, &routers))
                     .flatten();
                 surfaces.push(Trigger {
-                    trigger: path::concat(&[&entry.prefix, stem]),
+                    trigger: path::concat(&[prefix, stem]),
                     kind,
                     scope: *scope,
                     dest_path,
@@ -138,14 +157,14 @@ pub fn resolve_trigger_surface(
                     } else {
                         Registration::Direct
                     },
-                    router_trigger: router.map(|r| path::concat(&[&entry.prefix, r])),
+                    router_trigger: router.map(|r| path::concat(&[prefix, r])),
                     shadowed_by: None,
                 });
             }
         }
     }
     assign_winners(&mut surfaces, &descriptor.trigger_precedence);
-    Ok(surfaces)
+    surfaces
 }
 
 /// Marks every loser with its trigger's winner. One pass finds each trigger's winner (the

@@ -48,11 +48,17 @@ pub struct Routers {
 /// Whether `stem` can name a file safely: non-empty, not `.`/`..`, no `/` or `\`, and no
 /// control, bidi or invisible character (a stem becomes a file name and a trigger).
 pub(crate) fn is_plain_stem(stem: &str) -> bool {
-    !(stem.is_empty()
-        || stem == "."
-        || stem == ".."
-        || stem.contains(['/', '\\'])
-        || stem.chars().any(crate::sanitize::is_unsafe_char))
+    if stem.is_empty() || stem == "." || stem == ".." {
+        return false;
+    }
+    // ASCII stems (the usual case) are checked byte by byte: the only unsafe ASCII
+    // characters are the C0 controls and DEL. Anything else takes the character check.
+    if stem.is_ascii() {
+        return !stem
+            .bytes()
+            .any(|b| b == b'/' || b == b'\\' || b < 0x20 || b == 0x7f);
+    }
+    !(stem.contains(['/', '\\']) || stem.chars().any(crate::sanitize::is_unsafe_char))
 }
 
 /// Derives the routers from command sources: every command whose stem starts with `ns-` is
