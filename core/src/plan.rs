@@ -9,6 +9,7 @@
 use std::collections::{BTreeMap, HashSet};
 
 use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::error::{Error, ErrorCode};
@@ -18,7 +19,7 @@ use crate::layout::{ArtifactKind, resolve_layout};
 use crate::path;
 use crate::registry::Registry;
 use crate::scope::{ResolvedScope, lookup_runtime, resolve_scope};
-use crate::trigger::{Trigger, surface_of};
+use crate::trigger::{ShadowedBy, Trigger, surface_of};
 use crate::vocab::{ArtifactKindName, CommandStyle, ConverterName, SandboxTier, Scope};
 
 mod placement;
@@ -214,19 +215,11 @@ fn select<'a>(stems: &'a [String], allow: Option<&Vec<String>>) -> Vec<&'a str> 
                 .collect()
         }
     };
-    if has_duplicates(&out) {
+    if crate::trigger::has_duplicates(&out) {
         let mut seen = HashSet::with_capacity(out.len());
         out.retain(|s| seen.insert(*s));
     }
     out
-}
-
-/// Whether `stems` lists some stem twice (a sort of the borrowed list; no hashing, and the
-/// usual inventory has no duplicates).
-pub(crate) fn has_duplicates(stems: &[&str]) -> bool {
-    let mut sorted = stems.to_vec();
-    sorted.sort_unstable();
-    sorted.windows(2).any(|w| w[0] == w[1])
 }
 
 /// The router inputs of the trigger surface. Routing is reported only when the profile
@@ -242,29 +235,46 @@ fn trigger_routers(request: &PlanRequest) -> &[String] {
 
 /// One `trigger_shadowed` warning per shadowed candidate.
 pub fn shadow_diagnostics(runtime: &str, triggers: &[Trigger]) -> Vec<Diagnostic> {
-    triggers
-        .iter()
-        .filter_map(|t| {
-            let by = t.shadowed_by?;
-            let message = format!(
-                "trigger '{}' of {} {} is shadowed by {} {}",
-                t.trigger,
-                t.scope,
-                t.kind.as_str(),
-                by.scope,
-                by.kind.as_str()
-            );
-            let detail = serde_json::json!({
-                "trigger": t.trigger, "kind": t.kind, "scope": t.scope, "destPath": t.dest_path,
-                "shadowedBy": { "kind": by.kind, "scope": by.scope },
-            });
-            Some(
-                Diagnostic::new("trigger_shadowed", Severity::Warning, message)
-                    .with_capability(runtime)
-                    .with_detail(detail),
-            )
-        })
-        .collect()
+    let mut out = Vec::with_capacity(triggers.iter().filter(|t| t.shadowed_by.is_some()).count());
+    for t in triggers {
+        let Some(by) = t.shadowed_by else {
+            continue;
+        };
+        let message = path::concat(&[
+            "trigger '",
+            &t.trigger,
+            "' of ",
+            t.scope.as_str(),
+            " ",
+            t.kind.as_str(),
+            " is shadowed by ",
+            by.scope.as_str(),
+            " ",
+            by.kind.as_str(),
+        ]);
+        out.push(
+            Diagnostic::new("trigger_shadowed", Severity::Warning, message)
+                .with_capability(runtime)
+                .with_detail(shadow_detail(t, by)),
+        );
+    }
+    out
+}
+
+/// `{trigger, kind, scope, destPath, shadowedBy: {kind, scope}}`, built as the map it
+/// serializes to (entries in this order), without going through `json!`.
+fn shadow_detail(t: &Trigger, by: ShadowedBy) -> Value {
+    let text = |s: &str| Value::String(s.to_owned());
+    let mut shadowed_by = Map::with_capacity(2);
+    shadowed_by.insert("kind".to_owned(), text(by.kind.as_str()));
+    shadowed_by.insert("scope".to_owned(), text(by.scope.as_str()));
+    let mut detail = Map::with_capacity(5);
+    detail.insert("trigger".to_owned(), text(&t.trigger));
+    detail.insert("kind".to_owned(), text(t.kind.as_str()));
+    detail.insert("scope".to_owned(), text(t.scope.as_str()));
+    detail.insert("destPath".to_owned(), text(&t.dest_path));
+    detail.insert("shadowedBy".to_owned(), Value::Object(shadowed_by));
+    Value::Object(detail)
 }
 
 /// Resolves the install plan of `request.runtime` at `request.scope`.
@@ -385,4 +395,42 @@ pub fn resolve_install_plans(
         triggers,
         diagnostics,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vocab::TriggerKind;
+
+    #[test]
+    fn shadow_detail_is_the_documented_object() {
+        let t = Trigger {
+            trigger: "gsd-help".into(),
+            kind: TriggerKind::Commands,
+            scope: Scope::Local,
+            dest_path: "commands/gsd/help.md".into(),
+            registration: crate::trigger::Registration::Direct,
+            router_trigger: None,
+            shadowed_by: Some(ShadowedBy {
+                kind: TriggerKind::Skills,
+                scope: Scope::Global,
+            }),
+        };
+        let diagnostics = shadow_diagnostics("claude", std::slice::from_ref(&t));
+        assert_eq!(
+            diagnostics[0].message,
+            "trigger 'gsd-help' of local commands is shadowed by global skills"
+        );
+        let expected = serde_json::json!({
+            "trigger": "gsd-help", "kind": "commands", "scope": "local",
+            "destPath": "commands/gsd/help.md",
+            "shadowedBy": { "kind": "skills", "scope": "global" },
+        });
+        assert_eq!(diagnostics[0].detail, Some(expected.clone()));
+        assert_eq!(
+            serde_json::to_string(&diagnostics[0].detail).ok(),
+            serde_json::to_string(&expected).ok(),
+            "same key order"
+        );
+    }
 }

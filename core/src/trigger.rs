@@ -163,8 +163,61 @@ pub(crate) fn surface_of<S: AsRef<str>>(
             }
         }
     }
-    assign_winners(&mut surfaces, &descriptor.trigger_precedence);
+    let bearing: Vec<&str> = SCOPE_ORDER
+        .iter()
+        .filter(|s| scopes.contains(s))
+        .flat_map(|s| descriptor.artifact_layout.entries(*s))
+        .filter(|e| TriggerKind::of(e.kind).is_some())
+        .map(|e| e.prefix.as_str())
+        .collect();
+    let one_prefix = bearing.windows(2).all(|w| w[0] == w[1]);
+    if one_prefix && !has_duplicates(stems) {
+        assign_aligned_winners(&mut surfaces, stems.len(), &descriptor.trigger_precedence);
+    } else {
+        assign_winners(&mut surfaces, &descriptor.trigger_precedence);
+    }
     surfaces
+}
+
+/// Whether `stems` lists some stem twice (a sort of the borrowed list, no hashing).
+pub(crate) fn has_duplicates<S: AsRef<str>>(stems: &[S]) -> bool {
+    let mut sorted: Vec<&str> = stems.iter().map(AsRef::as_ref).collect();
+    sorted.sort_unstable();
+    sorted.windows(2).any(|w| w[0] == w[1])
+}
+
+/// Whether candidate `a` beats the current winner `b` (strictly: ties keep `b`).
+fn beats(a: &Trigger, b: &Trigger, precedence: &[TriggerKind]) -> bool {
+    if a.scope.rank() == b.scope.rank() {
+        precedence_index(precedence, a.kind) < precedence_index(precedence, b.kind)
+    } else {
+        a.scope.rank() > b.scope.rank()
+    }
+}
+
+/// [`assign_winners`] when every trigger-bearing entry has the same prefix and the stems
+/// are distinct: then two candidates share a trigger exactly when they share a stem, so
+/// stem `i`'s candidates are `i`, `n + i`, `2n + i`, ... (one per entry, in emission
+/// order) and each group is settled in place, without a map of triggers.
+fn assign_aligned_winners(surfaces: &mut [Trigger], n: usize, precedence: &[TriggerKind]) {
+    // No trigger-bearing entry: no candidates at all.
+    for i in 0..n.min(surfaces.len()) {
+        let mut winner = i;
+        for candidate in (i + n..surfaces.len()).step_by(n) {
+            if beats(&surfaces[candidate], &surfaces[winner], precedence) {
+                winner = candidate;
+            }
+        }
+        let by = ShadowedBy {
+            kind: surfaces[winner].kind,
+            scope: surfaces[winner].scope,
+        };
+        for candidate in (i..surfaces.len()).step_by(n) {
+            if candidate != winner {
+                surfaces[candidate].shadowed_by = Some(by);
+            }
+        }
+    }
 }
 
 /// Marks every loser with its trigger's winner. One pass finds each trigger's winner (the
@@ -174,13 +227,7 @@ fn assign_winners(surfaces: &mut [Trigger], precedence: &[TriggerKind]) {
     let mut winners: HashMap<&str, usize> = HashMap::with_capacity(surfaces.len());
     for (candidate, surface) in surfaces.iter().enumerate() {
         let winner = winners.entry(surface.trigger.as_str()).or_insert(candidate);
-        let b = &surfaces[*winner];
-        let higher = if surface.scope.rank() == b.scope.rank() {
-            precedence_index(precedence, surface.kind) < precedence_index(precedence, b.kind)
-        } else {
-            surface.scope.rank() > b.scope.rank()
-        };
-        if higher {
+        if beats(surface, &surfaces[*winner], precedence) {
             *winner = candidate;
         }
     }
@@ -241,6 +288,41 @@ mod tests {
                 kind: TriggerKind::Skills,
                 scope: Scope::Global
             })
+        );
+    }
+
+    #[test]
+    fn aligned_winners_equal_the_general_rule() {
+        let reg = Registry::first_party();
+        let input = stems(&["help", "plan", "ns-x", "update"]);
+        for runtime in reg.runtime_ids() {
+            let descriptor = reg.runtime(runtime).expect("runtime");
+            for scopes in [&[Scope::Global, Scope::Local][..], &[Scope::Local]] {
+                let fast = surface_of(descriptor, scopes, &input.stems, &[], &BTreeMap::new());
+                let mut slow = fast.clone();
+                for t in &mut slow {
+                    t.shadowed_by = None;
+                }
+                assign_winners(&mut slow, &descriptor.trigger_precedence);
+                assert_eq!(fast, slow, "{runtime}");
+            }
+        }
+    }
+
+    #[test]
+    fn duplicate_stems_take_the_general_rule() {
+        let reg = Registry::first_party();
+        let surface = resolve_trigger_surface(
+            reg,
+            "claude",
+            &[Scope::Global, Scope::Local],
+            &stems(&["help", "help"]),
+        )
+        .expect("surface");
+        let winners = surface.iter().filter(|t| t.shadowed_by.is_none()).count();
+        assert_eq!(
+            winners, 1,
+            "one winner per trigger, even for a repeated stem"
         );
     }
 
