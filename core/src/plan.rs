@@ -305,7 +305,18 @@ pub fn resolve_install_plan(registry: &Registry, request: &PlanRequest) -> Resul
     let profile = request.profile.as_ref();
     let commands = select(&request.commands, profile.and_then(|p| p.skills.as_ref()));
     let agents = select(&request.agents, profile.and_then(|p| p.agents.as_ref()));
-    let mut placements = Vec::new();
+    // One file per selected stem per kind (nesting and Kimi's extra files may add a few).
+    let mut placements = Vec::with_capacity(
+        layout
+            .kinds
+            .iter()
+            .map(|k| match k.kind {
+                ArtifactKindName::Commands | ArtifactKindName::Skills => commands.len(),
+                ArtifactKindName::Agents => agents.len(),
+                ArtifactKindName::KimiAgents => 2 * agents.len() + 2,
+            })
+            .sum(),
+    );
     for kind in &layout.kinds {
         placements_for(
             &mut placements,
@@ -320,8 +331,8 @@ pub fn resolve_install_plan(registry: &Registry, request: &PlanRequest) -> Resul
         descriptor,
         &[request.scope],
         &commands,
-        trigger_routers(request),
-        &request.child_to_routers,
+        (trigger_routers(request), &request.child_to_routers),
+        true,
     );
     let diagnostics = shadow_diagnostics(runtime, &triggers);
     Ok(Plan {
@@ -386,8 +397,8 @@ pub fn resolve_install_plans(
         descriptor,
         &wanted,
         &stems,
-        trigger_routers(request),
-        &request.child_to_routers,
+        (trigger_routers(request), &request.child_to_routers),
+        true,
     );
     let diagnostics = shadow_diagnostics(&request.runtime, &triggers);
     Ok(PlanSet {

@@ -107,20 +107,22 @@ pub fn resolve_trigger_surface(
         descriptor,
         scopes,
         &input.stems,
-        &input.router_stems,
-        &input.child_to_routers,
+        (&input.router_stems, &input.child_to_routers),
+        false,
     ))
 }
 
 /// [`resolve_trigger_surface`] of a known runtime over borrowed inputs (the plan passes its
-/// selected stems without copying them into a [`TriggerInput`]).
+/// selected stems without copying them into a [`TriggerInput`]). `distinct`: the caller
+/// already knows no stem is listed twice.
 pub(crate) fn surface_of<S: AsRef<str>>(
     descriptor: &RuntimeDescriptor,
     scopes: &[Scope],
     stems: &[S],
-    router_stems: &[String],
-    child_to_routers: &BTreeMap<String, Vec<String>>,
+    routers: (&[String], &BTreeMap<String, Vec<String>>),
+    distinct: bool,
 ) -> Vec<Trigger> {
+    let (router_stems, child_to_routers) = routers;
     let routers: BTreeSet<&str> = router_stems.iter().map(String::as_str).collect();
     let entries: usize = SCOPE_ORDER
         .iter()
@@ -171,7 +173,7 @@ pub(crate) fn surface_of<S: AsRef<str>>(
         .map(|e| e.prefix.as_str())
         .collect();
     let one_prefix = bearing.windows(2).all(|w| w[0] == w[1]);
-    if one_prefix && !has_duplicates(stems) {
+    if one_prefix && (distinct || !has_duplicates(stems)) {
         assign_aligned_winners(&mut surfaces, stems.len(), &descriptor.trigger_precedence);
     } else {
         assign_winners(&mut surfaces, &descriptor.trigger_precedence);
@@ -181,6 +183,10 @@ pub(crate) fn surface_of<S: AsRef<str>>(
 
 /// Whether `stems` lists some stem twice (a sort of the borrowed list, no hashing).
 pub(crate) fn has_duplicates<S: AsRef<str>>(stems: &[S]) -> bool {
+    // Inventories are usually listed in order: strictly increasing means no duplicates.
+    if stems.windows(2).all(|w| w[0].as_ref() < w[1].as_ref()) {
+        return false;
+    }
     let mut sorted: Vec<&str> = stems.iter().map(AsRef::as_ref).collect();
     sorted.sort_unstable();
     sorted.windows(2).any(|w| w[0] == w[1])
@@ -298,7 +304,13 @@ mod tests {
         for runtime in reg.runtime_ids() {
             let descriptor = reg.runtime(runtime).expect("runtime");
             for scopes in [&[Scope::Global, Scope::Local][..], &[Scope::Local]] {
-                let fast = surface_of(descriptor, scopes, &input.stems, &[], &BTreeMap::new());
+                let fast = surface_of(
+                    descriptor,
+                    scopes,
+                    &input.stems,
+                    (&[], &BTreeMap::new()),
+                    true,
+                );
                 let mut slow = fast.clone();
                 for t in &mut slow {
                     t.shadowed_by = None;

@@ -47,18 +47,21 @@ pub struct Routers {
 
 /// Whether `stem` can name a file safely: non-empty, not `.`/`..`, no `/` or `\`, and no
 /// control, bidi or invisible character (a stem becomes a file name and a trigger).
+#[allow(clippy::needless_bitwise_bool)] // Reason: eager `|` keeps the byte loop branch-free.
 pub(crate) fn is_plain_stem(stem: &str) -> bool {
     if stem.is_empty() || stem == "." || stem == ".." {
         return false;
     }
-    // ASCII stems (the usual case) are checked byte by byte: the only unsafe ASCII
-    // characters are the C0 controls and DEL. Anything else takes the character check.
-    if stem.is_ascii() {
-        return !stem
-            .bytes()
-            .any(|b| b == b'/' || b == b'\\' || b < 0x20 || b == 0x7f);
+    // One pass over the bytes without early exit (so it runs on whole words): the only
+    // unsafe ASCII characters are the C0 controls and DEL; a stem with any non-ASCII byte
+    // (rare) also takes the character check.
+    let mut unsafe_ascii = false;
+    let mut non_ascii = false;
+    for &b in stem.as_bytes() {
+        unsafe_ascii |= (b == b'/') | (b == b'\\') | (b < 0x20) | (b == 0x7f);
+        non_ascii |= b >= 0x80;
     }
-    !(stem.contains(['/', '\\']) || stem.chars().any(crate::sanitize::is_unsafe_char))
+    !(unsafe_ascii || (non_ascii && stem.chars().any(crate::sanitize::is_unsafe_char)))
 }
 
 /// Derives the routers from command sources: every command whose stem starts with `ns-` is
