@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Performance regression guard, run by CI (scripts/bench-guard.sh builds what it needs).
 //
-//   node benches/guard.mjs --workload PATH --plan-bench PATH --requests DIR [--node] [--update]
+//   node benches/guard.mjs --workload PATH --plan-bench PATH --requests DIR [--node] [--node-runs N] [--update]
 //
 // Two kinds of check, with margins justified in docs/performance.md ("Regression guard"):
 //
@@ -32,8 +32,14 @@ const BASELINE = path.join(ROOT, 'benches/guard-baseline.json');
 
 /** Instruction counts repeat to within a few hundred instructions; 3% is far above that. */
 const INSTRUCTION_MARGIN = 0.03;
-/** Worst spread of a quick-mode Node ratio over repeated runs was about ±25%; see docs. */
-const NODE_MARGIN = 0.35;
+/**
+ * Quick-mode Node ratios move a lot on a shared 2-vCPU machine (five runs in a row: P1
+ * 0.045–0.139, P4 0.49–3.58, the peer's own validation time varying 7x), so the Node check
+ * is a coarse tripwire: the baseline is the lowest ratio of five runs (`--update
+ * --node-runs 5`) and a run fails only below half of it. The instruction counts above are
+ * the tight guard.
+ */
+const NODE_MARGIN = 0.5;
 
 const TARGETS = { P5: 1.2, P6: 1.15, P1claude: 3, P1all: 3, P4: 10 };
 
@@ -50,13 +56,14 @@ const WORKLOADS = [
 ];
 
 function parseArgs(argv) {
-  const o = { workload: null, planBench: null, requests: null, node: false, update: false };
+  const o = { workload: null, planBench: null, requests: null, node: false, nodeRuns: 1, update: false };
   for (let i = 0; i < argv.length; i += 1) {
     const a = argv[i];
     if (a === '--workload') o.workload = argv[(i += 1)];
     else if (a === '--plan-bench') o.planBench = argv[(i += 1)];
     else if (a === '--requests') o.requests = argv[(i += 1)];
     else if (a === '--node') o.node = true;
+    else if (a === '--node-runs') o.nodeRuns = Number(argv[(i += 1)]);
     else if (a === '--update') o.update = true;
     else throw new Error(`unknown argument ${a}`);
   }
@@ -181,7 +188,13 @@ async function main() {
   let ratios = null;
   if (o.node) {
     console.log('Node ratios (peer time / our time, quick mode)');
-    ratios = measureNode();
+    const runs = Array.from({ length: Math.max(1, o.nodeRuns) }, () => measureNode());
+    // Checking keeps the best run (fewer false alarms); updating keeps the worst (a floor).
+    const pick = o.update ? Math.min : Math.max;
+    ratios = Object.fromEntries(Object.keys(runs[0]).map((k) => [k, pick(...runs.map((r) => r[k]))]));
+    if (runs.length > 1) {
+      for (const k of Object.keys(ratios)) console.log(`  ${k} over ${runs.length} runs: ${runs.map((r) => r[k].toFixed(3)).join(', ')}`);
+    }
     for (const [k, v] of Object.entries(ratios)) {
       const base = baseline?.nodeRatios?.[k] ?? TARGETS[k];
       const floor = Math.min(TARGETS[k], base) * (1 - NODE_MARGIN);

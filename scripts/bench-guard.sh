@@ -4,7 +4,7 @@
 # library and the Node addon in npm/). Builds the callgrind workload (bench profile) and
 # the C plan bench, then checks instruction counts, P5/P6 ratios and the Node ratios.
 #
-#   bash scripts/bench-guard.sh [--update]    # --update rewrites benches/guard-baseline.json
+#   bash scripts/bench-guard.sh [--update --node-runs 5]   # --update rewrites benches/guard-baseline.json
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
