@@ -8,6 +8,8 @@
 //! above what was live before the operation (the input text itself is built before and
 //! not counted), and the input's own size next to it, so "input + peak" is the total.
 
+#![allow(clippy::cast_precision_loss)] // Reason: byte counts are printed in MiB with one decimal.
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -19,6 +21,7 @@ use gsd_core::{Overlay, Registry, parse_manifest, warning_records};
 use serde_json::{Map, Value, json};
 
 /// The system allocator, counting live bytes and their peak.
+#[derive(Debug)]
 struct Counting;
 
 static LIVE: AtomicUsize = AtomicUsize::new(0);
@@ -72,8 +75,9 @@ static ALLOCATOR: Counting = Counting;
 
 const MIB: f64 = 1024.0 * 1024.0;
 
-/// One case: a name, the target (time in ms, heap in MiB, `None` when there is
+/// One case: a name, the targets (milliseconds, mebibytes; `None` when there is
 /// none), the input builder, and the operation returning a one-line outcome.
+#[derive(Debug)]
 struct Case {
     name: &'static str,
     target_ms: Option<f64>,
@@ -84,6 +88,7 @@ struct Case {
     run: fn(&Input) -> String,
 }
 
+#[derive(Debug)]
 enum Input {
     Text(String),
     Overlays(Vec<Overlay>),
@@ -147,7 +152,11 @@ fn runtime_with_host_behaviors(bases: &Value, n: usize) -> String {
 
 fn feature_with_requires(bases: &Value, n: usize) -> String {
     let mut manifest = bases["feature"].clone();
-    manifest["requires"] = Value::Array((0..n).map(|i| Value::String(format!("r{}", base36(i)))).collect());
+    manifest["requires"] = Value::Array(
+        (0..n)
+            .map(|i| Value::String(format!("r{}", base36(i))))
+            .collect(),
+    );
     serde_json::to_string(&manifest).expect("serializable")
 }
 
@@ -199,6 +208,7 @@ fn overlay_outcome(overlays: &[Overlay]) -> String {
     )
 }
 
+#[allow(clippy::too_many_lines)] // Reason: one table of cases, read top to bottom.
 fn cases() -> Vec<Case> {
     vec![
         Case {
@@ -222,7 +232,10 @@ fn cases() -> Vec<Case> {
             build: |_| {
                 overlay(
                     "acme-big",
-                    format!("{{\"id\":\"acme-big\",\"d\":\"{}\"}}", "a".repeat(9 * 1024 * 1024)),
+                    format!(
+                        "{{\"id\":\"acme-big\",\"d\":\"{}\"}}",
+                        "a".repeat(9 * 1024 * 1024)
+                    ),
                 )
             },
             run: |i| overlay_outcome(i.overlays()),
@@ -240,7 +253,13 @@ fn cases() -> Vec<Case> {
             target_ms: None,
             target_mib: None,
             target_counts_input: false,
-            build: |_| Input::Text(format!("{}1{}", "{\"a\":".repeat(100_000), "}".repeat(100_000))),
+            build: |_| {
+                Input::Text(format!(
+                    "{}1{}",
+                    "{\"a\":".repeat(100_000),
+                    "}".repeat(100_000)
+                ))
+            },
             run: |i| outcome_of_parse(parse_manifest(i.text())),
         },
         Case {
@@ -307,6 +326,7 @@ fn cases() -> Vec<Case> {
     ]
 }
 
+#[derive(Debug)]
 struct Measured {
     median: Duration,
     min: Duration,
@@ -341,18 +361,34 @@ fn verdict(case: &Case, m: &Measured, input_bytes: usize) -> String {
     let mut parts = Vec::new();
     let ms = m.median.as_secs_f64() * 1000.0;
     if let Some(target) = case.target_ms {
-        parts.push(format!("time {} (< {target} ms)", if ms < target { "met" } else { "NOT met" }));
+        parts.push(format!(
+            "time {} (< {target} ms)",
+            if ms < target { "met" } else { "NOT met" }
+        ));
     }
     if let Some(target) = case.target_mib {
-        let counted = m.peak_bytes + if case.target_counts_input { input_bytes } else { 0 };
+        let counted = m.peak_bytes
+            + if case.target_counts_input {
+                input_bytes
+            } else {
+                0
+            };
         let mib = counted as f64 / MIB;
         parts.push(format!(
             "memory {} (< {target} MiB{})",
             if mib < target { "met" } else { "NOT met" },
-            if case.target_counts_input { ", input included" } else { "" }
+            if case.target_counts_input {
+                ", input included"
+            } else {
+                ""
+            }
         ));
     }
-    if parts.is_empty() { "no target".to_owned() } else { parts.join("; ") }
+    if parts.is_empty() {
+        "no target".to_owned()
+    } else {
+        parts.join("; ")
+    }
 }
 
 fn main() {
@@ -374,7 +410,7 @@ fn main() {
         let input_bytes = input.bytes();
         let m = measure(&case, &input, runs);
         println!(
-            "| {} | {:.1} | {:.1} | {:.1} | {:.1} | {} | {} |",
+            "| {} | {:.1} | {:.3} | {:.3} | {:.1} | {} | {} |",
             case.name,
             input_bytes as f64 / MIB,
             m.median.as_secs_f64() * 1000.0,
@@ -385,5 +421,7 @@ fn main() {
         );
         drop(input);
     }
-    println!("\n{runs} runs per case; release build; peak heap counted by the bench's global allocator.");
+    println!(
+        "\n{runs} runs per case; release build; peak heap counted by the bench's global allocator."
+    );
 }
