@@ -38,17 +38,17 @@ cargo test --release --locked -p gsd-core "${build_args[@]}" --no-run >&2
 log_dir="$(mktemp -d)"
 trap 'rm -rf "$log_dir"' EXIT
 status=0
-printf '%-24s %10s %8s %10s  %s\n' suite properties cases seconds result
+printf '%-24s %10s %8s %10s %10s  %s\n' suite properties cases wall_s cpu_s result
+TIMEFORMAT='%R %U %S'
 for suite in "${suites[@]}"; do
   log="$log_dir/$suite.log"
-  start=$(date +%s.%N)
-  if cargo test --release --locked -p gsd-core --test "$suite" -- --nocapture --test-threads=1 >"$log" 2>&1; then
+  if { time cargo test --release --locked -p gsd-core --test "$suite" -- --nocapture --test-threads=1 >"$log" 2>&1; } 2>"$log.time"; then
     result=ok
   else
     result=FAILED
     status=1
   fi
-  end=$(date +%s.%N)
+  read -r wall user sys <"$log.time"
   # Every property must report exactly CASES passed cases.
   mapfile -t passed < <(grep -o 'Passed [0-9]* QuickCheck tests' "$log" | awk '{print $2}')
   declared=$(grep -cE '#\[quickcheck\]|QuickCheck::new\(\)' "core/tests/$suite.rs" || true)
@@ -59,7 +59,7 @@ for suite in "${suites[@]}"; do
   for n in "${passed[@]}"; do
     if [ "$n" -ne "$cases" ]; then result="FAILED (a property ran $n cases)"; status=1; fi
   done
-  printf '%-24s %10s %8s %10.1f  %s\n' "$suite" "$declared" "$cases" "$(echo "$end - $start" | bc)" "$result"
+  printf '%-24s %10s %8s %10.1f %10.1f  %s\n' "$suite" "$declared" "$cases" "$wall" "$(echo "$user + $sys" | bc)" "$result"
   if [ "$result" != ok ]; then tail -n 60 "$log" >&2; fi
 done
 exit "$status"
