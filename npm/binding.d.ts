@@ -43,6 +43,66 @@ export declare function buildShadowReport(runtime: string, host?: any, facts?: a
 /** The canonical runtime id of a name or alias, or `null`. */
 export declare function canonicalizeRuntimeName(value: string): string | null
 
+/** The install intent of `runtime` in a caller-supplied descriptor map (JSON). */
+export declare function compatDescriptorIntent(descriptors: string, runtime: string): string
+
+/** `destSubpath` confined strictly inside `root` (resolved against `cwd`). */
+export declare function compatDestWithinRoot(cwd: string, root: string, destSubpath: string): string
+
+/** Every `requires` cycle of a capability map (`[[id, requires], …]`). */
+export declare function compatDetectRequiresCycles(entries: string): string
+
+/** Where the effective profile comes from: `{ source: "requested" | "marker" | "full", profile? }`. */
+export declare function compatEffectiveProfile(requested: boolean, marker?: string | undefined | null): string
+
+/** The explicit runtime from `GSD_RUNTIME` and the project config's `runtime` (`null`: none). */
+export declare function compatExplicitRuntime(envRuntime?: string | undefined | null, configRuntime?: string | undefined | null): string
+
+/** The installer's global config directory of `runtime` (`explicitDir` first). */
+export declare function compatGlobalConfigDir(runtime: string, explicitDir: string | undefined | null, host: string): string
+
+/** Probe paths the global config directory and skills base of `runtime` may test. */
+export declare function compatGlobalDirsProbePaths(runtime: string, host: string): string
+
+/** One global skill directory of `runtime` (`null`: no skills directory). */
+export declare function compatGlobalSkillDir(runtime: string, skill: string, host: string): string
+
+/** One global skill directory spelled for messages (`~` for the home directory). */
+export declare function compatGlobalSkillDisplayPath(runtime: string, skill: string, host: string): string
+
+/** The global skills base of `runtime` (`null`: the runtime has no skills directory). */
+export declare function compatGlobalSkillsBase(runtime: string, host: string): string
+
+/** Whether a legacy install mode keeps only the minimal skill set. */
+export declare function compatIsMinimalMode(mode: string): boolean
+
+/** Whether a capability skill stem can name a directory of its own. */
+export declare function compatIsSafeSkillStem(stem: string): boolean
+
+/** The run order (indices) of hook entries (`[[capId, produces, consumes], …]`). */
+export declare function compatOrderHookEntries(entries: string, hookKind: string, point?: string | undefined | null): string
+
+/** The profile named by a marker file's text (`null`: none). */
+export declare function compatParseProfileMarker(text: string): string
+
+/** The marker file names: `{ profile, capabilitySkill }`. */
+export declare function compatProfileMarkers(): string
+
+/** The `requires` closure of `id` (JSON) over a capability map (`[[id, requires], …]`). */
+export declare function compatRequiresClosure(id: string, entries: string): string
+
+/** The effective runtime: explicit, else the install marker, else `claude`. */
+export declare function compatResolveRuntime(explicit?: string | undefined | null, marker?: string | undefined | null): string
+
+/** `join(resolve(skillsHome ?? configHome), skillsDestSubpath)`. */
+export declare function compatSkillsBaseFromDescriptor(configHome: string, host: string, skillsDestSubpath: string): string
+
+/** The descriptor a skills base is resolved from (`skillsHome`, else the config home). */
+export declare function compatSkillsBaseProbePaths(configHome: string, host: string): string
+
+/** The staging plan of a layout (`{ runtime, configDir, scope, home, cwd, kinds }`). */
+export declare function compatStagingPlan(request: string): string
+
 /** The file name of a command: `<stem>.md` when namespaced by directory, else `<prefix><stem>.md`. */
 export declare function composeCommandFilename(namespacedByDir: boolean, prefix: string, stem: string): string
 
@@ -89,6 +149,12 @@ export declare function parseRequires(text: string): Array<string>
 export declare function parseScope(scope: string): string
 
 /**
+ * The plan's fields in serialization order: `[[name, large]]`, where a large section
+ * crosses as its own text and is parsed on first access.
+ */
+export declare function planFields(): Array<[string, boolean]>
+
+/**
  * The named install profiles and their base skill lists: `{ core: [...], standard: [...] }`
  * (`full` installs everything and has no list).
  */
@@ -112,10 +178,12 @@ export declare function resolveConfigHomeOf(configHome: any, host?: any): { conf
 export declare function resolveInstalledSurfaces(runtime?: string | undefined | null, host?: any, facts?: any, registry?: Registry | undefined | null): any
 
 /**
- * The install plan of a runtime at a scope. `options` holds `explicitDir`, the source
- * inventory (`commands`, `agents`, `routerStems`, `childToRouters`) and `profile`.
+ * The install plan of a runtime at a scope as JSON texts: `[head, ...large sections]` (see
+ * `planFields`). `host` is host data as JSON text (absent: the real machine); `options`
+ * is JSON text of `{ explicitDir?, commands?, agents?, routerStems?, childToRouters?,
+ * profile? }`.
  */
-export declare function resolveInstallPlan(runtime: string, scope: string, host?: any, options?: any, registry?: Registry | undefined | null): any
+export declare function resolveInstallPlanSections(runtime: string, scope: string, host?: string | undefined | null, options?: string | undefined | null, registry?: Registry | undefined | null): Array<string>
 
 /** The artifact layout of a runtime at a scope, rooted at `configDir`. */
 export declare function resolveLayout(runtime: string, configDir: string, scope: string, host?: any, registry?: Registry | undefined | null): any
@@ -141,6 +209,12 @@ export declare function resolveScope(runtime: string, scope: string, host?: any,
  * `input` is `{ stems, routerStems?, childToRouters? }`.
  */
 export declare function resolveTriggerSurface(runtime: string, scopes: Array<string>, input: any, registry?: Registry | undefined | null): Array<any>
+
+/**
+ * `resolveTriggerSurface` with `input` and the result as JSON text (one string crosses
+ * each way instead of every stem and every record).
+ */
+export declare function resolveTriggerSurfaceJson(runtime: string, scopes: Array<string>, input: string, registry?: Registry | undefined | null): string
 
 /** Strips a manifest-supplied string for printing (ANSI, controls, bidi, zero-width). */
 export declare function sanitizeForRender(value: string): string
@@ -169,6 +243,9 @@ export declare function surfaceProbeRequests(runtime: string | undefined | null,
  */
 export declare function validateCapability(text: string, folder: string): Array<any>
 
+/** `validateCapability` with its result as JSON text, `null` when the manifest is valid. */
+export declare function validateCapabilityJson(text: string, folder: string): string | null
+
 /**
  * The closed vocabularies of the manifest format, by enum name (`configHomeKind`,
  * `installSurface`, ...), each in the peer's declaration order.
@@ -177,3 +254,6 @@ export declare function vocabulary(): Record<string, string[]>
 
 /** The typed warning records of one capability manifest (text, bounded). */
 export declare function warningRecords(text: string): Array<any>
+
+/** `warningRecords` with its result as JSON text, `null` when there is none. */
+export declare function warningRecordsJson(text: string): string | null

@@ -258,7 +258,11 @@ export interface PlanOptions extends RegistryOption {
   profile?: { skills?: readonly string[] | null; agents?: readonly string[] | null } | null;
 }
 
-/** The install plan for one runtime at one scope. */
+/**
+ * The install plan for one runtime at one scope: a frozen plain object. `kinds`,
+ * `placements`, `uninstall`, `triggers` and `diagnostics` are enumerable getters that parse
+ * their section on first read and then return the same deep-frozen value.
+ */
 export interface Plan {
   readonly runtime: string;
   readonly scope: ResolvedScope;

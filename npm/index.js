@@ -6,6 +6,11 @@
  * is the public surface: it checks argument types at the boundary, calls the core once
  * per call, and returns deep-frozen plain objects. Failures are `Error`s whose `code` is
  * one of {@link errorCodes} and whose `field` names the input at fault (or `null`).
+ *
+ * The hot calls cross as text: large inputs go in as one `JSON.stringify`d string, results
+ * come back as JSON text and are `JSON.parse`d here. A plan's large sections (kinds,
+ * placements, uninstall, triggers, diagnostics) stay text until first read; each is then
+ * parsed once, deep-frozen and cached (see {@link resolveInstallPlan}).
  */
 
 const native = require('./binding.js');
@@ -23,6 +28,52 @@ function deepFreeze(value) {
     for (const key of Object.keys(value)) deepFreeze(value[key]);
   }
   return value;
+}
+
+/**
+ * Deep-freezes a fresh `JSON.parse` result (nothing in it is frozen yet, and it holds only
+ * arrays, plain objects and primitives); returns it.
+ * @param {any} value
+ * @returns {any}
+ */
+function freezeParsed(value) {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i += 1) {
+      const item = value[i];
+      if (typeof item === 'object' && item !== null) freezeParsed(item);
+    }
+  } else {
+    for (const key of Object.keys(value)) {
+      const item = value[key];
+      if (typeof item === 'object' && item !== null) freezeParsed(item);
+    }
+  }
+  return Object.freeze(value);
+}
+
+/** The shared result of a list call that found nothing. */
+const EMPTY = Object.freeze([]);
+
+/**
+ * A list that crossed as JSON text, `null` meaning empty.
+ * @param {string | null} text
+ */
+function parsedList(text) {
+  return text === null ? EMPTY : freezeParsed(JSON.parse(text));
+}
+
+/**
+ * An argument as JSON text for the core (one string crosses instead of every property).
+ * @param {unknown} value
+ * @param {string} field
+ */
+function jsonArg(value, field) {
+  if (value === undefined) return undefined;
+  try {
+    return JSON.stringify(value);
+  } catch (err) {
+    throw invalidArgument(field, `${field} is invalid: ${/** @type {Error} */ (err).message}`);
+  }
 }
 
 /**
@@ -189,15 +240,86 @@ function resolveTriggerSurface(runtime, scopes, input, options) {
   const { registry } = optionsArg(options);
   if (!Array.isArray(scopes)) throw invalidArgument('scopes', `scopes must be an array, got ${render(scopes)}`);
   scopes.forEach((s, i) => requireString(s, `scopes[${i}]`));
-  return deepFreeze(
-    native.resolveTriggerSurface(requireString(runtime, 'runtime'), scopes, optionsArg(input), registryOrDefault(registry)),
+  return freezeParsed(
+    JSON.parse(
+      native.resolveTriggerSurfaceJson(
+        requireString(runtime, 'runtime'),
+        scopes,
+        /** @type {string} */ (jsonArg(optionsArg(input), 'input')),
+        registryOrDefault(registry),
+      ),
+    ),
   );
+}
+
+/**
+ * A plan as a frozen plain object over the texts the core returned: the small fields are
+ * parsed now, each large section (kinds, placements, uninstall, triggers, diagnostics) on
+ * first read, then deep-frozen and kept. The keys, their order and the values are those of
+ * the plan; the large ones are enumerable getters, so `JSON.stringify`, spreading and
+ * `assert.deepStrictEqual` see plain values.
+ * @param {string[]} texts `[head, kinds, placements, uninstall, triggers, diagnostics]`
+ */
+function planObject(texts) {
+  const head = freezeParsed(JSON.parse(texts[0]));
+  /** @type {any} */
+  let kinds;
+  /** @type {any} */
+  let placements;
+  /** @type {any} */
+  let uninstall;
+  /** @type {any} */
+  let triggers;
+  /** @type {any} */
+  let diagnostics;
+  const plan = {
+    runtime: head.runtime,
+    scope: head.scope,
+    commandStyle: head.commandStyle,
+    config: head.config,
+    hooks: head.hooks,
+    sandboxTier: head.sandboxTier,
+    supportTier: head.supportTier,
+    get kinds() {
+      return (kinds ??= freezeParsed(JSON.parse(texts[1])));
+    },
+    get placements() {
+      return (placements ??= freezeParsed(JSON.parse(texts[2])));
+    },
+    get uninstall() {
+      return (uninstall ??= freezeParsed(JSON.parse(texts[3])));
+    },
+    get triggers() {
+      return (triggers ??= freezeParsed(JSON.parse(texts[4])));
+    },
+    installManifest: head.installManifest,
+    get diagnostics() {
+      return (diagnostics ??= freezeParsed(JSON.parse(texts[5])));
+    },
+  };
+  // `console.log(plan)` shows values, not `[Getter]` (not enumerable: equality ignores it).
+  Object.defineProperty(plan, INSPECT, { value: inspectPlan });
+  return Object.freeze(plan);
+}
+
+const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+
+/**
+ * @this {Record<string, unknown>}
+ * @param {number} depth
+ * @param {object} options
+ * @param {(value: unknown, options: object) => string} inspect
+ */
+function inspectPlan(depth, options, inspect) {
+  return inspect({ ...this }, options);
 }
 
 /**
  * The install plan of a runtime at a scope: scope, config intent, hooks, layout kinds,
  * placements, uninstall items, trigger surface (with shadowing), the install-manifest
- * record, and diagnostics.
+ * record, and diagnostics. The plan is a deep-frozen plain object; its large sections are
+ * parsed from the core's text on first access (see the module doc), which callers do not
+ * observe except in timing.
  * @param {string} runtime
  * @param {string} scope
  * @param {object} [host] plain host data; omitted: the real machine
@@ -205,12 +327,12 @@ function resolveTriggerSurface(runtime, scopes, input, options) {
  */
 function resolveInstallPlan(runtime, scope, host, options) {
   const { registry, ...rest } = optionsArg(options);
-  return deepFreeze(
-    native.resolveInstallPlan(
+  return planObject(
+    native.resolveInstallPlanSections(
       requireString(runtime, 'runtime'),
       requireString(scope, 'scope'),
-      hostArg(host),
-      rest,
+      jsonArg(hostArg(host), 'host'),
+      jsonArg(rest, 'options'),
       registryOrDefault(registry),
     ),
   );
@@ -250,7 +372,7 @@ function manifestText(manifest) {
  * @param {string} folder
  */
 function validateCapability(manifest, folder) {
-  return deepFreeze(native.validateCapability(manifestText(manifest), requireString(folder, 'folder')));
+  return parsedList(native.validateCapabilityJson(manifestText(manifest), requireString(folder, 'folder')));
 }
 
 /**
@@ -258,7 +380,7 @@ function validateCapability(manifest, folder) {
  * @param {string | object} manifest
  */
 function warningRecords(manifest) {
-  return deepFreeze(native.warningRecords(manifestText(manifest)));
+  return parsedList(native.warningRecordsJson(manifestText(manifest)));
 }
 
 /**

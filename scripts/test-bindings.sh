@@ -8,10 +8,13 @@
 #      ASan+UBSan, and under valgrind (--leak-check=full --errors-for-leak-kinds=all);
 #    * against the release library (as shipped): plain, and the example linked statically;
 #    * a negative control: a build that skips one free must fail both leak checkers.
+#    test_hostile runs the hostile-corpus subset written by tests/c/hostile_subset.py;
+#    test_overlay_dir builds real overlay trees (symlinks, FIFOs) in a temporary directory.
 #    The C part closes with a plain "N passed, M failed" line (N sums the checks of every
 #    run, counting each program without its own count, like the example, as one).
 # Python: uniffi-bindgen generates the module offline from the release library, then
-#    python3 -m unittest runs bindings/uniffi/tests/bindings/test_*.py, and the example of
+#    python3 -m unittest runs bindings/uniffi/tests/bindings/test_*.py (test_hostile.py: the
+#    same hostile subset through Python), and the example of
 #    docs/uniffi.md runs; check_panic.py runs against a debug build with the `test-panic`
 #    feature (a panic must arrive as InternalError).
 set -euo pipefail
@@ -92,15 +95,23 @@ gcc -std=c11 -Wall -Wextra -Wpedantic -Werror -I"$ROOT/bindings/c/include" "$exa
     -o "$OUT/static/example_c_api"
 echo "   C programs compiled in $(elapsed "$t")"
 
+# The hostile subset of test_hostile (tests/c/hostile_subset.py picks and builds it): the
+# whole subset in the plain runs; without the big generated inputs (9 MiB manifests,
+# 800 000 keys) under the sanitizers and valgrind, where they would take many minutes.
+hostile_all=$OUT/hostile_cases.bin
+hostile_small=$OUT/hostile_cases_small.bin
+python3 tests/c/hostile_subset.py "$hostile_all"
+python3 tests/c/hostile_subset.py "$hostile_small" --small
+
 t=$(date +%s)
 for bin in "$OUT"/debug/plain/*; do
     name=$(basename "$bin")
-    run "debug/plain/$name" "$bin"
-    run "debug/asan+ubsan/$name" "$OUT/debug/asan/$name"
-    run "debug/valgrind/$name" "${VALGRIND[@]}" "$bin"
+    GSD_HOSTILE_CASES=$hostile_all run "debug/plain/$name" "$bin"
+    GSD_HOSTILE_CASES=$hostile_small run "debug/asan+ubsan/$name" "$OUT/debug/asan/$name"
+    GSD_HOSTILE_CASES=$hostile_small run "debug/valgrind/$name" "${VALGRIND[@]}" "$bin"
 done
 for bin in "$OUT"/release/plain/*; do
-    run "release/plain/$(basename "$bin")" "$bin"
+    GSD_HOSTILE_CASES=$hostile_all run "release/plain/$(basename "$bin")" "$bin"
 done
 run "release/static/example_c_api" "$OUT/static/example_c_api"
 expect_leak "negative control: valgrind" "${VALGRIND[@]}" "$OUT/leak/plain/test_registry"
@@ -144,11 +155,13 @@ done
 kt=$(find "$ROOT/target/uniffi-kotlin" -name '*.kt' | head -n 1)
 swift=$ROOT/target/uniffi-swift/gsd_core_uniffi.swift
 # The generated sources must carry the public surface: the Registry object, the error
-# type and the plan entry point.
-for pattern in 'open class Registry' 'sealed class GsdException' 'fun `resolveInstallPlan`'; do
+# type and the plan entry points.
+for pattern in 'open class Registry' 'sealed class GsdException' 'fun `resolveInstallPlan`' \
+    'fun `resolveInstallPlans`' 'data class PlanSet'; do
     grep -qF "$pattern" "$kt" || { echo "Kotlin bindings lack: $pattern" >&2; exit 1; }
 done
-for pattern in 'open class Registry' 'enum GsdError' 'func resolveInstallPlan'; do
+for pattern in 'open class Registry' 'enum GsdError' 'func resolveInstallPlan' \
+    'func resolveInstallPlans' 'struct PlanSet'; do
     grep -qF "$pattern" "$swift" || { echo "Swift bindings lack: $pattern" >&2; exit 1; }
 done
 echo "   Kotlin and Swift generated in $(elapsed "$t")"

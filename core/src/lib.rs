@@ -17,12 +17,15 @@
 #![deny(missing_docs)]
 
 pub mod cross;
+pub mod descriptor_intent;
 pub mod diagnostic;
 pub mod embedded;
 pub mod error;
 pub mod home;
+pub mod hook_order;
 pub mod host;
 pub mod index;
+pub mod install_choice;
 pub mod install_manifest;
 pub mod intent;
 mod js;
@@ -32,21 +35,29 @@ pub mod path;
 pub mod plan;
 pub mod profile;
 pub mod registry;
+pub mod requires_graph;
 pub mod sanitize;
 pub mod scope;
 pub mod shadow;
+pub mod skills_base;
 pub mod slash;
+pub mod staging;
 pub mod surface;
 pub mod trigger;
 pub mod validate;
 pub mod vocab;
 
 pub use cross::{validate_cross, validate_data_flow};
+pub use descriptor_intent::{DescriptorIntent, descriptor_intent};
 pub use diagnostic::{Diagnostic, Severity};
 pub use error::{Error, ErrorCode};
 pub use home::{Provenance, probe_paths, resolve_config_home};
+pub use hook_order::{HookEntry, order_hook_entries};
 pub use host::Host;
 pub use index::Index;
+pub use install_choice::{
+    ProfileSource, effective_profile, explicit_runtime, parse_profile_marker, resolve_runtime,
+};
 pub use install_manifest::{
     InstallManifest, InstallManifestDocument, InstallManifestRead, ManifestMode,
     read_install_manifest, read_install_manifest_bytes,
@@ -62,12 +73,18 @@ pub use plan::{
 };
 pub use profile::{ProfileSources, ResolvedProfile, resolve_profile};
 pub use registry::{Overlay, Registry};
+pub use requires_graph::{RequiresEntry, detect_requires_cycles, requires_closure_of};
 pub use scope::{ResolvedScope, SCOPE_ORDER, parse_scope, resolve_scope, scope_probe_paths};
 pub use shadow::{
     ManifestMismatch, ShadowReason, ShadowReport, ShadowSide, ShadowedTrigger, build_shadow_report,
     render_shadow_report, sanitize_for_render,
 };
+pub use skills_base::{
+    global_config_dir, global_dirs_probe_paths, global_skill_dir, global_skill_display_path,
+    global_skills_base, skills_base_from_descriptor,
+};
 pub use slash::{canonicalize_runtime_name, format_gsd_slash, normalize_runtime_name};
+pub use staging::{StagingPlan, StagingRequest, staging_plan};
 pub use surface::{
     ConfigHomeFacts, HomeProbe, InstalledRuntimeSurface, InstalledScope, InstalledSurfaces,
     SurfaceFacts, host_probe_paths, probe_requests, resolve_installed_surfaces,

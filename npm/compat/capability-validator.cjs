@@ -2,14 +2,19 @@
 // Drop-in for the validation entry points and closed vocabularies of the peer's
 // `capability-validator.cjs`, backed by the native core.
 //
-// Provided: validateCapability, collectReviewerWarnings, collectReviewerWarningRecords and
-// the vocabulary constants below. Not provided: the per-body validators, topological sorts
-// and cross-capability checks (the core runs them when a registry is built).
+// Provided: validateCapability, collectReviewerWarnings, collectReviewerWarningRecords, the
+// vocabulary constants below, the `requires` graph of a caller's capability map
+// (detectRequiresCycles, computeRequiresClosure) and the hook run order (topoSortSteps,
+// topoSortContributions, topoSortHookEntries). Not provided: the per-body and per-entry
+// validators (validateFeatureBody, validateRuntimeBody, validateReviewerBody, ...), which
+// are steps of the core's whole-manifest walk rather than an API, the cross-capability
+// checks (the core runs them when a registry is built), and the regular expressions.
 // Difference: a manifest is checked as its JSON text (bounded in size and depth), so
 // values JSON cannot carry (functions, `undefined`) read as absent, and inputs on which the
 // peer throws (a `null` step) give a `null_element` error instead.
 
 const native = require('../binding.js');
+const { answer, valueOf } = require('./_json.cjs');
 
 const v = native.vocabulary();
 const set = (values) => new Set(values);
@@ -36,6 +41,61 @@ function collectReviewerWarningRecords(cap) {
 function collectReviewerWarnings(cap) {
   return collectReviewerWarningRecords(cap).map((r) => r.message);
 }
+
+/** A capability map's entries for the core: `[[id, requires], …]` in map order. */
+function requiresEntries(capMap) {
+  const out = [];
+  for (const [id, cap] of capMap) {
+    if (typeof id === 'string') out.push([id, cap && Array.isArray(cap.requires) ? cap.requires : null]);
+  }
+  return JSON.stringify(out);
+}
+
+function detectRequiresCycles(capMap) {
+  return valueOf(native.compatDetectRequiresCycles(requiresEntries(capMap)));
+}
+
+function computeRequiresClosure(id, capMap) {
+  return new Set(valueOf(native.compatRequiresClosure(JSON.stringify(id ?? null), requiresEntries(capMap))));
+}
+
+/** The artifact names of a produces/consumes value as the peer iterates it. */
+function names(value) {
+  return [...(value || [])].map(String);
+}
+
+function topoSortHookEntries(entries, hookKey, hookKind) {
+  if (entries.length <= 1) return entries;
+  const rows = entries.map((e) => [e.capId == null ? '' : String(e.capId), names(e[hookKey].produces), names(e[hookKey].consumes)]);
+  const first = entries[0] && entries[0][hookKey] ? JSON.stringify(String(entries[0][hookKey].point)) : undefined;
+  const a = answer(native.compatOrderHookEntries(JSON.stringify(rows), String(hookKind), first));
+  if (a.error) throw new Error(a.error.message);
+  return a.value.map((i) => entries[i]);
+}
+
+function topoSortSteps(entries) {
+  return topoSortHookEntries(entries, 'step', 'steps');
+}
+
+function topoSortContributions(entries) {
+  return topoSortHookEntries(entries, 'contrib', 'contributions');
+}
+
+const HOOK_GROUP_KINDS = Object.freeze({ steps: 'step', contributions: 'contribution', gates: 'gate' });
+
+/** The host-integration axes of a runtime descriptor, under the peer's key names. */
+const HOST_INTEGRATION_VOCAB = {
+  embeddingMode: [...v.embeddingMode],
+  commandSurface: [...v.commandSurface],
+  modelMode: [...v.modelMode],
+  hookBus: [...v.hookBus],
+  stateIO: [...v.stateIo],
+  transport: [...v.hostTransport],
+  runtime: [...v.hostRuntime],
+  subagentToolkit: [...v.subagentToolkit],
+  effortSurface: [...v.effortSurface],
+  isolation: [...v.dispatchIsolation],
+};
 
 const REVIEWER_WARNING = Object.freeze({
   UNKNOWN_REVIEWER_FIELD: 'unknown_reviewer_field',
@@ -78,6 +138,13 @@ module.exports = {
   KNOWN_REVIEWER_FIELDS: set(v.knownReviewerFields),
   KNOWN_HOST_BEHAVIORS: set(v.knownHostBehaviors),
   validateCapability,
+  detectRequiresCycles,
+  computeRequiresClosure,
+  topoSortHookEntries,
+  topoSortSteps,
+  topoSortContributions,
+  HOOK_GROUP_KINDS,
+  _HOST_INTEGRATION_VOCAB: HOST_INTEGRATION_VOCAB,
   collectReviewerWarnings,
   collectReviewerWarningRecords,
   REVIEWER_WARNING,

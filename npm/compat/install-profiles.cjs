@@ -3,13 +3,21 @@
 // the native core: PROFILES, PROFILE_RANK, loadSkillsManifest, resolveProfile,
 // parseRequires and mostRestrictiveProfile.
 //
+// Also: the profile marker (readActiveProfile, resolveEffectiveProfile: the file is read
+// here, its text and the precedence are judged by the core), isMinimalMode,
+// isSafeCapabilitySkillStem, MINIMAL_SKILL_ALLOWLIST and CAPABILITY_SKILL_MARKER.
+//
 // Differences: `loadSkillsManifest` returns an opaque manifest (the source texts) that only
 // this module's `resolveProfile` reads, instead of the peer's Map; `_profilesOverride` is
-// not supported. The staging functions (IO) are not provided.
+// not supported. Not provided (file-system staging, see docs/node.md): the stage*
+// functions, STAGED_DIRS, cleanupStagedSkills, writeActiveProfile,
+// readInstalledCapabilitySkill, shouldInstallSkill, capabilityClusterStems,
+// parseCallsAgents, workflowAgentRefs.
 
 const fs = require('node:fs');
 const path = require('node:path');
 const native = require('../binding.js');
+const { valueOf } = require('./_json.cjs');
 
 const base = native.profiles();
 const PROFILES = Object.freeze({
@@ -88,4 +96,49 @@ function mostRestrictiveProfile(profileNames) {
   return native.mostRestrictiveProfile(profileNames ? [...profileNames].map(String) : []);
 }
 
-module.exports = { PROFILES, PROFILE_RANK, loadSkillsManifest, resolveProfile, mostRestrictiveProfile, parseRequires };
+const MARKERS = valueOf(native.compatProfileMarkers());
+const CAPABILITY_SKILL_MARKER = MARKERS.capabilitySkill;
+const MINIMAL_SKILL_ALLOWLIST = Object.freeze([...PROFILES.core]);
+
+function readActiveProfile(runtimeConfigDir) {
+  const markerPath = path.join(runtimeConfigDir, MARKERS.profile);
+  let text;
+  try {
+    text = fs.readFileSync(markerPath, 'utf8');
+  } catch {
+    return null; // no marker: a first install
+  }
+  return valueOf(native.compatParseProfileMarker(text));
+}
+
+function resolveEffectiveProfile({ requestedProfileName, targetDir }) {
+  const requested = requestedProfileName != null;
+  // The marker is read only when no name is given (an explicit name never touches the disk).
+  const marker = requested ? null : readActiveProfile(targetDir);
+  const choice = valueOf(native.compatEffectiveProfile(requested, marker ?? undefined));
+  if (choice.source === 'requested') return requestedProfileName;
+  return choice.source === 'marker' ? choice.profile : 'full';
+}
+
+function isMinimalMode(mode) {
+  return typeof mode === 'string' && native.compatIsMinimalMode(mode);
+}
+
+function isSafeCapabilitySkillStem(stem) {
+  return typeof stem === 'string' && native.compatIsSafeSkillStem(stem) && !path.isAbsolute(stem);
+}
+
+module.exports = {
+  PROFILES,
+  PROFILE_RANK,
+  loadSkillsManifest,
+  resolveProfile,
+  resolveEffectiveProfile,
+  mostRestrictiveProfile,
+  readActiveProfile,
+  parseRequires,
+  isSafeCapabilitySkillStem,
+  CAPABILITY_SKILL_MARKER,
+  MINIMAL_SKILL_ALLOWLIST,
+  isMinimalMode,
+};

@@ -1,22 +1,37 @@
 'use strict';
-// Drop-in for the pure half of the peer's `runtime-artifact-layout.cjs`, backed by the
-// native core: layouts (without the IO `stage` half), the trigger surface and the command
-// file-name rules.
+// Drop-in for the peer's `runtime-artifact-layout.cjs`, backed by the native core: layouts,
+// the trigger surface and the command file-name rules.
 //
-// Differences: the `registry` / `capabilityRegistry` arguments are accepted and ignored
-// (the embedded first-party registry answers); `stage` and findInstallSourceRoot (IO) are
-// not provided.
+// A layout's values come from the core. Each kind's `stage` (copying the package's sources
+// into a staging directory: file IO and body conversion) is the installer's own: when the
+// installer's `runtime-artifact-layout.cjs` is loaded (see `_installer.cjs`), its `stage`
+// for the same kind is attached at the same key position; otherwise kinds carry no `stage`.
+// Differences: the `registry` / `capabilityRegistry` arguments only reach the installer's
+// `stage` (the embedded first-party registry answers the values); findInstallSourceRoot
+// (IO) is not provided.
 
 const os = require('node:os');
 const native = require('../binding.js');
 const { renderJson } = require('./_host.cjs');
 const { isInstallScopeId } = require('./install-scope.cjs');
+const { installerModule } = require('./_installer.cjs');
 
 function unknownRuntime(runtime) {
   return new TypeError(`Unknown runtime: '${runtime}' — add to runtime-artifact-layout.cjs table`);
 }
 
-function resolveRuntimeArtifactLayoutFromRegistry(_registry, runtime, configDir, scope = 'global') {
+/** The installer's kinds for the same call (for their `stage`), or `null`. */
+function installerKinds(call) {
+  const theirs = installerModule('runtime-artifact-layout.cjs');
+  if (!theirs || theirs === module.exports) return null;
+  try {
+    return call(theirs).kinds;
+  } catch {
+    return null;
+  }
+}
+
+function coreLayout(runtime, configDir, scope) {
   if (typeof configDir !== 'string' || configDir === '') throw new TypeError('configDir must be a non-empty string');
   if (!isInstallScopeId(scope)) throw new TypeError('scope must be "local" or "global"');
   let layout;
@@ -40,8 +55,27 @@ function resolveRuntimeArtifactLayoutFromRegistry(_registry, runtime, configDir,
   };
 }
 
+/** `layout` with the installer's `stage` of each same-named kind, placed before `home`. */
+function withStages(layout, call) {
+  const theirs = installerKinds(call);
+  if (theirs === null) return layout;
+  const kinds = layout.kinds.map((kind, i) => {
+    const stage = theirs[i]?.kind === kind.kind ? theirs[i].stage : undefined;
+    if (typeof stage !== 'function') return kind;
+    const { home, ...rest } = kind;
+    return home === undefined ? { ...rest, stage } : { ...rest, stage, home };
+  });
+  return { ...layout, kinds };
+}
+
+function resolveRuntimeArtifactLayoutFromRegistry(registry, runtime, configDir, scope = 'global') {
+  const layout = coreLayout(runtime, configDir, scope);
+  return withStages(layout, (m) => m.resolveRuntimeArtifactLayoutFromRegistry(registry, runtime, configDir, scope));
+}
+
 function resolveRuntimeArtifactLayout(runtime, configDir, scope = 'global', capabilityRegistry) {
-  return resolveRuntimeArtifactLayoutFromRegistry(capabilityRegistry, runtime, configDir, scope);
+  const layout = coreLayout(runtime, configDir, scope);
+  return withStages(layout, (m) => m.resolveRuntimeArtifactLayout(runtime, configDir, scope, capabilityRegistry));
 }
 
 function resolveTriggerSurface(runtime, scopes, opts) {

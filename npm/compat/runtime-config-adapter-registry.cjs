@@ -1,10 +1,10 @@
 'use strict';
 // Drop-in for the peer's `runtime-config-adapter-registry.cjs`, backed by the native core.
-//
-// Not provided: resolveInstallPlanFromRuntimes (it validates a caller-supplied descriptor
-// map; the core validates descriptors when a registry is built instead).
+// `resolveInstallPlanFromRuntimes` reads a caller-supplied descriptor map: the map crosses
+// as JSON text and the core checks it in the peer's order.
 
 const native = require('../binding.js');
+const { answer } = require('./_json.cjs');
 
 const IDS = native.Registry.firstParty().runtimeIds();
 
@@ -41,7 +41,24 @@ function resolveInstallPlan(runtime) {
   };
 }
 
+function resolveInstallPlanFromRuntimes(runtimeDescriptors, runtime) {
+  void runtimeDescriptors[runtime]; // a missing map fails with the peer's own TypeError
+  const a = answer(native.compatDescriptorIntent(JSON.stringify(runtimeDescriptors), String(runtime)));
+  if (a.error) throw new TypeError(a.error.message);
+  const i = a.value;
+  return {
+    runtime,
+    installSurface: i.installSurface,
+    writesSharedSettings: i.writesSharedSettings,
+    finishPermissionWriter: i.finishPermissionWriter,
+    hookEvents: i.hookEvents,
+    extendedHookEvents: i.extendedHookEvents,
+    hooksSurface: i.hooksSurface,
+    sandboxTier: i.sandboxTier,
+  };
+}
+
 const ALLOWED_CONFIG_RUNTIMES = new Set(IDS.filter((id) => native.installIntent(id).installSurface !== 'none'));
 const INSTALL_SURFACES = Object.freeze(native.vocabulary().installSurface);
 
-module.exports = { resolveRuntimeConfigIntent, resolveInstallPlan, ALLOWED_CONFIG_RUNTIMES, INSTALL_SURFACES };
+module.exports = { resolveRuntimeConfigIntent, resolveInstallPlan, resolveInstallPlanFromRuntimes, ALLOWED_CONFIG_RUNTIMES, INSTALL_SURFACES };

@@ -1,15 +1,14 @@
 'use strict';
-// Drop-in for the config-home half of the peer's `runtime-homes.cjs`, backed by the
-// native core: same export names, return values, error classes and messages.
-//
-// Not provided (the core has no equivalent yet): getGlobalConfigDir,
-// resolveSkillsBaseFromDescriptor, getGlobalSkillsBase, getGlobalSkillDir,
-// getGlobalSkillDisplayPath.
+// Drop-in for the peer's `runtime-homes.cjs`, backed by the native core: same export
+// names, return values, error classes and messages. The by-id helpers (getGlobalConfigDir,
+// getGlobalSkillsBase, ...) read the real machine as the peer does: this process's
+// environment and home directory, and on disk exactly the probe paths the core lists.
 
 const path = require('node:path');
 const fs = require('node:fs');
 const native = require('../binding.js');
 const { hostFrom, withProbes } = require('./_host.cjs');
+const { answer, valueOf } = require('./_json.cjs');
 
 const KINDS = new Set(native.vocabulary().configHomeKind);
 const RUNTIME_IDS = new Set(native.Registry.firstParty().runtimeIds());
@@ -82,6 +81,59 @@ function resolveKimiHooksTomlDir(opts = {}) {
   return resolveConfigHomeFromDescriptor(descriptor, { env: opts.env, home: opts.home });
 }
 
+/** The real machine as host data, with the probes the by-id helpers of `runtime` may test. */
+function ambientHost(runtime) {
+  const host = hostFrom({});
+  const probes = valueOf(native.compatGlobalDirsProbePaths(runtime, JSON.stringify(host)));
+  return JSON.stringify(withProbes(host, probes, fs.existsSync));
+}
+
+/** A by-id answer of the core; a `none` config home fails with the peer's message. */
+function byId(runtime, text) {
+  const a = answer(text);
+  if (!a.error) return a.value;
+  if (a.error.code === 'NO_CONFIG_HOME') throw noConfigHome(registryConfigHome(runtime).name);
+  throw new Error(a.error.message);
+}
+
+function getGlobalConfigDir(runtime, explicitDir) {
+  const id = String(runtime);
+  const explicit = explicitDir ? String(explicitDir) : undefined;
+  return byId(id, native.compatGlobalConfigDir(id, explicit, ambientHost(id)));
+}
+
+function resolveSkillsBaseFromDescriptor(configHome, opts = {}, skillsDestSubpath = 'skills') {
+  const base = configHome.skillsHome ?? configHome;
+  if (!KINDS.has(base.kind)) return path.join(undefined, skillsDestSubpath);
+  if (base.kind === 'none') throw noConfigHome(base.name);
+  if (typeof skillsDestSubpath !== 'string') path.join('.', skillsDestSubpath);
+  const descriptor = JSON.stringify(configHome);
+  const host = hostFrom(opts);
+  const probes = valueOf(native.compatSkillsBaseProbePaths(descriptor, JSON.stringify(host)));
+  const facts = JSON.stringify(withProbes(host, probes, opts.existsSync));
+  return valueOf(native.compatSkillsBaseFromDescriptor(descriptor, facts, skillsDestSubpath));
+}
+
+function getGlobalSkillsBase(runtime) {
+  const id = String(runtime);
+  return byId(id, native.compatGlobalSkillsBase(id, ambientHost(id)));
+}
+
+function getGlobalSkillDir(runtime, skillName) {
+  const id = String(runtime);
+  if (typeof skillName !== 'string') {
+    const base = getGlobalSkillsBase(runtime);
+    return base === null ? null : path.join(base, skillName);
+  }
+  return byId(id, native.compatGlobalSkillDir(id, skillName, ambientHost(id)));
+}
+
+function getGlobalSkillDisplayPath(runtime, skillName) {
+  const id = String(runtime);
+  if (typeof skillName !== 'string') getGlobalSkillDir(runtime, skillName);
+  return byId(id, native.compatGlobalSkillDisplayPath(id, String(skillName), ambientHost(id)));
+}
+
 module.exports = {
   LEGACY_NON_REGISTRY_RUNTIME_IDS,
   KIMI_HOOKS_TOML_DESCRIPTOR,
@@ -94,5 +146,10 @@ module.exports = {
   detectAntigravityDirAmbiguity,
   resolveKimiGlobalDir,
   resolveKimiHooksTomlDir,
+  getGlobalConfigDir,
+  resolveSkillsBaseFromDescriptor,
+  getGlobalSkillsBase,
+  getGlobalSkillDir,
+  getGlobalSkillDisplayPath,
 };
 Object.defineProperty(module.exports, '__esModule', { value: true });

@@ -8,7 +8,7 @@ const ours = require('../compat/runtime-artifact-layout.cjs');
 const theirs = peer('runtime-artifact-layout');
 const registry = peer('capability-registry');
 
-/** The peer's layout with the IO `stage` functions dropped (this port has no stage half). */
+/** A layout with the IO `stage` functions dropped (ours are the installer's own, see below). */
 function withoutStage(layout) {
   return { ...layout, kinds: layout.kinds.map(({ stage, ...kind }) => kind) };
 }
@@ -18,12 +18,12 @@ test('runtime-artifact-layout: layouts for 19 runtimes × scopes × config dirs'
     for (const scope of ['global', 'local', undefined, 'GLOBAL', 1]) {
       for (const configDir of ['/h/.claude', 'rel/dir', '/h/x/../y/', '', 7, undefined]) {
         assertSameOutcome(
-          () => ours.resolveRuntimeArtifactLayoutFromRegistry(registry, runtime, configDir, scope),
+          () => withoutStage(ours.resolveRuntimeArtifactLayoutFromRegistry(registry, runtime, configDir, scope)),
           () => withoutStage(theirs.resolveRuntimeArtifactLayoutFromRegistry(registry, runtime, configDir, scope)),
           `${String(runtime)} ${String(scope)} ${String(configDir)}`,
         );
         assertSameOutcome(
-          () => ours.resolveRuntimeArtifactLayout(runtime, configDir, scope),
+          () => withoutStage(ours.resolveRuntimeArtifactLayout(runtime, configDir, scope)),
           () => withoutStage(theirs.resolveRuntimeArtifactLayout(runtime, configDir, scope)),
           `plain ${String(runtime)} ${String(scope)} ${String(configDir)}`,
         );
@@ -67,4 +67,20 @@ test('runtime-artifact-layout: command file-name rules', () => {
   for (const ns of [true, false]) {
     assert.equal(ours.composeCommandFilename(ns, 'gsd-', 'help'), theirs.composeCommandFilename(ns, 'gsd-', 'help'));
   }
+});
+
+test("runtime-artifact-layout: kinds carry the installer's stage at the peer's key position", () => {
+  let staged = 0;
+  for (const runtime of RUNTIMES) {
+    for (const scope of ['global', 'local']) {
+      const a = ours.resolveRuntimeArtifactLayout(runtime, '/h/x', scope);
+      const b = theirs.resolveRuntimeArtifactLayout(runtime, '/h/x', scope);
+      assert.deepStrictEqual(a.kinds.map((k) => Object.keys(k)), b.kinds.map((k) => Object.keys(k)), `${runtime} ${scope}`);
+      for (const k of a.kinds) {
+        assert.equal(typeof k.stage, 'function', `${runtime} ${scope} ${k.kind}`);
+        staged += 1;
+      }
+    }
+  }
+  assert.ok(staged > 40, `kinds with a stage: ${staged}`);
 });

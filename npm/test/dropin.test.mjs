@@ -1,85 +1,76 @@
-// The drop-in test: the peer's own installer, run into a temporary HOME twice — once as
-// shipped, once with its axis modules swapped for our compat modules — writes the same tree
-// byte for byte (timestamps and the temporary paths aside).
+// The drop-in test: the peer's own installer, run for every installable runtime × both scopes
+// into a temporary HOME and project — once as shipped, once with every axis module we
+// provide swapped for our compat module — writes the same tree byte for byte (file modes
+// included; timestamps and the temporary base path aside) and prints the same output. A
+// few jobs also swap each axis alone. The per-axis report (printed as a table) says which
+// axes the installer actually called into, and which calls fell through to the peer's
+// own staging exports. GSD_DROPIN_SOLO=all swaps each axis alone in every job.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, lstatSync, readlinkSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { peerRoot, tempDir, npmDir } from './helpers.mjs';
+import { AXES, runMatrix, sumTraces, reportTable } from './dropin-harness.mjs';
 
-const AXES = [
-  'install-scope',
-  'runtime-homes',
-  'runtime-config-adapter-registry',
-  'runtime-slash',
-  'install-shadow-report',
-  'installed-surface-resolver',
-  'capability-validator',
-];
+/** Jobs that also swap each axis alone (a global and a local install, two install engines). */
+const SOLO_JOBS = new Set(['claude global', 'codex local']);
 
-/** Every entry under `dir`: relative path → file text, link target or `<dir>`. */
-function tree(dir, root = dir, out = {}) {
-  for (const entry of readdirSync(dir).sort()) {
-    const full = join(dir, entry);
-    const rel = full.slice(root.length + 1);
-    const stat = lstatSync(full);
-    if (stat.isSymbolicLink()) out[rel] = `<link ${readlinkSync(full)}>`;
-    else if (stat.isDirectory()) {
-      out[rel] = '<dir>';
-      tree(full, root, out);
-    } else out[rel] = readFileSync(full, 'utf8');
-  }
-  return out;
+/** Jobs the shipped installer declines: it prints that the scope is deferred and writes nothing. */
+const WRITES_NOTHING = new Set(['kimi local', 'kimi-code local']);
+
+/**
+ * Axes the installer loads (through other peer modules) but never calls into: reported as
+ * such. The test fails when this set changes, so the report stays true.
+ */
+const NEVER_CALLED = ['runtime-slash', 'installed-surface-resolver'];
+const soloAll = process.env.GSD_DROPIN_SOLO === 'all';
+
+const started = Date.now();
+const results = await runMatrix({ soloFor: (runtime, scope) => (soloAll || SOLO_JOBS.has(`${runtime} ${scope}`) ? AXES : []) });
+const seconds = ((Date.now() - started) / 1000).toFixed(1);
+
+/** Asserts that a swapped run wrote what the shipped run wrote and printed the same. */
+function assertSameInstall(shipped, run, label) {
+  assert.equal(shipped.status, 0, `${label}: the shipped installer failed: ${shipped.stderr}`);
+  assert.equal(run.status, 0, `${label}: the swapped installer failed: ${run.stderr}`);
+  const f = run.first;
+  assert.deepStrictEqual(run.diff, [], f && `${label}: trees differ at ${run.diff.length} paths; first ${f.path}:\n--- shipped\n${f.shipped}\n--- swapped\n${f.swapped}`);
+  assert.ok(run.sameStdout, `${label}: the installer's output differs`);
 }
 
-/** Replaces the run's own paths and clock readings so two runs can be compared. */
-function normalize(files, base) {
-  const out = {};
-  const stamp = /"(timestamp|installedAt|generatedAt)": *"[^"]*"/g;
-  const iso = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g;
-  for (const [rel, text] of Object.entries(files)) {
-    out[rel] = text.split(base).join('<BASE>').replace(stamp, '"$1": "<T>"').replace(iso, '<ISO>');
-  }
-  return out;
-}
-
-/** Runs the installer into `<base>/run` (the same path for both runs, so embedded paths and hashes match). */
-function install(base, args, axes) {
-  rmSync(join(base, 'run'), { recursive: true, force: true });
-  const root = join(base, 'run');
-  mkdirSync(root);
-  return installInto(root, args, axes);
-}
-
-function installInto(base, args, axes) {
-  const home = join(base, 'home');
-  const project = join(base, 'project');
-  mkdirSync(home);
-  mkdirSync(project);
-  const trace = join(base, 'trace.json');
-  const env = { PATH: process.env.PATH, HOME: home, NO_COLOR: '1', GSD_COMPAT_AXES: axes.join(','), GSD_COMPAT_TRACE: trace };
-  const run = spawnSync(process.execPath, ['-r', join(npmDir, 'test', 'fixtures', 'swap-axes.cjs'), join(peerRoot, 'bin', 'install.js'), ...args], {
-    cwd: project,
-    env,
-    encoding: 'utf8',
+for (const r of results) {
+  test(`drop-in: ${r.runtime} --${r.scope}: every axis swapped writes the same tree`, () => {
+    if (WRITES_NOTHING.has(`${r.runtime} ${r.scope}`)) assert.equal(r.shipped.entries, 2, 'only the empty home and project folders');
+    else assert.ok(r.shipped.entries > 500, `the install writes a real tree (${r.shipped.entries} entries)`);
+    assertSameInstall(r.shipped, r.all, `${r.runtime} ${r.scope} (all axes)`);
   });
-  assert.equal(run.status, 0, `${args.join(' ')}: ${run.stderr}`);
-  const calls = axes.length > 0 ? JSON.parse(readFileSync(trace, 'utf8')) : {};
-  return { files: normalize(tree(base).valueOf(), base), stdout: run.stdout.split(base).join('<BASE>'), calls };
+  for (const [axis, run] of Object.entries(r.alone)) {
+    test(`drop-in: ${r.runtime} --${r.scope}: ${axis} swapped alone writes the same tree`, () => {
+      assertSameInstall(r.shipped, run, `${r.runtime} ${r.scope} (${axis} alone)`);
+    });
+  }
 }
 
-for (const args of [['--claude', '--global'], ['--codex', '--local'], ['--opencode', '--global']]) {
-  test(`drop-in: peer installer ${args.join(' ')} writes the same tree with our axes swapped in`, (t) => {
-    const base = tempDir(t, 'gsd-core-dropin-');
-    const shipped = install(base, args, []);
-    const swapped = install(base, args, AXES);
-    const paths = Object.keys(shipped.files).filter((p) => p !== 'trace.json');
-    assert.ok(paths.length > 100, `the install writes a real tree (${paths.length} entries)`);
-    assert.deepStrictEqual(Object.keys(swapped.files).filter((p) => p !== 'trace.json'), paths);
-    for (const p of paths) assert.equal(swapped.files[p], shipped.files[p], p);
-    assert.equal(swapped.stdout, shipped.stdout);
-    assert.ok(Object.keys(swapped.calls).length > 0, 'the installer called our compat exports');
-    assert.ok(swapped.calls['install-scope.resolveScope'] > 0 || swapped.calls['runtime-homes.resolveConfigHomeFromDescriptor'] > 0, JSON.stringify(swapped.calls));
+test('drop-in: per-axis report (calls through the swap per axis, peer fall-throughs, axes swapped alone)', (t) => {
+  const summary = sumTraces(results.map((r) => r.all.trace));
+  const solo = {};
+  for (const r of results) {
+    for (const [axis, run] of Object.entries(r.alone)) {
+      solo[axis] ??= { runs: 0, identical: 0, called: 0 };
+      solo[axis].runs += 1;
+      solo[axis].identical += run.status === 0 && r.shipped.status === 0 && run.diff.length === 0 && run.sameStdout ? 1 : 0;
+      const own = run.trace[axis];
+      solo[axis].called += own && Object.keys(own.ours).length + Object.keys(own.reads).length > 0 ? 1 : 0;
+    }
+  }
+  const table = reportTable(summary, results.length, solo);
+  const installs = results.reduce((n, r) => n + 2 + Object.keys(r.alone).length, 0);
+  const lines = [`drop-in matrix: ${results.length} jobs, ${installs} installs in ${seconds}s`, table];
+  for (const line of lines.join('\n').split('\n')) t.diagnostic(line);
+  const neverCalled = AXES.filter((axis) => {
+    const s = summary[axis];
+    return Object.keys(s.ours).length + Object.keys(s.reads).length === 0;
   });
-}
+  assert.deepStrictEqual(neverCalled, NEVER_CALLED, 'axes loaded by the installer but never called into');
+  for (const axis of AXES) assert.equal(summary[axis].runs, results.length, `${axis} is loaded in every run`);
+  for (const [axis, s] of Object.entries(solo)) {
+    if (!NEVER_CALLED.includes(axis)) assert.equal(s.called, s.runs, `${axis} swapped alone: ours is called in every run`);
+  }
+});

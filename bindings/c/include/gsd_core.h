@@ -307,6 +307,27 @@ gsd_status gsd_resolve_install_plan(const gsd_registry *registry,
                                     gsd_error **out_error);
 
 /**
+ * Resolves the install plans of one runtime at several scopes at once: `request_json` is
+ * the request of `gsd_resolve_install_plan` with `"scopes": ["global"|"local", ..]` (any
+ * order, duplicates ignored) instead of `"scope"`; the result is a `PlanSet`: `plans` (one
+ * per scope, global first, each equal to the single-scope plan), `triggers` (the surface
+ * across the scopes, cross-scope shadowing included) and `diagnostics`
+ * (`trigger_shadowed`). Failures as for `gsd_resolve_install_plan`; a `scope` member or a
+ * missing or malformed `scopes` is `GSD_STATUS_INVALID_ARGUMENT`.
+ *
+ * On success writes the JSON to `out_plans`; free it with `gsd_bytes_free`. `out_error`
+ * may be NULL. `registry` is borrowed and `request_json` copied for the call only.
+ *
+ * # Safety
+ * As `gsd_resolve_install_plan`.
+ */
+gsd_status gsd_resolve_install_plans(const gsd_registry *registry,
+                                     const char *request_json,
+                                     size_t request_json_len,
+                                     gsd_bytes *out_plans,
+                                     gsd_error **out_error);
+
+/**
  * Resolves one install scope: `request_json` is `{"runtime", "scope", "host",
  * "explicitDir"?}`; the result is `{"id", "configHome", "settingsFile", "consentRequired",
  * "hostPrecedenceRank", "provenance"}`.
@@ -461,6 +482,53 @@ gsd_status gsd_build_shadow_report(const gsd_registry *registry,
  */
 gsd_status gsd_test_panic(gsd_error **out_error);
 #endif
+
+/**
+ * A new registry: `base` plus the third-party capability folders found under the
+ * overlay root directory `dir` (a path: pointer plus length, any bytes except NUL; not
+ * required to be UTF-8). The folders are read from disk here, at the edge (the core does
+ * no IO), by these rules: entries in bytewise name order; the root must be a real
+ * directory; a root entry that is a symlink is refused, one that is not a directory is
+ * ignored (never opened); inside a folder nothing is followed or opened unless it is a
+ * regular file: a symlink, a FIFO/socket/device, a directory named `capability.json`, more
+ * than 1024 files or a depth past 16, a name or file that is not UTF-8, or an unreadable
+ * file refuses the folder. Refusals are diagnostics (`overlay_symlink_refused`,
+ * `overlay_not_regular_file`, `overlay_manifest_missing`, `overlay_too_many_files`,
+ * `overlay_not_utf8`, `overlay_unreadable`; severity error, `capabilityId` the folder,
+ * `field` the relative path at fault) that `gsd_registry_diagnostics` of the new registry
+ * lists first, before the registry's own (e.g. an admitted folder that fails validation).
+ * A root that is missing, a symlink or not a directory fails the call with
+ * `GSD_STATUS_INVALID_ARGUMENT` naming the path.
+ *
+ * On success writes a new `gsd_registry` to `out_registry`; free it with
+ * `gsd_registry_free` (independently of `base`). `out_error` may be NULL. `base` is
+ * borrowed and `dir` copied for the call only.
+ *
+ * # Safety
+ * `base` must be NULL or a live `gsd_registry`; `dir` must be NULL or readable for
+ * `dir_len` bytes; `out_registry` must be valid for a write; `out_error` must be NULL or
+ * valid for a write.
+ */
+gsd_status gsd_registry_with_overlay_dir(const gsd_registry *base,
+                                         const char *dir,
+                                         size_t dir_len,
+                                         gsd_registry **out_registry,
+                                         gsd_error **out_error);
+
+/**
+ * The ids of the third-party capabilities admitted into the registry (from overlays),
+ * sorted, as a JSON array of strings (`[]` for the first-party registry).
+ *
+ * On success writes the JSON to `out_json`; free it with `gsd_bytes_free`. `out_error`
+ * may be NULL. `registry` is borrowed for the call only.
+ *
+ * # Safety
+ * `registry` must be NULL or a live `gsd_registry`; `out_json` must be valid for a write;
+ * `out_error` must be NULL or valid for a write.
+ */
+gsd_status gsd_registry_third_party_ids(const gsd_registry *registry,
+                                        gsd_bytes *out_json,
+                                        gsd_error **out_error);
 
 #ifdef __cplusplus
 }  // extern "C"

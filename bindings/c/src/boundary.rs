@@ -1,7 +1,8 @@
 //! Every raw-pointer operation of the C ABI, one helper per ownership kind.
 //!
-//! * `guard` runs an exported function's body inside `catch_unwind`; `finish` turns its
-//!   outcome into a `gsd_status`, writing `out_error` only on failure.
+//! * `export` is the whole body of an exported function around its per-call closure:
+//!   `guard` runs it inside `catch_unwind`, `finish` turns the outcome into a `gsd_status`,
+//!   writing `out_error` only on failure.
 //! * `borrow_handle` / `into_handle` / `free_handle` move opaque handles across.
 //! * `read_str` / `read_bytes` copy caller input (pointer plus length); `write_out`
 //!   writes an out-parameter; `bytes_from_vec` / `bytes_free` own `gsd_bytes`.
@@ -97,6 +98,17 @@ pub(crate) fn into_handle<T>(value: T) -> *mut T {
     Box::into_raw(Box::new(value))
 }
 
+/// A new registry handle for the caller, with the edge diagnostics it carries.
+pub(crate) fn new_registry(
+    inner: Registry,
+    edge_diagnostics: Vec<gsd_core::Diagnostic>,
+) -> *mut gsd_registry {
+    into_handle(gsd_registry {
+        inner,
+        edge_diagnostics,
+    })
+}
+
 /// Takes back and drops a handle; NULL is a no-op.
 ///
 /// # Safety
@@ -187,8 +199,32 @@ pub(crate) unsafe fn bytes_free(bytes: *mut gsd_bytes) {
     bytes.len = 0;
 }
 
-/// The whole body of an export that borrows a registry, reads one JSON request and writes
-/// JSON bytes: argument checks, panic guard, out-parameter and error reporting.
+/// The whole body of every export that writes one out-parameter: the panic guard, the
+/// NULL check of `out` (before any work), the out-parameter write (only on success, as the
+/// last step) and the error report. `body` does the per-call work: it borrows handles and
+/// copies inputs (through [`borrow_handle`] and [`read_str`]) and returns the value to write.
+///
+/// # Safety
+/// `out` must be NULL or valid for a write of one `T`; `out_error` NULL or valid for a
+/// write of one pointer.
+pub(crate) unsafe fn export<T>(
+    (out, out_name): (*mut T, &str),
+    out_error: *mut *mut gsd_error,
+    body: impl FnOnce() -> Result<T, Error>,
+) -> gsd_status {
+    let outcome = guard(|| {
+        require_out(out, out_name)?;
+        let value = body()?;
+        // SAFETY: `out` is non-NULL (checked) and writable (contract above).
+        unsafe { write_out(out, value) };
+        Ok(())
+    });
+    // SAFETY: `out_error` is NULL or writable (contract above).
+    unsafe { finish(out_error, outcome) }
+}
+
+/// [`export`] for the common shape: borrow a registry, copy one JSON request
+/// (`request_json`), write JSON bytes.
 ///
 /// # Safety
 /// `registry` must be NULL or live; `request` NULL or readable for `request_len` bytes;
@@ -197,23 +233,19 @@ pub(crate) unsafe fn registry_json_export(
     registry: *const gsd_registry,
     request: *const c_char,
     request_len: usize,
-    (out_json, out_name): (*mut gsd_bytes, &str),
+    out_json: (*mut gsd_bytes, &str),
     out_error: *mut *mut gsd_error,
     body: impl FnOnce(&Registry, &str) -> Result<gsd_bytes, Error>,
 ) -> gsd_status {
-    let outcome = guard(|| {
-        require_out(out_json, out_name)?;
+    let body = || {
         // SAFETY: `registry` is NULL or live (contract above).
         let registry = unsafe { borrow_handle(registry, "registry") }?;
         // SAFETY: `request` is NULL or readable for `request_len` bytes (contract above).
         let request = unsafe { read_str(request, request_len, "request_json") }?;
-        let json = body(&registry.inner, &request)?;
-        // SAFETY: `out_json` is non-NULL (checked) and writable (contract above).
-        unsafe { write_out(out_json, json) };
-        Ok(())
-    });
-    // SAFETY: `out_error` is NULL or writable (contract above).
-    unsafe { finish(out_error, outcome) }
+        body(&registry.inner, &request)
+    };
+    // SAFETY: `out_json` and `out_error` are forwarded from the contract above.
+    unsafe { export(out_json, out_error, body) }
 }
 
 #[cfg(test)]

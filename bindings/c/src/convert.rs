@@ -53,6 +53,16 @@ pub(crate) fn encode<T: Serialize + ?Sized>(value: &T) -> Result<gsd_bytes, Erro
     })
 }
 
+/// A registry handle's diagnostics: the overlay-folder loader's first, then the core's.
+pub(crate) fn diagnostics(registry: &crate::gsd_registry) -> Result<gsd_bytes, Error> {
+    let all: Vec<_> = registry
+        .edge_diagnostics
+        .iter()
+        .chain(registry.inner.diagnostics().iter())
+        .collect();
+    encode(&all)
+}
+
 /// The manifest of a registered runtime, or `UNKNOWN_RUNTIME`.
 pub(crate) fn runtime_manifest(registry: &Registry, runtime: &str) -> Result<gsd_bytes, Error> {
     gsd_core::scope::lookup_runtime(registry, runtime)?;
@@ -96,6 +106,38 @@ pub(crate) fn with_overlays(base: &Registry, text: &str) -> Result<Registry, Err
 pub(crate) fn install_plan(registry: &Registry, text: &str) -> Result<gsd_bytes, Error> {
     let request: gsd_core::PlanRequest = decode(text, "request_json")?;
     encode(&gsd_core::resolve_install_plan(registry, &request)?)
+}
+
+/// `gsd_resolve_install_plans`: a `PlanRequest` whose `scope` is replaced by `scopes`
+/// (an array of scope ids) → `PlanSet`.
+pub(crate) fn install_plans(registry: &Registry, text: &str) -> Result<gsd_bytes, Error> {
+    let bad = |reason: &str| {
+        boundary_error(
+            ErrorCode::InvalidArgument,
+            format!("request_json is not a valid request: {reason}"),
+        )
+    };
+    let mut request: Value = decode(text, "request_json")?;
+    let Some(fields) = request.as_object_mut() else {
+        return Err(bad("expected an object"));
+    };
+    if fields.contains_key("scope") {
+        return Err(bad(
+            "unknown field `scope`, expected `scopes` (an array of scopes)",
+        ));
+    }
+    let scopes = fields
+        .remove("scopes")
+        .ok_or_else(|| bad("missing field `scopes`"))?;
+    let scopes: Vec<Scope> = serde_json::from_value(scopes)
+        .map_err(|e| bad(&format!("`scopes` must be an array of scopes: {e}")))?;
+    // Each plan takes its own scope from `scopes`; this one only completes the record.
+    fields.insert("scope".to_owned(), Value::from(Scope::Global.as_str()));
+    let request: gsd_core::PlanRequest =
+        serde_json::from_value(request).map_err(|e| bad(&e.to_string()))?;
+    encode(&gsd_core::resolve_install_plans(
+        registry, &request, &scopes,
+    )?)
 }
 
 /// Request of `gsd_resolve_scope` and `gsd_scope_probe_paths`.

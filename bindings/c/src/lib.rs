@@ -12,18 +12,20 @@
 //!   `GSD_STATUS_NULL_ARGUMENT`, even when its length is 0.
 //! * No panic crosses the boundary: a caught panic is `GSD_STATUS_PANIC`.
 //!
-//! This file holds the exports only; raw-pointer work is in `boundary`, JSON in `convert`,
-//! the status table in `error`.
+//! This file holds the exports only, each one closure handed to `boundary::export`.
+//! Raw-pointer work is in `boundary`, JSON in `convert`, the status table in `error`, the
+//! overlay-folder reader (the one place that touches the file system) in `overlay_dir`.
 #![deny(missing_docs)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 mod boundary;
 mod convert;
 mod error;
+mod overlay_dir;
 
 use std::ffi::c_char;
 
-use gsd_core::Registry;
+use gsd_core::{Diagnostic, Registry};
 
 pub use boundary::gsd_bytes;
 pub use error::{gsd_error, gsd_status};
@@ -38,6 +40,9 @@ pub use error::{gsd_error, gsd_status};
 #[derive(Debug)]
 pub struct gsd_registry {
     pub(crate) inner: Registry,
+    /// Findings of the overlay-folder loader (`gsd_registry_with_overlay_dir`), reported
+    /// before the registry's own diagnostics.
+    pub(crate) edge_diagnostics: Vec<Diagnostic>,
 }
 
 /// The library version, e.g. `"0.1.0"`: a static NUL-terminated string (never free it).
@@ -132,17 +137,14 @@ pub unsafe extern "C" fn gsd_registry_first_party(
     out_registry: *mut *mut gsd_registry,
     out_error: *mut *mut gsd_error,
 ) -> gsd_status {
-    let outcome = boundary::guard(|| {
-        boundary::require_out(out_registry, "out_registry")?;
-        let handle = boundary::into_handle(gsd_registry {
-            inner: Registry::first_party().clone(),
-        });
-        // SAFETY: `out_registry` is non-NULL (checked) and writable (contract above).
-        unsafe { boundary::write_out(out_registry, handle) };
-        Ok(())
-    });
-    // SAFETY: `out_error` is NULL or writable (contract above).
-    unsafe { boundary::finish(out_error, outcome) }
+    let body = || {
+        Ok(boundary::new_registry(
+            Registry::first_party().clone(),
+            Vec::new(),
+        ))
+    };
+    // SAFETY: `out_registry` and `out_error` are NULL or writable (contract above).
+    unsafe { boundary::export((out_registry, "out_registry"), out_error, body) }
 }
 
 /// Frees a registry. NULL is a no-op. Values already returned from it stay valid.
@@ -169,17 +171,13 @@ pub unsafe extern "C" fn gsd_registry_runtime_ids(
     out_json: *mut gsd_bytes,
     out_error: *mut *mut gsd_error,
 ) -> gsd_status {
-    let outcome = boundary::guard(|| {
-        boundary::require_out(out_json, "out_json")?;
+    let body = || {
         // SAFETY: `registry` is NULL or live (contract above).
         let registry = unsafe { boundary::borrow_handle(registry, "registry") }?;
-        let json = convert::encode(&registry.inner.runtime_ids().collect::<Vec<_>>())?;
-        // SAFETY: `out_json` is non-NULL (checked) and writable (contract above).
-        unsafe { boundary::write_out(out_json, json) };
-        Ok(())
-    });
-    // SAFETY: `out_error` is NULL or writable (contract above).
-    unsafe { boundary::finish(out_error, outcome) }
+        convert::encode(&registry.inner.runtime_ids().collect::<Vec<_>>())
+    };
+    // SAFETY: `out_json` and `out_error` are NULL or writable (contract above).
+    unsafe { boundary::export((out_json, "out_json"), out_error, body) }
 }
 
 /// The diagnostics collected while building the registry (e.g. rejected overlays), as a
@@ -197,18 +195,13 @@ pub unsafe extern "C" fn gsd_registry_diagnostics(
     out_json: *mut gsd_bytes,
     out_error: *mut *mut gsd_error,
 ) -> gsd_status {
-    let outcome = boundary::guard(|| {
-        boundary::require_out(out_json, "out_json")?;
+    let body = || {
         // SAFETY: `registry` is NULL or live (contract above).
         let registry = unsafe { boundary::borrow_handle(registry, "registry") }?;
-        let diagnostics: Vec<_> = registry.inner.diagnostics().iter().collect();
-        let json = convert::encode(&diagnostics)?;
-        // SAFETY: `out_json` is non-NULL (checked) and writable (contract above).
-        unsafe { boundary::write_out(out_json, json) };
-        Ok(())
-    });
-    // SAFETY: `out_error` is NULL or writable (contract above).
-    unsafe { boundary::finish(out_error, outcome) }
+        convert::diagnostics(registry)
+    };
+    // SAFETY: `out_json` and `out_error` are NULL or writable (contract above).
+    unsafe { boundary::export((out_json, "out_json"), out_error, body) }
 }
 
 /// The capability manifest of a registered runtime (`runtime`: UTF-8 id, pointer plus
@@ -229,19 +222,15 @@ pub unsafe extern "C" fn gsd_registry_runtime_manifest(
     out_json: *mut gsd_bytes,
     out_error: *mut *mut gsd_error,
 ) -> gsd_status {
-    let outcome = boundary::guard(|| {
-        boundary::require_out(out_json, "out_json")?;
+    let body = || {
         // SAFETY: `registry` is NULL or live (contract above).
         let registry = unsafe { boundary::borrow_handle(registry, "registry") }?;
         // SAFETY: `runtime` is NULL or readable for `runtime_len` bytes (contract above).
         let runtime = unsafe { boundary::read_str(runtime, runtime_len, "runtime") }?;
-        let json = convert::runtime_manifest(&registry.inner, &runtime)?;
-        // SAFETY: `out_json` is non-NULL (checked) and writable (contract above).
-        unsafe { boundary::write_out(out_json, json) };
-        Ok(())
-    });
-    // SAFETY: `out_error` is NULL or writable (contract above).
-    unsafe { boundary::finish(out_error, outcome) }
+        convert::runtime_manifest(&registry.inner, &runtime)
+    };
+    // SAFETY: `out_json` and `out_error` are NULL or writable (contract above).
+    unsafe { boundary::export((out_json, "out_json"), out_error, body) }
 }
 
 /// A new registry: `base` plus third-party capability overlays. `overlays_json` is a
@@ -267,20 +256,17 @@ pub unsafe extern "C" fn gsd_registry_with_overlays(
     out_registry: *mut *mut gsd_registry,
     out_error: *mut *mut gsd_error,
 ) -> gsd_status {
-    let outcome = boundary::guard(|| {
-        boundary::require_out(out_registry, "out_registry")?;
+    let body = || {
         // SAFETY: `base` is NULL or live (contract above).
         let base = unsafe { boundary::borrow_handle(base, "base") }?;
         // SAFETY: `overlays_json` is NULL or readable for its length (contract above).
         let text =
             unsafe { boundary::read_str(overlays_json, overlays_json_len, "overlays_json") }?;
         let inner = convert::with_overlays(&base.inner, &text)?;
-        // SAFETY: `out_registry` is non-NULL (checked) and writable (contract above).
-        unsafe { boundary::write_out(out_registry, boundary::into_handle(gsd_registry { inner })) };
-        Ok(())
-    });
-    // SAFETY: `out_error` is NULL or writable (contract above).
-    unsafe { boundary::finish(out_error, outcome) }
+        Ok(boundary::new_registry(inner, base.edge_diagnostics.clone()))
+    };
+    // SAFETY: `out_registry` and `out_error` are NULL or writable (contract above).
+    unsafe { boundary::export((out_registry, "out_registry"), out_error, body) }
 }
 
 /// Resolves the install plan of one runtime at one scope. `request_json` is a JSON
@@ -314,6 +300,40 @@ pub unsafe extern "C" fn gsd_resolve_install_plan(
             (out_plan, "out_plan"),
             out_error,
             convert::install_plan,
+        )
+    }
+}
+
+/// Resolves the install plans of one runtime at several scopes at once: `request_json` is
+/// the request of `gsd_resolve_install_plan` with `"scopes": ["global"|"local", ..]` (any
+/// order, duplicates ignored) instead of `"scope"`; the result is a `PlanSet`: `plans` (one
+/// per scope, global first, each equal to the single-scope plan), `triggers` (the surface
+/// across the scopes, cross-scope shadowing included) and `diagnostics`
+/// (`trigger_shadowed`). Failures as for `gsd_resolve_install_plan`; a `scope` member or a
+/// missing or malformed `scopes` is `GSD_STATUS_INVALID_ARGUMENT`.
+///
+/// On success writes the JSON to `out_plans`; free it with `gsd_bytes_free`. `out_error`
+/// may be NULL. `registry` is borrowed and `request_json` copied for the call only.
+///
+/// # Safety
+/// As `gsd_resolve_install_plan`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gsd_resolve_install_plans(
+    registry: *const gsd_registry,
+    request_json: *const c_char,
+    request_json_len: usize,
+    out_plans: *mut gsd_bytes,
+    out_error: *mut *mut gsd_error,
+) -> gsd_status {
+    // SAFETY: forwarded from the contract above.
+    unsafe {
+        boundary::registry_json_export(
+            registry,
+            request_json,
+            request_json_len,
+            (out_plans, "out_plans"),
+            out_error,
+            convert::install_plans,
         )
     }
 }
@@ -461,19 +481,15 @@ pub unsafe extern "C" fn gsd_validate_capability(
     out_json: *mut gsd_bytes,
     out_error: *mut *mut gsd_error,
 ) -> gsd_status {
-    let outcome = boundary::guard(|| {
-        boundary::require_out(out_json, "out_json")?;
+    let body = || {
         // SAFETY: `manifest` is NULL or readable for `manifest_len` bytes (contract above).
         let manifest = unsafe { boundary::read_str(manifest, manifest_len, "manifest") }?;
         // SAFETY: `folder` is NULL or readable for `folder_len` bytes (contract above).
         let folder = unsafe { boundary::read_str(folder, folder_len, "folder") }?;
-        let json = convert::validate(&manifest, &folder)?;
-        // SAFETY: `out_json` is non-NULL (checked) and writable (contract above).
-        unsafe { boundary::write_out(out_json, json) };
-        Ok(())
-    });
-    // SAFETY: `out_error` is NULL or writable (contract above).
-    unsafe { boundary::finish(out_error, outcome) }
+        convert::validate(&manifest, &folder)
+    };
+    // SAFETY: `out_json` and `out_error` are NULL or writable (contract above).
+    unsafe { boundary::export((out_json, "out_json"), out_error, body) }
 }
 
 /// What the caller must look at before `gsd_resolve_installed_surfaces`: `request_json` is

@@ -3,8 +3,10 @@
 //! only place the addon touches the machine (HOME, cwd, environment, and exactly the probe
 //! paths the core lists).
 
+use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
+use std::rc::Rc;
 
 use gsd_core::{Error as CoreError, Host, ProfileSelection, Registry as CoreRegistry};
 use napi::Env;
@@ -16,6 +18,18 @@ use crate::error::{JsResult, fail, invalid_argument, to_js};
 /// Serializes a core value into the JSON value napi hands to JS as a plain object.
 pub fn to_value<T: Serialize + ?Sized>(env: Env, value: &T) -> JsResult<Value> {
     serde_json::to_value(value).map_err(|e| {
+        invalid_argument(
+            env,
+            "result",
+            &format!("result could not be serialized: {e}"),
+        )
+    })
+}
+
+/// Serializes a core value as JSON text, for JS to `JSON.parse` (one string crosses
+/// instead of one N-API call per property).
+pub fn to_json<T: Serialize + ?Sized>(env: Env, value: &T) -> JsResult<String> {
+    serde_json::to_string(value).map_err(|e| {
         invalid_argument(
             env,
             "result",
@@ -37,6 +51,50 @@ pub fn from_value<T: for<'de> Deserialize<'de>>(
 ) -> JsResult<T> {
     serde_json::from_value(value)
         .map_err(|e| invalid_argument(env, field, &format!("{field} is invalid: {e}")))
+}
+
+/// Deserializes a JS argument given as JSON text (`JSON.stringify` on the JS side: one
+/// string crosses instead of every property), naming the argument when its shape is wrong.
+/// The message is the one [`from_value`] gives: serde's position suffix is left out, since
+/// the caller never wrote that text.
+pub fn from_json<T: for<'de> Deserialize<'de>>(env: Env, field: &str, text: &str) -> JsResult<T> {
+    serde_json::from_str(text).map_err(|e| {
+        let full = e.to_string();
+        let suffix = format!(" at line {} column {}", e.line(), e.column());
+        let message = full.strip_suffix(&suffix).unwrap_or(&full);
+        invalid_argument(env, field, &format!("{field} is invalid: {message}"))
+    })
+}
+
+thread_local! {
+    /// The last manifest text parsed on this thread and its parsed value.
+    static LAST_MANIFEST: RefCell<Option<(String, Rc<Value>)>> = const { RefCell::new(None) };
+}
+
+/// Parses a manifest text with the core's bounds, reusing the previous parse when the
+/// same text is asked again on this thread (a caller validating a manifest and then asking
+/// for its warning records parses it once). Failures are not kept: they are recomputed.
+pub fn parsed_manifest(env: Env, text: String) -> JsResult<Rc<Value>> {
+    let hit = LAST_MANIFEST.with_borrow(|last| {
+        last.as_ref()
+            .filter(|(seen, _)| *seen == text)
+            .map(|(_, value)| Rc::clone(value))
+    });
+    if let Some(value) = hit {
+        return Ok(value);
+    }
+    let value = Rc::new(core(env, gsd_core::parse_manifest(&text))?);
+    LAST_MANIFEST.set(Some((text, Rc::clone(&value))));
+    Ok(value)
+}
+
+/// A list result as JSON text, or `None` when it is empty (the common case of a valid
+/// manifest crosses as `null`, with nothing to serialize or parse).
+pub fn list_json<T: Serialize>(env: Env, items: &[T]) -> JsResult<Option<String>> {
+    if items.is_empty() {
+        return Ok(None);
+    }
+    to_json(env, items).map(Some)
 }
 
 /// One registered runtime as JS sees it: `{ id, descriptor }`.
@@ -76,6 +134,18 @@ pub fn host(
         host.existing_paths = existing(paths);
     }
     Ok(host)
+}
+
+/// [`host`] for host data given as JSON text.
+pub fn host_json(
+    env: Env,
+    given: Option<String>,
+    probes: impl FnOnce(&Host) -> Result<Vec<String>, CoreError>,
+) -> JsResult<Host> {
+    match given {
+        Some(text) => from_json(env, "host", &text),
+        None => host(env, None, probes),
+    }
 }
 
 /// The paths of `paths` that exist on this machine (following symlinks, like `existsSync`).

@@ -9,11 +9,13 @@
 // are not available to `#[napi]` functions.
 #![allow(clippy::needless_pass_by_value)]
 
+pub mod compat;
 mod convert;
 mod error;
+pub mod plan;
 mod surface;
 
-use gsd_core::{ConfigHome, PlanRequest, Registry as CoreRegistry};
+use gsd_core::{ConfigHome, Registry as CoreRegistry};
 use napi::Env;
 use napi_derive::napi;
 use serde_json::Value;
@@ -91,7 +93,7 @@ impl Registry {
     }
 }
 
-fn registry_or_default(registry: Option<&Registry>) -> &CoreRegistry {
+pub(crate) fn registry_or_default(registry: Option<&Registry>) -> &CoreRegistry {
     match registry {
         Some(r) => &r.inner,
         None => CoreRegistry::first_party(),
@@ -276,6 +278,28 @@ pub fn resolve_trigger_surface(
     convert::to_value(env, &triggers)
 }
 
+/// `resolveTriggerSurface` with `input` and the result as JSON text (one string crosses
+/// each way instead of every stem and every record).
+#[napi(catch_unwind)]
+pub fn resolve_trigger_surface_json(
+    env: Env,
+    runtime: String,
+    scopes: Vec<String>,
+    input: String,
+    registry: Option<&Registry>,
+) -> napi::Result<String, JsCode> {
+    let registry = registry_or_default(registry);
+    // The runtime is checked before the scopes, as the peer does.
+    core(env, gsd_core::scope::lookup_runtime(registry, &runtime))?;
+    let scopes = convert::scopes(env, &scopes)?;
+    let input: gsd_core::TriggerInput = convert::from_json(env, "input", &input)?;
+    let triggers = core(
+        env,
+        gsd_core::resolve_trigger_surface(registry, &runtime, &scopes, &input),
+    )?;
+    convert::to_json(env, &triggers)
+}
+
 /// Whether a `commands` entry is namespaced by its directory (`commands/gsd` with prefix
 /// `gsd-`), in which case files are named `<stem>.md` instead of `<prefix><stem>.md`.
 #[napi(catch_unwind)]
@@ -288,42 +312,6 @@ pub fn is_namespaced_by_dir(kind: String, dest_subpath: String, prefix: String) 
 #[napi(catch_unwind)]
 pub fn compose_command_filename(namespaced_by_dir: bool, prefix: String, stem: String) -> String {
     gsd_core::compose_command_filename(namespaced_by_dir, &prefix, &stem)
-}
-
-/// The install plan of a runtime at a scope. `options` holds `explicitDir`, the source
-/// inventory (`commands`, `agents`, `routerStems`, `childToRouters`) and `profile`.
-#[napi(catch_unwind, ts_return_type = "any")]
-pub fn resolve_install_plan(
-    env: Env,
-    runtime: String,
-    scope: String,
-    #[napi(ts_arg_type = "any")] host: Option<Value>,
-    #[napi(ts_arg_type = "any")] options: Option<Value>,
-    registry: Option<&Registry>,
-) -> napi::Result<Value, JsCode> {
-    let registry = registry_or_default(registry);
-    let scope = core(env, gsd_core::parse_scope(&scope))?;
-    let options: convert::PlanOptions = match options {
-        Some(value) => convert::from_value(env, "options", value)?,
-        None => convert::PlanOptions::default(),
-    };
-    let explicit = options.explicit_dir.as_deref();
-    let host = convert::host(env, host, |h| {
-        gsd_core::scope_probe_paths(registry, &runtime, scope, h, explicit)
-    })?;
-    let request = PlanRequest {
-        runtime,
-        scope,
-        host,
-        explicit_dir: options.explicit_dir,
-        commands: options.commands,
-        agents: options.agents,
-        router_stems: options.router_stems,
-        child_to_routers: options.child_to_routers,
-        profile: options.profile,
-    };
-    let plan = core(env, gsd_core::resolve_install_plan(registry, &request))?;
-    convert::to_value(env, &plan)
 }
 
 /// The config homes the installed-surface resolver looks at for these inputs, once each:
@@ -550,13 +538,31 @@ pub fn parse_manifest(env: Env, text: String) -> napi::Result<Value, JsCode> {
 /// the peer's order, as diagnostics (empty = valid).
 #[napi(catch_unwind, ts_return_type = "Array<any>")]
 pub fn validate_capability(env: Env, text: String, folder: String) -> napi::Result<Value, JsCode> {
-    let manifest = core(env, gsd_core::parse_manifest(&text))?;
+    let manifest = convert::parsed_manifest(env, text)?;
     convert::to_value(env, &gsd_core::validate_capability(&manifest, &folder))
 }
 
 /// The typed warning records of one capability manifest (text, bounded).
 #[napi(catch_unwind, ts_return_type = "Array<any>")]
 pub fn warning_records(env: Env, text: String) -> napi::Result<Value, JsCode> {
-    let manifest = core(env, gsd_core::parse_manifest(&text))?;
+    let manifest = convert::parsed_manifest(env, text)?;
     convert::to_value(env, &gsd_core::warning_records(&manifest))
+}
+
+/// `validateCapability` with its result as JSON text, `null` when the manifest is valid.
+#[napi(catch_unwind)]
+pub fn validate_capability_json(
+    env: Env,
+    text: String,
+    folder: String,
+) -> napi::Result<Option<String>, JsCode> {
+    let manifest = convert::parsed_manifest(env, text)?;
+    convert::list_json(env, &gsd_core::validate_capability(&manifest, &folder))
+}
+
+/// `warningRecords` with its result as JSON text, `null` when there is none.
+#[napi(catch_unwind)]
+pub fn warning_records_json(env: Env, text: String) -> napi::Result<Option<String>, JsCode> {
+    let manifest = convert::parsed_manifest(env, text)?;
+    convert::list_json(env, &gsd_core::warning_records(&manifest))
 }

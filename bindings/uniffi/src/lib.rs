@@ -21,8 +21,8 @@ use gsd_core::ErrorCode;
 
 pub use error::GsdError;
 pub use types::{
-    Diagnostic, ErrorCodeEntry, Host, Overlay, Placement, Plan, PlanRequest, ProfileSelection,
-    ResolvedScope, Scope, Severity, ShadowedBy, Trigger, Validation,
+    Diagnostic, ErrorCodeEntry, Host, Overlay, Placement, Plan, PlanRequest, PlanSet,
+    ProfileSelection, ResolvedScope, Scope, Severity, ShadowedBy, Trigger, Validation,
 };
 
 uniffi::setup_scaffolding!();
@@ -67,6 +67,18 @@ impl Registry {
         })
     }
 
+    /// The ids of the third-party capabilities admitted from overlays, sorted.
+    pub fn third_party_ids(&self) -> Vec<String> {
+        let mut ids: Vec<String> = self
+            .inner
+            .capabilities()
+            .filter(|c| self.inner.is_third_party(&c.id))
+            .map(|c| c.id.clone())
+            .collect();
+        ids.sort_unstable();
+        ids
+    }
+
     /// The capability manifest of a registered runtime, as JSON.
     pub fn runtime_manifest_json(&self, runtime: String) -> Result<String, GsdError> {
         gsd_core::scope::lookup_runtime(&self.inner, &runtime)?;
@@ -83,23 +95,31 @@ impl Registry {
 
     /// The install plan of one runtime at one scope.
     pub fn resolve_install_plan(&self, request: PlanRequest) -> Result<Plan, GsdError> {
-        let core = gsd_core::PlanRequest {
-            runtime: request.runtime,
-            scope: gsd_core::parse_scope(&request.scope)?,
-            host: request.host.into(),
-            explicit_dir: request.explicit_dir,
-            commands: request.commands,
-            agents: request.agents,
-            router_stems: request.router_stems,
-            child_to_routers: request.child_to_routers.into_iter().collect(),
-            profile: request.profile.map(|p| gsd_core::ProfileSelection {
-                skills: p.skills,
-                agents: p.agents,
-            }),
-        };
+        let core = core_request(request)?;
         Ok(Plan::from(&gsd_core::resolve_install_plan(
             &self.inner,
             &core,
+        )?))
+    }
+
+    /// The install plans of one runtime at several scopes (`scopes`: `global` / `local`,
+    /// any order, duplicates ignored; `request.scope` is not used and may be empty), with
+    /// the trigger surface across them where cross-scope shadowing shows.
+    pub fn resolve_install_plans(
+        &self,
+        request: PlanRequest,
+        scopes: Vec<String>,
+    ) -> Result<PlanSet, GsdError> {
+        let scopes = parse_scopes(&scopes)?;
+        let request = PlanRequest {
+            scope: gsd_core::Scope::Global.as_str().to_owned(),
+            ..request
+        };
+        let core = core_request(request)?;
+        Ok(PlanSet::from(&gsd_core::resolve_install_plans(
+            &self.inner,
+            &core,
+            &scopes,
         )?))
     }
 
@@ -149,10 +169,7 @@ impl Registry {
         router_stems: Vec<String>,
         child_to_routers: HashMap<String, Vec<String>>,
     ) -> Result<Vec<Trigger>, GsdError> {
-        let scopes = scopes
-            .iter()
-            .map(|s| gsd_core::parse_scope(s))
-            .collect::<Result<Vec<_>, _>>()?;
+        let scopes = parse_scopes(&scopes)?;
         let input = gsd_core::TriggerInput {
             stems,
             router_stems,
@@ -191,6 +208,32 @@ impl Registry {
         let report = gsd_core::build_shadow_report(&self.inner, &runtime, &host.into(), &facts)?;
         Ok(types::json(&report))
     }
+}
+
+/// The core request of a foreign `PlanRequest` (the scope through the core's parser).
+fn core_request(request: PlanRequest) -> Result<gsd_core::PlanRequest, GsdError> {
+    Ok(gsd_core::PlanRequest {
+        runtime: request.runtime,
+        scope: gsd_core::parse_scope(&request.scope)?,
+        host: request.host.into(),
+        explicit_dir: request.explicit_dir,
+        commands: request.commands,
+        agents: request.agents,
+        router_stems: request.router_stems,
+        child_to_routers: request.child_to_routers.into_iter().collect(),
+        profile: request.profile.map(|p| gsd_core::ProfileSelection {
+            skills: p.skills,
+            agents: p.agents,
+        }),
+    })
+}
+
+/// Scope ids through the core's exact parser.
+fn parse_scopes(scopes: &[String]) -> Result<Vec<gsd_core::Scope>, GsdError> {
+    Ok(scopes
+        .iter()
+        .map(|s| gsd_core::parse_scope(s))
+        .collect::<Result<Vec<_>, _>>()?)
 }
 
 fn surface_facts(text: &str) -> Result<gsd_core::SurfaceFacts, GsdError> {

@@ -315,6 +315,27 @@ impl From<&gsd_core::Plan> for Plan {
     }
 }
 
+/// Plans for several scopes of one runtime, with the trigger surface across them.
+#[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
+pub struct PlanSet {
+    /// One plan per scope, global first (each equals the single-scope plan).
+    pub plans: Vec<Plan>,
+    /// The trigger surface across every planned scope (cross-scope shadowing included).
+    pub triggers: Vec<Trigger>,
+    /// `trigger_shadowed` warnings of the combined surface.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl From<&gsd_core::PlanSet> for PlanSet {
+    fn from(set: &gsd_core::PlanSet) -> Self {
+        Self {
+            plans: set.plans.iter().map(Plan::from).collect(),
+            triggers: set.triggers.iter().map(Trigger::from).collect(),
+            diagnostics: set.diagnostics.iter().map(Diagnostic::from).collect(),
+        }
+    }
+}
+
 /// One third-party capability folder, as the caller read it.
 #[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
 pub struct Overlay {

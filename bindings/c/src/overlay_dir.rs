@@ -1,0 +1,444 @@
+//! Reading an overlay root directory from disk into the core's `Overlay` values, and the
+//! two exports built on it (`gsd_registry_with_overlay_dir`, `gsd_registry_third_party_ids`).
+//!
+//! The core does no IO; this loader is the C edge's one reader of third-party capability
+//! folders. Rules (the same as the Node package's loader):
+//!
+//! * the root must be a real directory (not a symlink), else `INVALID_ARGUMENT`;
+//! * its entries are handled in bytewise name order, so readdir order never shows;
+//! * a root entry that is a symlink is refused (`overlay_symlink_refused`), one that is not
+//!   a directory is ignored and never opened;
+//! * inside a folder every entry is `lstat`ed, never followed: a symlink, a non-regular
+//!   file, a directory named `capability.json`, more than [`MAX_FILES`] files, a depth past
+//!   [`MAX_DEPTH`], a non-UTF-8 name or file, or an unreadable file refuses the whole
+//!   folder with one diagnostic (the first problem in walk order);
+//! * files are opened with `O_NOFOLLOW | O_NONBLOCK`, re-checked with `fstat`, and read up
+//!   to the core's bound plus one byte (the core reports the oversize itself).
+//!
+//! Every path in a diagnostic is escaped: control, bidi and zero-width characters become
+//! `\u{..}`, bytes that are not UTF-8 become `\x..`.
+
+use std::ffi::c_char;
+use std::fs::{File, OpenOptions};
+use std::io::Read;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+
+use gsd_core::error::boundary_error;
+use gsd_core::registry::{FRAGMENT_MAX_BYTES, MANIFEST_MAX_BYTES};
+use gsd_core::{Diagnostic, Error, ErrorCode, Overlay, Severity};
+
+use crate::{gsd_bytes, gsd_error, gsd_registry, gsd_status};
+
+/// Most regular files one capability folder may hold.
+pub(crate) const MAX_FILES: usize = 1024;
+
+/// Deepest nesting (path components below the folder) a capability folder may hold.
+pub(crate) const MAX_DEPTH: usize = 16;
+
+/// The manifest file of a capability folder.
+const MANIFEST: &str = "capability.json";
+
+/// `open(2)` flags: never follow a final symlink, never block on a FIFO or device.
+#[cfg(all(target_os = "linux", any(target_arch = "aarch64", target_arch = "arm")))]
+const OPEN_FLAGS: i32 = 0o100_000 | 0o4000;
+#[cfg(all(
+    target_os = "linux",
+    not(any(target_arch = "aarch64", target_arch = "arm"))
+))]
+const OPEN_FLAGS: i32 = 0o400_000 | 0o4000;
+#[cfg(target_os = "macos")]
+const OPEN_FLAGS: i32 = 0x0100 | 0x0004;
+
+/// A new registry: `base` plus the third-party capability folders found under the
+/// overlay root directory `dir` (a path: pointer plus length, any bytes except NUL; not
+/// required to be UTF-8). The folders are read from disk here, at the edge (the core does
+/// no IO), by these rules: entries in bytewise name order; the root must be a real
+/// directory; a root entry that is a symlink is refused, one that is not a directory is
+/// ignored (never opened); inside a folder nothing is followed or opened unless it is a
+/// regular file: a symlink, a FIFO/socket/device, a directory named `capability.json`, more
+/// than 1024 files or a depth past 16, a name or file that is not UTF-8, or an unreadable
+/// file refuses the folder. Refusals are diagnostics (`overlay_symlink_refused`,
+/// `overlay_not_regular_file`, `overlay_manifest_missing`, `overlay_too_many_files`,
+/// `overlay_not_utf8`, `overlay_unreadable`; severity error, `capabilityId` the folder,
+/// `field` the relative path at fault) that `gsd_registry_diagnostics` of the new registry
+/// lists first, before the registry's own (e.g. an admitted folder that fails validation).
+/// A root that is missing, a symlink or not a directory fails the call with
+/// `GSD_STATUS_INVALID_ARGUMENT` naming the path.
+///
+/// On success writes a new `gsd_registry` to `out_registry`; free it with
+/// `gsd_registry_free` (independently of `base`). `out_error` may be NULL. `base` is
+/// borrowed and `dir` copied for the call only.
+///
+/// # Safety
+/// `base` must be NULL or a live `gsd_registry`; `dir` must be NULL or readable for
+/// `dir_len` bytes; `out_registry` must be valid for a write; `out_error` must be NULL or
+/// valid for a write.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gsd_registry_with_overlay_dir(
+    base: *const gsd_registry,
+    dir: *const c_char,
+    dir_len: usize,
+    out_registry: *mut *mut gsd_registry,
+    out_error: *mut *mut gsd_error,
+) -> gsd_status {
+    let body = || {
+        // SAFETY: `base` is NULL or live (contract above).
+        let base = unsafe { crate::boundary::borrow_handle(base, "base") }?;
+        // SAFETY: `dir` is NULL or readable for `dir_len` bytes (contract above).
+        let dir = unsafe { crate::boundary::read_bytes(dir, dir_len, "dir") }?;
+        if dir.is_empty() || dir.contains(&0) {
+            return Err(gsd_core::error::boundary_error(
+                gsd_core::ErrorCode::InvalidArgument,
+                "dir must be a non-empty path without NUL bytes",
+            ));
+        }
+        let loaded = load(std::path::Path::new(
+            <std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(&dir),
+        ))?;
+        let inner = base.inner.with_overlays(&loaded.overlays);
+        let mut edge = base.edge_diagnostics.clone();
+        edge.extend(loaded.diagnostics);
+        Ok(crate::boundary::new_registry(inner, edge))
+    };
+    // SAFETY: `out_registry` and `out_error` are NULL or writable (contract above).
+    unsafe { crate::boundary::export((out_registry, "out_registry"), out_error, body) }
+}
+
+/// The ids of the third-party capabilities admitted into the registry (from overlays),
+/// sorted, as a JSON array of strings (`[]` for the first-party registry).
+///
+/// On success writes the JSON to `out_json`; free it with `gsd_bytes_free`. `out_error`
+/// may be NULL. `registry` is borrowed for the call only.
+///
+/// # Safety
+/// `registry` must be NULL or a live `gsd_registry`; `out_json` must be valid for a write;
+/// `out_error` must be NULL or valid for a write.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gsd_registry_third_party_ids(
+    registry: *const gsd_registry,
+    out_json: *mut gsd_bytes,
+    out_error: *mut *mut gsd_error,
+) -> gsd_status {
+    let body = || {
+        // SAFETY: `registry` is NULL or live (contract above).
+        let registry = unsafe { crate::boundary::borrow_handle(registry, "registry") }?;
+        let mut ids: Vec<&str> = registry
+            .inner
+            .capabilities()
+            .filter(|c| registry.inner.is_third_party(&c.id))
+            .map(|c| c.id.as_str())
+            .collect();
+        ids.sort_unstable();
+        crate::convert::encode(&ids)
+    };
+    // SAFETY: `out_json` and `out_error` are NULL or writable (contract above).
+    unsafe { crate::boundary::export((out_json, "out_json"), out_error, body) }
+}
+
+/// What the loader found: the folders handed to the core, and the edge diagnostics.
+#[derive(Debug, Default)]
+pub(crate) struct Loaded {
+    /// Folders that passed the edge rules, in name order.
+    pub overlays: Vec<Overlay>,
+    /// One diagnostic per refused folder, in name order.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Reads every capability folder under `root`.
+///
+/// # Errors
+/// `INVALID_ARGUMENT` when `root` cannot be inspected, is a symlink, or is not a directory,
+/// or when it cannot be listed.
+pub(crate) fn load(root: &Path) -> Result<Loaded, Error> {
+    let shown = escape(root.as_os_str().as_bytes());
+    let bad = |what: String| boundary_error(ErrorCode::InvalidArgument, format!("dir {what}"));
+    let meta = std::fs::symlink_metadata(root)
+        .map_err(|e| bad(format!("'{shown}' cannot be inspected: {e}")))?;
+    if meta.file_type().is_symlink() {
+        return Err(bad(format!(
+            "'{shown}' is a symbolic link; the overlay root must be a real directory"
+        )));
+    }
+    if !meta.is_dir() {
+        return Err(bad(format!("'{shown}' is not a directory")));
+    }
+    let mut loaded = Loaded::default();
+    for (name, path) in sorted_entries(root).map_err(|e| bad(format!("'{shown}': {e}")))? {
+        let folder = escape(&name);
+        let meta = match std::fs::symlink_metadata(&path) {
+            Ok(meta) => meta,
+            Err(e) => {
+                loaded.diagnostics.push(unreadable(&folder, None, &e));
+                continue;
+            }
+        };
+        if meta.file_type().is_symlink() {
+            loaded.diagnostics.push(refusal(
+                "overlay_symlink_refused",
+                &folder,
+                None,
+                format!("overlay folder '{folder}' is a symbolic link; links are never followed"),
+            ));
+            continue;
+        }
+        if !meta.is_dir() {
+            continue;
+        }
+        match read_folder(&name, &folder, &path) {
+            Ok(overlay) => loaded.overlays.push(overlay),
+            Err(diagnostic) => loaded.diagnostics.push(*diagnostic),
+        }
+    }
+    Ok(loaded)
+}
+
+/// The entries of a directory as `(name bytes, path)`, sorted bytewise by name.
+fn sorted_entries(dir: &Path) -> std::io::Result<Vec<(Vec<u8>, PathBuf)>> {
+    let mut entries = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        entries.push((entry.file_name().as_bytes().to_vec(), entry.path()));
+    }
+    entries.sort();
+    Ok(entries)
+}
+
+/// One regular file found in a folder walk.
+struct Found {
+    /// Path relative to the folder, `/`-separated (UTF-8: checked during the walk).
+    relative: String,
+    /// Path on disk.
+    path: PathBuf,
+}
+
+/// Reads one capability folder, or the diagnostic that refuses it.
+fn read_folder(name: &[u8], folder: &str, dir: &Path) -> Result<Overlay, Box<Diagnostic>> {
+    let Ok(folder_name) = std::str::from_utf8(name) else {
+        return Err(Box::new(refusal(
+            "overlay_not_utf8",
+            folder,
+            None,
+            format!("overlay folder name '{folder}' is not valid UTF-8"),
+        )));
+    };
+    let mut files = Vec::new();
+    walk(folder, dir, "", 1, &mut files)?;
+    let manifest_path = files
+        .iter()
+        .position(|f| f.relative == MANIFEST)
+        .ok_or_else(|| {
+            Box::new(refusal(
+                "overlay_manifest_missing",
+                folder,
+                Some(MANIFEST),
+                format!("overlay folder '{folder}' has no {MANIFEST}"),
+            ))
+        })?;
+    let manifest_file = files.remove(manifest_path);
+    let manifest = read_text(folder, &manifest_file, MANIFEST_MAX_BYTES)?;
+    let mut fragments = Vec::with_capacity(files.len());
+    for file in &files {
+        fragments.push((
+            file.relative.clone(),
+            read_text(folder, file, FRAGMENT_MAX_BYTES)?,
+        ));
+    }
+    Ok(Overlay {
+        folder: folder_name.to_owned(),
+        manifest,
+        fragments,
+    })
+}
+
+/// Walks `dir` (at `depth` below the folder), collecting regular files in name order.
+fn walk(
+    folder: &str,
+    dir: &Path,
+    prefix: &str,
+    depth: usize,
+    files: &mut Vec<Found>,
+) -> Result<(), Box<Diagnostic>> {
+    let entries = sorted_entries(dir).map_err(|e| {
+        let at = prefix.trim_end_matches('/');
+        Box::new(unreadable(folder, (!at.is_empty()).then_some(at), &e))
+    })?;
+    for (name, path) in entries {
+        let shown = format!("{prefix}{}", escape(&name));
+        let refuse = |code: &str, what: &str| {
+            Box::new(refusal(
+                code,
+                folder,
+                Some(&shown),
+                format!("'{folder}/{shown}' {what}; the overlay folder is refused"),
+            ))
+        };
+        let meta = std::fs::symlink_metadata(&path)
+            .map_err(|e| Box::new(unreadable(folder, Some(&shown), &e)))?;
+        let kind = meta.file_type();
+        if kind.is_symlink() {
+            return Err(refuse(
+                "overlay_symlink_refused",
+                "is a symbolic link (links are never followed)",
+            ));
+        }
+        if !kind.is_dir() && !kind.is_file() {
+            return Err(refuse(
+                "overlay_not_regular_file",
+                "is neither a regular file nor a directory",
+            ));
+        }
+        if depth > MAX_DEPTH {
+            return Err(refuse(
+                "overlay_too_many_files",
+                &format!("nests deeper than {MAX_DEPTH} levels"),
+            ));
+        }
+        let Ok(name) = std::str::from_utf8(&name) else {
+            return Err(refuse(
+                "overlay_not_utf8",
+                "has a name that is not valid UTF-8",
+            ));
+        };
+        let relative = format!("{prefix}{name}");
+        if kind.is_dir() {
+            if relative == MANIFEST {
+                return Err(refuse(
+                    "overlay_not_regular_file",
+                    "is a directory, not a regular file",
+                ));
+            }
+            walk(folder, &path, &format!("{relative}/"), depth + 1, files)?;
+        } else {
+            if files.len() == MAX_FILES {
+                return Err(Box::new(refusal(
+                    "overlay_too_many_files",
+                    folder,
+                    None,
+                    format!("overlay folder '{folder}' holds more than {MAX_FILES} files"),
+                )));
+            }
+            files.push(Found { relative, path });
+        }
+    }
+    Ok(())
+}
+
+/// Reads one file as UTF-8 text, at most `bound + 1` bytes.
+fn read_text(folder: &str, file: &Found, bound: usize) -> Result<String, Box<Diagnostic>> {
+    let shown = escape(file.relative.as_bytes());
+    let unreadable = |e: &std::io::Error| Box::new(unreadable(folder, Some(&shown), e));
+    let handle = OpenOptions::new()
+        .read(true)
+        .custom_flags(OPEN_FLAGS)
+        .open(&file.path)
+        .map_err(|e| unreadable(&e))?;
+    let meta = handle.metadata().map_err(|e| unreadable(&e))?;
+    if !meta.is_file() {
+        return Err(Box::new(refusal(
+            "overlay_not_regular_file",
+            folder,
+            Some(&shown),
+            format!("'{folder}/{shown}' is not a regular file; the overlay folder is refused"),
+        )));
+    }
+    let mut bytes = Vec::new();
+    let limit = u64::try_from(bound).unwrap_or(u64::MAX).saturating_add(1);
+    Read::take(&handle, limit)
+        .read_to_end(&mut bytes)
+        .map_err(|e| unreadable(&e))?;
+    drop::<File>(handle);
+    String::from_utf8(bytes).map_err(|e| {
+        Box::new(refusal(
+            "overlay_not_utf8",
+            folder,
+            Some(&shown),
+            format!(
+                "'{folder}/{shown}' is not valid UTF-8 (invalid byte at offset {}); the overlay folder is refused",
+                e.utf8_error().valid_up_to()
+            ),
+        ))
+    })
+}
+
+/// An edge diagnostic: severity error, the folder as capability id.
+fn refusal(code: &str, folder: &str, field: Option<&str>, message: String) -> Diagnostic {
+    let diagnostic = Diagnostic::new(code, Severity::Error, message).with_capability(folder);
+    match field {
+        Some(field) => diagnostic.with_field(field),
+        None => diagnostic,
+    }
+}
+
+/// `overlay_unreadable`, with the OS error code in the message and in `detail.osError`.
+fn unreadable(folder: &str, field: Option<&str>, error: &std::io::Error) -> Diagnostic {
+    let at = field.map_or_else(|| folder.to_owned(), |f| format!("{folder}/{f}"));
+    let os = error.raw_os_error();
+    let diagnostic = refusal(
+        "overlay_unreadable",
+        folder,
+        field,
+        format!(
+            "'{at}' cannot be read: {}",
+            escape(error.to_string().as_bytes())
+        ),
+    );
+    match os {
+        Some(code) => diagnostic.with_detail(serde_json::json!({ "osError": code })),
+        None => diagnostic,
+    }
+}
+
+/// Whether a character may not appear raw in a message: C0/C1 controls, DEL, bidi
+/// controls, zero-width and invisible formatting characters, line/paragraph separators.
+fn is_hidden(c: char) -> bool {
+    matches!(
+        c,
+        '\u{0}'..='\u{1f}'
+            | '\u{7f}'..='\u{9f}'
+            | '\u{061C}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{2028}'..='\u{202E}'
+            | '\u{2060}'..='\u{2069}'
+            | '\u{FEFF}'
+    )
+}
+
+/// A file name (or path) as printable text: hidden characters become `\u{..}`, bytes
+/// that are not UTF-8 `\x..`, and a backslash `\\`, so distinct names stay distinct.
+pub(crate) fn escape(bytes: &[u8]) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            if c == '\\' {
+                out.push_str("\\\\");
+            } else if is_hidden(c) {
+                let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+            } else {
+                out.push(c);
+            }
+        }
+        for b in chunk.invalid() {
+            let _ = write!(out, "\\x{b:02x}");
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escape_shows_hidden_characters_and_bad_bytes() {
+        assert_eq!(escape(b"plain"), "plain");
+        assert_eq!(escape("a\u{1b}[31mb".as_bytes()), "a\\u{1b}[31mb");
+        assert_eq!(
+            escape("x\u{202e}y\u{200b}".as_bytes()),
+            "x\\u{202e}y\\u{200b}"
+        );
+        assert_eq!(escape(b"n\xffo\\"), "n\\xffo\\\\");
+    }
+}

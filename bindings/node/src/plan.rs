@@ -1,0 +1,180 @@
+//! The install plan across the boundary, built for a cheap crossing.
+//!
+//! Inputs arrive as JSON text (`JSON.stringify` on the JS side, one `serde_json::from_str`
+//! here) instead of being walked property by property through napi. The plan leaves as
+//! JSON texts, one for its small fields together (the head) and one per large section
+//! (placements, triggers, ...): JS parses the head at once and each section on first read.
+//! Nothing stays native: a handle per plan would be freed only when Node runs its
+//! finalizers, which a synchronous loop of plans never lets it do.
+
+use gsd_core::{Plan, PlanRequest, Registry as CoreRegistry};
+use napi::Env;
+use napi_derive::napi;
+
+use crate::convert::{self, core};
+use crate::error::{JsCode, JsResult, invalid_argument};
+
+/// The plan's fields in serialization order, and whether each is a large section that JS
+/// parses on first access (`true`) or a small one that crosses in the head (`false`).
+pub const PLAN_FIELDS: [(&str, bool); 13] = [
+    ("runtime", false),
+    ("scope", false),
+    ("commandStyle", false),
+    ("config", false),
+    ("hooks", false),
+    ("sandboxTier", false),
+    ("supportTier", false),
+    ("kinds", true),
+    ("placements", true),
+    ("uninstall", true),
+    ("triggers", true),
+    ("installManifest", false),
+    ("diagnostics", true),
+];
+
+/// One field of the plan as JSON text, by its JS name (`None` for an unknown name).
+fn field(env: Env, plan: &Plan, name: &str) -> JsResult<Option<String>> {
+    // Destructured in full so a field added to `Plan` fails to compile here until it is
+    // listed in `PLAN_FIELDS` and below.
+    let Plan {
+        runtime,
+        scope,
+        command_style,
+        config,
+        hooks,
+        sandbox_tier,
+        support_tier,
+        kinds,
+        placements,
+        uninstall,
+        triggers,
+        install_manifest,
+        diagnostics,
+    } = plan;
+    let text = match name {
+        "runtime" => convert::to_json(env, runtime)?,
+        "scope" => convert::to_json(env, scope)?,
+        "commandStyle" => convert::to_json(env, command_style)?,
+        "config" => convert::to_json(env, config)?,
+        "hooks" => convert::to_json(env, hooks)?,
+        "sandboxTier" => convert::to_json(env, sandbox_tier)?,
+        "supportTier" => convert::to_json(env, support_tier)?,
+        "kinds" => convert::to_json(env, kinds)?,
+        "placements" => convert::to_json(env, placements)?,
+        "uninstall" => convert::to_json(env, uninstall)?,
+        "triggers" => convert::to_json(env, triggers)?,
+        "installManifest" => convert::to_json(env, install_manifest)?,
+        "diagnostics" => convert::to_json(env, diagnostics)?,
+        _ => return Ok(None),
+    };
+    Ok(Some(text))
+}
+
+/// The plan as texts: first the head (the small fields as one JSON object, in field
+/// order), then each large section's JSON in field order.
+fn sections(env: Env, plan: &Plan) -> JsResult<Vec<String>> {
+    let mut head = String::with_capacity(1024);
+    let mut out = vec![String::new()];
+    head.push('{');
+    for (name, large) in PLAN_FIELDS {
+        let text = field(env, plan, name)?.ok_or_else(|| {
+            invalid_argument(env, "section", &format!("no plan field named {name:?}"))
+        })?;
+        if large {
+            out.push(text);
+            continue;
+        }
+        if head.len() > 1 {
+            head.push(',');
+        }
+        head.push_str(&convert::to_json(env, name)?);
+        head.push(':');
+        head.push_str(&text);
+    }
+    head.push('}');
+    out[0] = head;
+    Ok(out)
+}
+
+/// The plan's fields in serialization order: `[[name, large]]`, where a large section
+/// crosses as its own text and is parsed on first access.
+#[napi(catch_unwind, ts_return_type = "Array<[string, boolean]>")]
+pub fn plan_fields() -> serde_json::Value {
+    PLAN_FIELDS
+        .iter()
+        .map(|(name, large)| serde_json::json!([name, large]))
+        .collect()
+}
+
+/// The install plan of a runtime at a scope as JSON texts: `[head, ...large sections]` (see
+/// `planFields`). `host` is host data as JSON text (absent: the real machine); `options`
+/// is JSON text of `{ explicitDir?, commands?, agents?, routerStems?, childToRouters?,
+/// profile? }`.
+#[napi(catch_unwind)]
+pub fn resolve_install_plan_sections(
+    env: Env,
+    runtime: String,
+    scope: String,
+    host: Option<String>,
+    options: Option<String>,
+    registry: Option<&crate::Registry>,
+) -> napi::Result<Vec<String>, JsCode> {
+    let registry: &CoreRegistry = crate::registry_or_default(registry);
+    let scope = core(env, gsd_core::parse_scope(&scope))?;
+    let options: convert::PlanOptions = match options {
+        Some(text) => convert::from_json(env, "options", &text)?,
+        None => convert::PlanOptions::default(),
+    };
+    let explicit = options.explicit_dir.as_deref();
+    let host = convert::host_json(env, host, |h| {
+        gsd_core::scope_probe_paths(registry, &runtime, scope, h, explicit)
+    })?;
+    let request = PlanRequest {
+        runtime,
+        scope,
+        host,
+        explicit_dir: options.explicit_dir,
+        commands: options.commands,
+        agents: options.agents,
+        router_stems: options.router_stems,
+        child_to_routers: options.child_to_routers,
+        profile: options.profile,
+    };
+    let plan = core(env, gsd_core::resolve_install_plan(registry, &request))?;
+    sections(env, &plan)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plan_fields_are_the_serialized_keys_in_order() {
+        let request = PlanRequest {
+            runtime: "claude".to_owned(),
+            scope: gsd_core::Scope::Global,
+            host: gsd_core::Host {
+                home: "/home/u".to_owned(),
+                cwd: "/work/p".to_owned(),
+                ..gsd_core::Host::default()
+            },
+            explicit_dir: None,
+            commands: vec!["plan-phase".to_owned()],
+            agents: Vec::new(),
+            router_stems: Vec::new(),
+            child_to_routers: std::collections::BTreeMap::new(),
+            profile: None,
+        };
+        let plan = gsd_core::resolve_install_plan(CoreRegistry::first_party(), &request)
+            .expect("claude plans at global scope");
+        let serialized = serde_json::to_value(&plan).expect("a plan serializes");
+        let keys: Vec<&str> = serialized
+            .as_object()
+            .expect("a plan is an object")
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let listed: Vec<&str> = PLAN_FIELDS.iter().map(|(name, _)| *name).collect();
+        assert_eq!(keys, listed);
+    }
+}

@@ -1,0 +1,118 @@
+//! The order hook entries run in at one loop point (the peer validator's
+//! `topoSortSteps` / `topoSortContributions`): an entry that produces an artifact another
+//! consumes runs first; ties, and entries with no ordering between them, run by capability
+//! id. A cycle has no order and is an error.
+//!
+//! Ids are compared by code unit, which equals the peer's locale comparison for the
+//! lower-case kebab-case ids a valid capability has.
+
+use serde_json::Value;
+
+use crate::error::{Error, ErrorCode};
+use crate::js::to_js_string;
+
+/// One hook entry: its capability id and the artifact names it produces and consumes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HookEntry {
+    /// The capability id.
+    pub cap_id: String,
+    /// Artifacts produced.
+    pub produces: Vec<String>,
+    /// Artifacts consumed.
+    pub consumes: Vec<String>,
+}
+
+/// The run order of `entries` as indices into it.
+///
+/// `hook_kind` (`steps`, `contributions`) and `point` (the first entry's point, `None`:
+/// unknown) only name the failure.
+///
+/// # Errors
+/// [`ErrorCode::InvalidDescriptor`] when produces/consumes form a cycle.
+pub fn order_hook_entries(
+    entries: &[HookEntry],
+    hook_kind: &str,
+    point: Option<&Value>,
+) -> Result<Vec<usize>, Error> {
+    let n = entries.len();
+    if n <= 1 {
+        return Ok((0..n).collect());
+    }
+    let mut in_degree = vec![0usize; n];
+    let mut adj: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for i in 0..n {
+        for j in 0..n {
+            if i != j
+                && entries[j]
+                    .consumes
+                    .iter()
+                    .any(|a| entries[i].produces.contains(a))
+            {
+                adj[i].push(j);
+                in_degree[j] += 1;
+            }
+        }
+    }
+    let by_id =
+        |list: &mut Vec<usize>| list.sort_by(|a, b| entries[*a].cap_id.cmp(&entries[*b].cap_id));
+    let mut queue: std::collections::VecDeque<usize> = {
+        let mut ready: Vec<usize> = (0..n).filter(|i| in_degree[*i] == 0).collect();
+        by_id(&mut ready);
+        ready.into()
+    };
+    let mut order = Vec::with_capacity(n);
+    while let Some(idx) = queue.pop_front() {
+        order.push(idx);
+        let mut ready = Vec::new();
+        for &next in &adj[idx] {
+            in_degree[next] -= 1;
+            if in_degree[next] == 0 {
+                ready.push(next);
+            }
+        }
+        by_id(&mut ready);
+        queue.extend(ready);
+    }
+    if order.len() < n {
+        let ids: Vec<&str> = entries.iter().map(|e| e.cap_id.as_str()).collect();
+        let point = point.map_or_else(|| "?".to_owned(), |p| to_js_string(Some(p)));
+        return Err(Error::new(
+            ErrorCode::InvalidDescriptor,
+            format!(
+                "produces/consumes cycle detected in {hook_kind} at point \"{point}\" among capabilities [{}]: a cycle in hook produces/consumes prevents deterministic ordering",
+                ids.join(", ")
+            ),
+        )
+        .with_field(hook_kind.to_owned()));
+    }
+    Ok(order)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn e(id: &str, produces: &[&str], consumes: &[&str]) -> HookEntry {
+        HookEntry {
+            cap_id: id.into(),
+            produces: produces.iter().map(|s| (*s).to_owned()).collect(),
+            consumes: consumes.iter().map(|s| (*s).to_owned()).collect(),
+        }
+    }
+
+    #[test]
+    fn producers_first_then_by_id() {
+        let entries = [e("b", &[], &["x"]), e("c", &["x"], &[]), e("a", &[], &[])];
+        assert_eq!(
+            order_hook_entries(&entries, "steps", None).unwrap(),
+            vec![2, 1, 0]
+        );
+        let cyc = [e("a", &["x"], &["y"]), e("b", &["y"], &["x"])];
+        assert!(
+            order_hook_entries(&cyc, "steps", None)
+                .unwrap_err()
+                .message()
+                .contains("[a, b]")
+        );
+    }
+}

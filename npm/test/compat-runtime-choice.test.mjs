@@ -1,0 +1,107 @@
+// compat/runtime-slash.cjs install-marker functions (resolveRuntime, formatGsdSlashFor,
+// readInstallRuntimeMarker and its test hooks) and
+// compat/runtime-config-adapter-registry.cjs resolveInstallPlanFromRuntimes equal the peer's.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { require, peer, assertSameOutcome, tempDir } from './helpers.mjs';
+import { RUNTIMES } from './scenarios.mjs';
+
+const slash = require('../compat/runtime-slash.cjs');
+const peerSlash = peer('runtime-slash');
+const adapter = require('../compat/runtime-config-adapter-registry.cjs');
+const peerAdapter = peer('runtime-config-adapter-registry');
+const registry = peer('capability-registry');
+
+const MARKERS = [undefined, null, '', 'codex', ' Kimi_Code ', 'CLAUDE-CODE', 'future_thing', 'pi', '   ', 5, {}];
+const ENV_RUNTIMES = [undefined, '', 'codex', ' OpenCode ', 'nope'];
+
+/** Project folders: none, missing, and configs naming a runtime in odd ways. */
+function projects(t) {
+  const root = tempDir(t, 'gsd-core-choice-');
+  const out = [undefined, null, '', join(root, 'missing')];
+  const configs = [{ runtime: 'cursor' }, { runtime: ' Codex_App ' }, { runtime: 5 }, { runtime: '' }, { other: 1 }, [], 'not json', null];
+  configs.forEach((config, i) => {
+    const dir = join(root, `p${i}`);
+    mkdirSync(join(dir, '.planning'), { recursive: true });
+    writeFileSync(join(dir, '.planning', 'config.json'), typeof config === 'string' ? config : JSON.stringify(config));
+    out.push(dir);
+  });
+  return out;
+}
+
+test('runtime-slash: resolveRuntime / formatGsdSlashFor over markers × GSD_RUNTIME × project configs', (t) => {
+  const saved = process.env.GSD_RUNTIME;
+  t.after(() => {
+    if (saved === undefined) delete process.env.GSD_RUNTIME;
+    else process.env.GSD_RUNTIME = saved;
+    slash._resetInstallRuntimeMarkerCacheForTests();
+    peerSlash._resetInstallRuntimeMarkerCacheForTests();
+  });
+  let cases = 0;
+  for (const marker of MARKERS) {
+    slash._setInstallRuntimeMarkerForTests(marker);
+    peerSlash._setInstallRuntimeMarkerForTests(marker);
+    assertSameOutcome(() => slash.readInstallRuntimeMarker(), () => peerSlash.readInstallRuntimeMarker(), `marker ${String(marker)}`);
+    for (const envRuntime of ENV_RUNTIMES) {
+      if (envRuntime === undefined) delete process.env.GSD_RUNTIME;
+      else process.env.GSD_RUNTIME = envRuntime;
+      for (const project of projects(t)) {
+        const label = `marker=${JSON.stringify(marker)} GSD_RUNTIME=${JSON.stringify(envRuntime)} ${String(project)}`;
+        assertSameOutcome(() => slash.resolveRuntime(project), () => peerSlash.resolveRuntime(project), `resolveRuntime ${label}`);
+        assertSameOutcome(() => slash.resolveExplicitRuntime(project), () => peerSlash.resolveExplicitRuntime(project), `explicit ${label}`);
+        for (const command of ['/gsd:Plan-Phase 1', 'help', 42]) {
+          assertSameOutcome(() => slash.formatGsdSlashFor(project, command), () => peerSlash.formatGsdSlashFor(project, command), `for ${label} ${command}`);
+        }
+        cases += 1;
+      }
+    }
+  }
+  assert.ok(cases > 500, `matrix too small: ${cases}`);
+});
+
+test('runtime-slash: readInstallRuntimeMarker reads the same marker file, once per process', () => {
+  slash._resetInstallRuntimeMarkerCacheForTests();
+  peerSlash._resetInstallRuntimeMarkerCacheForTests();
+  assertSameOutcome(() => slash.readInstallRuntimeMarker(), () => peerSlash.readInstallRuntimeMarker(), 'the pinned peer install (no marker)');
+  slash._setInstallRuntimeMarkerForTests('codex');
+  assert.equal(slash.readInstallRuntimeMarker(), 'codex');
+  slash._resetInstallRuntimeMarkerCacheForTests();
+  assert.equal(slash.readInstallRuntimeMarker(), peerSlash.readInstallRuntimeMarker());
+});
+
+test('runtime-config-adapter-registry: resolveInstallPlanFromRuntimes over the registry and odd maps', () => {
+  const runtimes = registry.runtimes;
+  const ids = [...RUNTIMES, 'nope', '__proto__', 'constructor', '', undefined, 42];
+  for (const id of ids) {
+    assertSameOutcome(() => adapter.resolveInstallPlanFromRuntimes(runtimes, id), () => peerAdapter.resolveInstallPlanFromRuntimes(runtimes, id), `registry ${String(id)}`);
+  }
+  const claude = runtimes.claude.runtime;
+  const odd = {
+    noHooks: { runtime: { ...claude, hooksSurface: null } },
+    absentHooks: { runtime: { ...claude, hooksSurface: undefined } },
+    badTier: { runtime: { ...claude, sandboxTier: 'NONE' } },
+    numTier: { runtime: { ...claude, sandboxTier: 3 } },
+    noTier: { runtime: { ...claude, sandboxTier: undefined } },
+    objTier: { runtime: { ...claude, sandboxTier: { a: [1, 'x'] } } },
+    extended: { runtime: { ...claude, extendedHookEvents: 'x', hookEvents: null, permissionWriter: undefined } },
+    extendedArray: { runtime: { ...claude, extendedHookEvents: ['a', 1], writesSharedSettings: 'yes' } },
+    falsy: { runtime: 0 },
+    empty: {},
+    bare: { runtime: { hooksSurface: 'none', sandboxTier: 'none' } },
+  };
+  for (const id of [...Object.keys(odd), 'missing']) {
+    assertSameOutcome(() => adapter.resolveInstallPlanFromRuntimes(odd, id), () => peerAdapter.resolveInstallPlanFromRuntimes(odd, id), `odd ${id}`);
+    const a = adapter.resolveInstallPlanFromRuntimes.length;
+    assert.equal(a, peerAdapter.resolveInstallPlanFromRuntimes.length);
+  }
+  for (const map of [undefined, null, 'str', []]) {
+    assertSameOutcome(() => adapter.resolveInstallPlanFromRuntimes(map, 'claude'), () => peerAdapter.resolveInstallPlanFromRuntimes(map, 'claude'), `map ${String(map)}`);
+  }
+});
+
+test('runtime-slash and runtime-config-adapter-registry: every peer export is provided', () => {
+  for (const name of Object.keys(peerSlash)) assert.equal(typeof slash[name], typeof peerSlash[name], name);
+  assert.deepStrictEqual(Object.keys(adapter).sort(), Object.keys(peerAdapter).sort());
+});

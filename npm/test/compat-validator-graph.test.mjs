@@ -1,0 +1,102 @@
+// compat/capability-validator.cjs requires graph (detectRequiresCycles,
+// computeRequiresClosure) and hook run order (topoSortSteps, topoSortContributions,
+// topoSortHookEntries) equal the peer's, over the registry's own capabilities and
+// generated maps with chains, diamonds, cycles and odd `requires` values.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { require, peer, assertSameOutcome } from './helpers.mjs';
+
+const ours = require('../compat/capability-validator.cjs');
+const theirs = peer('capability-validator');
+const registry = peer('capability-registry');
+
+/** Capability maps: the registry's, and small generated graphs. */
+function maps() {
+  const out = [['registry', new Map(Object.entries(registry.capabilities))]];
+  const ids = ['a', 'b', 'c', 'd', 'e'];
+  let seed = 7;
+  const rand = (n) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return (seed >>> 8) % n;
+  };
+  for (let m = 0; m < 150; m += 1) {
+    const map = new Map();
+    for (const id of ids.slice(0, 1 + rand(5))) {
+      const requires = Array.from({ length: rand(4) }, () => (rand(9) === 0 ? 'outside' : ids[rand(5)]));
+      map.set(id, rand(12) === 0 ? { requires: 'a' } : rand(15) === 0 ? {} : { requires });
+    }
+    out.push([`generated ${m}`, map]);
+  }
+  out.push(['self', new Map([['a', { requires: ['a'] }]])]);
+  out.push(['null cap', new Map([['a', null], ['b', { requires: ['a', 5, null] }]])]);
+  out.push(['empty', new Map()]);
+  return out;
+}
+
+test('capability-validator: detectRequiresCycles and computeRequiresClosure over registry and generated maps', () => {
+  let cases = 0;
+  for (const [label, map] of maps()) {
+    assertSameOutcome(() => ours.detectRequiresCycles(map), () => theirs.detectRequiresCycles(map), `cycles ${label}`);
+    for (const id of [...map.keys(), 'missing', 5, undefined]) {
+      const a = ours.computeRequiresClosure(id, map);
+      const b = theirs.computeRequiresClosure(id, map);
+      assert.deepStrictEqual([...a], [...b], `closure ${label} ${String(id)}`);
+      assert.ok(a instanceof Set);
+      cases += 1;
+    }
+  }
+  assert.ok(cases > 500, `matrix too small: ${cases}`);
+});
+
+/** Hook entries at one point: registry steps/contributions, and generated produce/consume webs. */
+function entrySets() {
+  const sets = [];
+  for (const [hookKey, group] of [['step', 'steps'], ['contrib', 'contributions']]) {
+    const byPoint = new Map();
+    for (const [capId, cap] of Object.entries(registry.capabilities)) {
+      for (const item of cap[group] ?? []) {
+        if (!byPoint.has(item.point)) byPoint.set(item.point, []);
+        byPoint.get(item.point).push({ capId, [hookKey]: item });
+      }
+    }
+    for (const [point, entries] of byPoint) sets.push([`registry ${group} ${point}`, hookKey, entries]);
+  }
+  const ids = ['cap-b', 'cap-a', 'cap-d', 'cap-c', 'cap-e'];
+  const artifacts = ['x', 'y', 'z'];
+  let seed = 11;
+  const rand = (n) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return (seed >>> 8) % n;
+  };
+  for (let m = 0; m < 200; m += 1) {
+    const entries = ids.slice(0, 1 + rand(5)).map((capId) => ({
+      capId,
+      step: {
+        point: 'plan:pre',
+        produces: rand(3) === 0 ? undefined : Array.from({ length: rand(3) }, () => artifacts[rand(3)]),
+        consumes: Array.from({ length: rand(3) }, () => artifacts[rand(3)]),
+      },
+    }));
+    sets.push([`generated ${m}`, 'step', entries]);
+  }
+  return sets;
+}
+
+test('capability-validator: topoSortSteps / topoSortContributions / topoSortHookEntries, cycles included', () => {
+  let cycles = 0;
+  for (const [label, hookKey, entries] of entrySets()) {
+    const sort = hookKey === 'step' ? 'topoSortSteps' : 'topoSortContributions';
+    assertSameOutcome(() => ours[sort](entries), () => theirs[sort](entries), `${sort} ${label}`);
+    assertSameOutcome(() => ours.topoSortHookEntries(entries, hookKey, 'things'), () => theirs.topoSortHookEntries(entries, hookKey, 'things'), `generic ${label}`);
+    try {
+      theirs[sort](entries);
+    } catch {
+      cycles += 1;
+    }
+  }
+  assert.ok(cycles > 5, `generated webs with cycles: ${cycles}`);
+  assertSameOutcome(() => ours.topoSortSteps([{ capId: 'a' }, { capId: 'b' }]), () => theirs.topoSortSteps([{ capId: 'a' }, { capId: 'b' }]), 'entries without a step');
+  assert.deepStrictEqual(ours.HOOK_GROUP_KINDS, theirs.HOOK_GROUP_KINDS);
+  assert.deepStrictEqual(ours._HOST_INTEGRATION_VOCAB, theirs._HOST_INTEGRATION_VOCAB);
+  assert.equal(JSON.stringify(ours._HOST_INTEGRATION_VOCAB), JSON.stringify(theirs._HOST_INTEGRATION_VOCAB), 'key order');
+});

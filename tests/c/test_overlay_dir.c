@@ -1,0 +1,475 @@
+/*
+ * test_overlay_dir.c: gsd_registry_with_overlay_dir on real trees built in a temporary
+ * directory: symlinks (folder, capability.json, a fragment pointing outside, a directory),
+ * FIFOs (as capability.json and as a fragment: never opened, so nothing blocks; an alarm
+ * kills the run if something does), a directory named capability.json, non-UTF-8 content
+ * and names, an unreadable file (when not run as root), too many files, too deep, a
+ * missing manifest, the root checks, and
+ * independence from creation order. The rules and diagnostic codes are the overlay-edge
+ * contract shared with the Node package (docs/c-api.md, "Loading overlays from disk").
+ */
+#define _XOPEN_SOURCE 700
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+
+/* A valid third-party feature (the "feature" base of tests/hostile/bases.json), id %s. */
+static const char *const FEATURE =
+    "{\"id\":\"%s\",\"role\":\"feature\",\"version\":\"1.0.0\",\"title\":\"Acme notes\","
+    "\"description\":\"Third-party feature used by the overlay loader tests.\",\"tier\":\"full\","
+    "\"requires\":[],\"engines\":{\"gsd\":\">=1.6.0\"},\"runtimeCompat\":{\"supported\":[\"*\"],"
+    "\"unsupported\":[]},\"skills\":[],\"agents\":[],\"hooks\":[],\"config\":{},\"steps\":[],"
+    "\"contributions\":[],\"gates\":[]}";
+
+static char base_dir[256];
+static uint8_t sentinel_byte;
+
+/* base_dir/<rel> in a rotating set of buffers (so several can be alive at once). */
+static const char *at(const char *rel) {
+    static char buffers[8][1024];
+    static int next = 0;
+    char *out = buffers[next++ % 8];
+    snprintf(out, 1024, "%s/%s", base_dir, rel);
+    return out;
+}
+
+static void make_dir(const char *rel) {
+    CHECK(mkdir(at(rel), 0755) == 0);
+}
+
+static void write_bytes(const char *rel, const char *bytes, size_t len) {
+    FILE *f = fopen(at(rel), "wb");
+    CHECK(f != NULL);
+    if (f == NULL) return;
+    CHECK(fwrite(bytes, 1, len, f) == len);
+    fclose(f);
+}
+
+static void write_text(const char *rel, const char *text) {
+    write_bytes(rel, text, strlen(text));
+}
+
+/* Writes a small file without a check of its own (for bulk trees); returns success. */
+static int write_quiet(const char *rel, const char *text) {
+    FILE *f = fopen(at(rel), "wb");
+    int ok = f != NULL && fputs(text, f) >= 0;
+    if (f != NULL && fclose(f) != 0) ok = 0;
+    return ok;
+}
+
+/* A valid feature folder <root>/<id> with capability.json (and one fragment). */
+static void write_feature(const char *root, const char *id) {
+    char rel[512], manifest[2048];
+    snprintf(rel, sizeof rel, "%s/%s", root, id);
+    make_dir(rel);
+    snprintf(manifest, sizeof manifest, FEATURE, id);
+    snprintf(rel, sizeof rel, "%s/%s/capability.json", root, id);
+    write_text(rel, manifest);
+    snprintf(rel, sizeof rel, "%s/%s/README.md", root, id);
+    write_text(rel, "# notes\n");
+}
+
+static void make_link(const char *target, const char *rel) {
+    CHECK(symlink(target, at(rel)) == 0);
+}
+
+static void make_fifo(const char *rel) {
+    CHECK(mkfifo(at(rel), 0644) == 0);
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+/* Loads base_dir/<root>; on success *diagnostics and *ids hold the registry's JSON. */
+static gsd_status load(gsd_registry *base, const char *root, gsd_bytes *diagnostics, gsd_bytes *ids) {
+    gsd_registry *registry = NULL;
+    gsd_error *err = NULL;
+    const char *dir = at(root);
+    gsd_status status = gsd_registry_with_overlay_dir(base, STR(dir), &registry, &err);
+    if (status == GSD_STATUS_OK) {
+        CHECK(err == NULL);
+        CHECK(gsd_registry_diagnostics(registry, diagnostics, NULL) == GSD_STATUS_OK);
+        CHECK(gsd_registry_third_party_ids(registry, ids, NULL) == GSD_STATUS_OK);
+    } else {
+        fprintf(stderr, "  load %s: %s\n", root, gsd_error_message(err));
+    }
+    gsd_error_free(err);
+    gsd_registry_free(registry);
+    return status;
+}
+
+/* Loads a root that must succeed, then expects exactly `diagnostics` and `ids`. */
+static void expect_load(gsd_registry *base, const char *root, const char *diagnostics, const char *ids) {
+    gsd_bytes diags = {NULL, 0}, admitted = {NULL, 0};
+    CHECK(load(base, root, &diags, &admitted) == GSD_STATUS_OK);
+    CHECK(bytes_eq(&diags, diagnostics));
+    if (!bytes_eq(&diags, diagnostics)) fprintf(stderr, "  [%s] diagnostics were: %s\n", root, (char *)diags.ptr);
+    CHECK(bytes_eq(&admitted, ids));
+    if (!bytes_eq(&admitted, ids)) fprintf(stderr, "  [%s] admitted: %s\n", root, (char *)admitted.ptr);
+    gsd_bytes_free(&diags);
+    gsd_bytes_free(&admitted);
+}
+
+#define DIAG(code, id, field, message)                                                          \
+    "{\"code\":\"" code "\",\"severity\":\"error\",\"capabilityId\":\"" id "\",\"field\":\"" field \
+    "\",\"message\":\"" message "\"}"
+#define DIAG_NO_FIELD(code, id, message)                                                       \
+    "{\"code\":\"" code "\",\"severity\":\"error\",\"capabilityId\":\"" id "\",\"message\":\"" message "\"}"
+
+static void test_valid_overlay_is_admitted(gsd_registry *base) {
+    make_dir("valid");
+    write_feature("valid", "acme-notes");
+    make_dir("valid/acme-notes/docs");
+    write_text("valid/acme-notes/docs/guide.md", "guide\n");
+    /* root entries that are not directories are ignored, never opened (a FIFO would block) */
+    write_text("valid/stray.txt", "x");
+    make_fifo("valid/stray-fifo");
+    expect_load(base, "valid", "[]", "[\"acme-notes\"]");
+}
+
+static void test_symlinked_folder_is_refused(gsd_registry *base) {
+    make_dir("outside");
+    write_feature("outside", "acme-link");
+    make_dir("linked-folder");
+    make_link("../outside/acme-link", "linked-folder/acme-link");
+    expect_load(base, "linked-folder",
+                "[" DIAG_NO_FIELD("overlay_symlink_refused", "acme-link",
+                                  "overlay folder 'acme-link' is a symbolic link; links are never followed") "]",
+                "[]");
+}
+
+static void test_symlinked_manifest_is_refused(gsd_registry *base) {
+    make_dir("linked-manifest");
+    make_dir("linked-manifest/acme-outside");
+    make_link("../../outside/acme-link/capability.json", "linked-manifest/acme-outside/capability.json");
+    expect_load(base, "linked-manifest",
+                "[" DIAG("overlay_symlink_refused", "acme-outside", "capability.json",
+                         "'acme-outside/capability.json' is a symbolic link (links are never followed); the "
+                         "overlay folder is refused") "]",
+                "[]");
+}
+
+static void test_symlinked_fragment_is_not_inlined(gsd_registry *base) {
+    gsd_bytes diags = {NULL, 0}, ids = {NULL, 0};
+    write_text("outside/secret.txt", "TOP-SECRET-CONTENT");
+    make_dir("linked-fragment");
+    write_feature("linked-fragment", "acme-notes");
+    make_link(at("outside/secret.txt"), "linked-fragment/acme-notes/notes.md");
+    CHECK(load(base, "linked-fragment", &diags, &ids) == GSD_STATUS_OK);
+    CHECK(bytes_contain(&diags, DIAG("overlay_symlink_refused", "acme-notes", "notes.md",
+                                     "'acme-notes/notes.md' is a symbolic link (links are never followed); the "
+                                     "overlay folder is refused")));
+    CHECK(!bytes_contain(&diags, "TOP-SECRET"));
+    CHECK(bytes_eq(&ids, "[]"));
+    gsd_bytes_free(&diags);
+    gsd_bytes_free(&ids);
+}
+
+static void test_symlinked_directory_is_refused(gsd_registry *base) {
+    make_dir("linked-dir");
+    write_feature("linked-dir", "acme-notes");
+    make_link("../../outside", "linked-dir/acme-notes/docs");
+    expect_load(base, "linked-dir",
+                "[" DIAG("overlay_symlink_refused", "acme-notes", "docs",
+                         "'acme-notes/docs' is a symbolic link (links are never followed); the overlay folder "
+                         "is refused") "]",
+                "[]");
+}
+
+static void test_fifos_are_never_opened(gsd_registry *base) {
+    make_dir("fifo-manifest");
+    make_dir("fifo-manifest/acme-notes");
+    make_fifo("fifo-manifest/acme-notes/capability.json");
+    expect_load(base, "fifo-manifest",
+                "[" DIAG("overlay_not_regular_file", "acme-notes", "capability.json",
+                         "'acme-notes/capability.json' is neither a regular file nor a directory; the overlay "
+                         "folder is refused") "]",
+                "[]");
+    make_dir("fifo-fragment");
+    write_feature("fifo-fragment", "acme-notes");
+    make_dir("fifo-fragment/acme-notes/sub");
+    make_fifo("fifo-fragment/acme-notes/sub/pipe.md");
+    expect_load(base, "fifo-fragment",
+                "[" DIAG("overlay_not_regular_file", "acme-notes", "sub/pipe.md",
+                         "'acme-notes/sub/pipe.md' is neither a regular file nor a directory; the overlay "
+                         "folder is refused") "]",
+                "[]");
+}
+
+static void test_directory_named_manifest(gsd_registry *base) {
+    make_dir("dir-manifest");
+    make_dir("dir-manifest/acme-notes");
+    make_dir("dir-manifest/acme-notes/capability.json");
+    expect_load(base, "dir-manifest",
+                "[" DIAG("overlay_not_regular_file", "acme-notes", "capability.json",
+                         "'acme-notes/capability.json' is a directory, not a regular file; the overlay folder "
+                         "is refused") "]",
+                "[]");
+}
+
+static void test_missing_manifest(gsd_registry *base) {
+    make_dir("no-manifest");
+    make_dir("no-manifest/acme-notes");
+    write_text("no-manifest/acme-notes/README.md", "hi");
+    expect_load(base, "no-manifest",
+                "[" DIAG("overlay_manifest_missing", "acme-notes", "capability.json",
+                         "overlay folder 'acme-notes' has no capability.json") "]",
+                "[]");
+}
+
+static void test_non_utf8(gsd_registry *base) {
+    make_dir("bad-utf8");
+    write_feature("bad-utf8", "acme-notes");
+    write_bytes("bad-utf8/acme-notes/notes.md", "ok\xff\xfe", 4);
+    expect_load(base, "bad-utf8",
+                "[" DIAG("overlay_not_utf8", "acme-notes", "notes.md",
+                         "'acme-notes/notes.md' is not valid UTF-8 (invalid byte at offset 2); the overlay "
+                         "folder is refused") "]",
+                "[]");
+    /* a name that is not UTF-8 (and one with an ESC) is escaped, never shown raw */
+    make_dir("bad-name");
+    write_feature("bad-name", "acme-notes");
+    write_text("bad-name/acme-notes/n\xffo\x1b[31m.md", "x");
+    expect_load(base, "bad-name",
+                "[" DIAG("overlay_not_utf8", "acme-notes", "n\\\\xffo\\\\u{1b}[31m.md",
+                         "'acme-notes/n\\\\xffo\\\\u{1b}[31m.md' has a name that is not valid UTF-8; the "
+                         "overlay folder is refused") "]",
+                "[]");
+}
+
+/* A file the process may not read: only meaningful without root's override. */
+static void test_unreadable_file(gsd_registry *base) {
+    if (geteuid() == 0) return; /* root reads anyway; nothing to observe */
+    make_dir("unreadable");
+    write_feature("unreadable", "acme-notes");
+    write_text("unreadable/acme-notes/locked.md", "x");
+    CHECK(chmod(at("unreadable/acme-notes/locked.md"), 0) == 0);
+    expect_load(base, "unreadable",
+                "[{\"code\":\"overlay_unreadable\",\"severity\":\"error\",\"capabilityId\":\"acme-notes\","
+                "\"field\":\"locked.md\",\"message\":\"'acme-notes/locked.md' cannot be read: Permission denied "
+                "(os error 13)\",\"detail\":{\"osError\":13}}]",
+                "[]");
+    CHECK(chmod(at("unreadable/acme-notes/locked.md"), 0644) == 0);
+}
+
+static void test_too_many_files_and_too_deep(gsd_registry *base) {
+    char rel[256];
+    make_dir("many");
+    write_feature("many", "acme-notes");
+    make_dir("many/acme-notes/f");
+    /* capability.json + README.md + 1023 = 1025 files */
+    int written = 0;
+    for (int i = 0; i < 1023; i++) {
+        snprintf(rel, sizeof rel, "many/acme-notes/f/%04d.md", i);
+        written += write_quiet(rel, "x");
+    }
+    CHECK(written == 1023);
+    expect_load(base, "many",
+                "[" DIAG_NO_FIELD("overlay_too_many_files", "acme-notes",
+                                  "overlay folder 'acme-notes' holds more than 1024 files") "]",
+                "[]");
+    /* exactly 1024 files is fine */
+    snprintf(rel, sizeof rel, "many/acme-notes/f/%04d.md", 1022);
+    CHECK(remove(at(rel)) == 0);
+    expect_load(base, "many", "[]", "[\"acme-notes\"]");
+
+    make_dir("deep");
+    write_feature("deep", "acme-notes");
+    strcpy(rel, "deep/acme-notes");
+    for (int depth = 1; depth <= 16; depth++) {
+        strcat(rel, "/d");
+        make_dir(rel);
+    }
+    strcat(rel, "/x.md"); /* 17 components below the folder */
+    write_text(rel, "x");
+    expect_load(base, "deep",
+                "[" DIAG("overlay_too_many_files", "acme-notes", "d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/x.md",
+                         "'acme-notes/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/x.md' nests deeper than 16 levels; the "
+                         "overlay folder is refused") "]",
+                "[]");
+}
+
+/* Builds the same mixed tree in the given folder order. */
+static void build_mixed(const char *root, const int *order) {
+    char rel[256];
+    make_dir(root);
+    for (int i = 0; i < 4; i++) {
+        switch (order[i]) {
+        case 0:
+            write_feature(root, "acme-a");
+            break;
+        case 1:
+            snprintf(rel, sizeof rel, "%s/acme-b", root);
+            make_link("../outside/acme-link", rel);
+            break;
+        case 2:
+            write_feature(root, "acme-c");
+            snprintf(rel, sizeof rel, "%s/acme-c/zz.md", root);
+            write_text(rel, "z");
+            snprintf(rel, sizeof rel, "%s/acme-c/aa.md", root);
+            make_fifo(rel);
+            break;
+        default:
+            snprintf(rel, sizeof rel, "%s/acme-d", root);
+            make_dir(rel);
+            snprintf(rel, sizeof rel, "%s/acme-d/notes.md", root);
+            write_text(rel, "n");
+            break;
+        }
+    }
+}
+
+static void test_creation_order_does_not_matter(gsd_registry *base) {
+    static const int forward[4] = {0, 1, 2, 3};
+    static const int backward[4] = {3, 2, 1, 0};
+    gsd_bytes diags_a = {NULL, 0}, ids_a = {NULL, 0}, diags_b = {NULL, 0}, ids_b = {NULL, 0};
+    build_mixed("order-a", forward);
+    build_mixed("order-b", backward);
+    CHECK(load(base, "order-a", &diags_a, &ids_a) == GSD_STATUS_OK);
+    CHECK(load(base, "order-b", &diags_b, &ids_b) == GSD_STATUS_OK);
+    CHECK(diags_a.ptr != NULL && diags_b.ptr != NULL && diags_a.len == diags_b.len &&
+          memcmp(diags_a.ptr, diags_b.ptr, diags_a.len) == 0);
+    CHECK(bytes_eq(&ids_a, "[\"acme-a\"]"));
+    CHECK(bytes_eq(&ids_b, "[\"acme-a\"]"));
+    /* folders in name order: b (symlink), c (FIFO at aa.md, before zz.md), d (no manifest) */
+    CHECK(bytes_eq(&diags_a,
+                   "[" DIAG_NO_FIELD("overlay_symlink_refused", "acme-b",
+                                     "overlay folder 'acme-b' is a symbolic link; links are never followed") ","
+                   DIAG("overlay_not_regular_file", "acme-c", "aa.md",
+                        "'acme-c/aa.md' is neither a regular file nor a directory; the overlay folder is "
+                        "refused") ","
+                   DIAG("overlay_manifest_missing", "acme-d", "capability.json",
+                        "overlay folder 'acme-d' has no capability.json") "]"));
+    gsd_bytes_free(&diags_a);
+    gsd_bytes_free(&ids_a);
+    gsd_bytes_free(&diags_b);
+    gsd_bytes_free(&ids_b);
+}
+
+static void test_edge_diagnostics_come_first(gsd_registry *base) {
+    gsd_bytes diags = {NULL, 0}, ids = {NULL, 0};
+    const char *edge, *core;
+    char manifest[2048];
+    make_dir("mixed-origin");
+    /* admitted by the edge, rejected by the core: folder name differs from the id */
+    make_dir("mixed-origin/acme-a");
+    snprintf(manifest, sizeof manifest, FEATURE, "acme-other");
+    write_text("mixed-origin/acme-a/capability.json", manifest);
+    make_link("../outside/acme-link", "mixed-origin/acme-z");
+    CHECK(load(base, "mixed-origin", &diags, &ids) == GSD_STATUS_OK);
+    edge = diags.ptr == NULL ? NULL : strstr((const char *)diags.ptr, "\"code\":\"overlay_symlink_refused\"");
+    core = diags.ptr == NULL ? NULL : strstr((const char *)diags.ptr, "\"code\":\"overlay_rejected\"");
+    CHECK(edge != NULL && core != NULL && edge < core);
+    CHECK(bytes_contain(&diags, "\"code\":\"id_mismatch\""));
+    CHECK(bytes_eq(&ids, "[]"));
+    gsd_bytes_free(&diags);
+    gsd_bytes_free(&ids);
+}
+
+static void expect_root_failure(gsd_registry *base, const char *dir, size_t len, gsd_status status,
+                                const char *name, const char *message_start) {
+    gsd_registry *out = (gsd_registry *)&sentinel_byte;
+    gsd_error *err = NULL;
+    gsd_status got = gsd_registry_with_overlay_dir(base, dir, len, &out, &err);
+    CHECK_ERROR(got, err, status, name);
+    CHECK(out == (gsd_registry *)&sentinel_byte);
+    if (message_start != NULL) {
+        const char *message = gsd_error_message(err);
+        CHECK(message != NULL && strncmp(message, message_start, strlen(message_start)) == 0);
+        if (message != NULL && strncmp(message, message_start, strlen(message_start)) != 0)
+            fprintf(stderr, "  message was: %s\n", message);
+    }
+    gsd_error_free(err);
+}
+
+static void test_root_failures(gsd_registry *base) {
+    char expected[1200];
+    const char *valid = at("valid");
+    gsd_registry *unused = NULL;
+    gsd_error *err = NULL;
+
+    make_link("valid", "root-link");
+    snprintf(expected, sizeof expected, "dir '%s' is a symbolic link", at("root-link"));
+    expect_root_failure(base, STR(at("root-link")), GSD_STATUS_INVALID_ARGUMENT, "INVALID_ARGUMENT", expected);
+    write_text("root-file", "x");
+    snprintf(expected, sizeof expected, "dir '%s' is not a directory", at("root-file"));
+    expect_root_failure(base, STR(at("root-file")), GSD_STATUS_INVALID_ARGUMENT, "INVALID_ARGUMENT", expected);
+    snprintf(expected, sizeof expected, "dir '%s' cannot be inspected", at("missing"));
+    expect_root_failure(base, STR(at("missing")), GSD_STATUS_INVALID_ARGUMENT, "INVALID_ARGUMENT", expected);
+    expect_root_failure(base, "a\0b", 3, GSD_STATUS_INVALID_ARGUMENT, "INVALID_ARGUMENT",
+                        "dir must be a non-empty path without NUL bytes");
+    expect_root_failure(base, "", 0, GSD_STATUS_INVALID_ARGUMENT, "INVALID_ARGUMENT", NULL);
+    expect_root_failure(base, NULL, 0, GSD_STATUS_NULL_ARGUMENT, "NULL_ARGUMENT", "dir must not be NULL");
+    expect_root_failure(NULL, STR(valid), GSD_STATUS_NULL_ARGUMENT, "NULL_ARGUMENT", "base must not be NULL");
+    CHECK(gsd_registry_with_overlay_dir(base, STR(valid), NULL, &err) == GSD_STATUS_NULL_ARGUMENT);
+    CHECK_MESSAGE(err, "out_registry must not be NULL");
+    gsd_error_free(err);
+    /* out_error may be NULL */
+    CHECK(gsd_registry_with_overlay_dir(base, STR(at("missing")), &unused, NULL) == GSD_STATUS_INVALID_ARGUMENT);
+    CHECK(unused == NULL);
+}
+
+static void test_layering_keeps_edge_diagnostics(gsd_registry *base) {
+    gsd_registry *loaded = NULL, *layered = NULL;
+    gsd_bytes diags = {NULL, 0}, ids = {NULL, 0};
+    CHECK(gsd_registry_with_overlay_dir(base, STR(at("order-a")), &loaded, NULL) == GSD_STATUS_OK);
+    if (loaded == NULL) return;
+    /* a registry built on it keeps the edge findings and the admitted overlay */
+    CHECK(gsd_registry_with_overlays(loaded, STR("[]"), &layered, NULL) == GSD_STATUS_OK);
+    CHECK(gsd_registry_diagnostics(layered, &diags, NULL) == GSD_STATUS_OK);
+    CHECK(bytes_contain(&diags, "\"capabilityId\":\"acme-b\""));
+    CHECK(gsd_registry_third_party_ids(layered, &ids, NULL) == GSD_STATUS_OK);
+    CHECK(bytes_eq(&ids, "[\"acme-a\"]"));
+    gsd_bytes_free(&ids);
+    CHECK(gsd_registry_third_party_ids(base, &ids, NULL) == GSD_STATUS_OK);
+    CHECK(bytes_eq(&ids, "[]"));
+    gsd_bytes_free(&ids);
+    gsd_bytes_free(&diags);
+    gsd_registry_free(layered);
+    gsd_registry_free(loaded);
+}
+
+int main(void) {
+    gsd_registry *base = NULL;
+    const char *tmp = getenv("TMPDIR");
+    alarm(120); /* a FIFO opened by mistake would block forever: fail loudly instead */
+    snprintf(base_dir, sizeof base_dir, "%s/gsd-overlay-dir-XXXXXX", tmp != NULL && *tmp ? tmp : "/tmp");
+    if (mkdtemp(base_dir) == NULL) {
+        CHECK(!"mkdtemp");
+        return CHECK_SUMMARY();
+    }
+    if (gsd_registry_first_party(&base, NULL) != GSD_STATUS_OK) {
+        CHECK(!"first-party registry");
+        goto cleanup;
+    }
+    test_valid_overlay_is_admitted(base);
+    test_symlinked_folder_is_refused(base);
+    test_symlinked_manifest_is_refused(base);
+    test_symlinked_fragment_is_not_inlined(base);
+    test_symlinked_directory_is_refused(base);
+    test_fifos_are_never_opened(base);
+    test_directory_named_manifest(base);
+    test_missing_manifest(base);
+    test_non_utf8(base);
+    test_unreadable_file(base);
+    test_too_many_files_and_too_deep(base);
+    test_creation_order_does_not_matter(base);
+    test_edge_diagnostics_come_first(base);
+    test_root_failures(base);
+    test_layering_keeps_edge_diagnostics(base);
+cleanup:
+    gsd_registry_free(base);
+    CHECK(nftw(base_dir, remove_one, 16, FTW_DEPTH | FTW_PHYS) == 0);
+    return CHECK_SUMMARY();
+}
