@@ -39,17 +39,75 @@ const lenientUtf8 = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
  * Characters a message may not carry raw: C0, DEL, C1, bidi controls, zero-width and
  * invisible characters, line and paragraph separators.
  */
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/;
 
 /**
- * A name or path made safe to print: every unsafe character becomes its `\uXXXX` escape
- * (a backslash is doubled first, so the escape cannot be forged).
- * @param {string} text
+ * A name or path made safe to print, as the C loader writes it: a hidden character becomes
+ * `\u{1b}`, a byte that is not UTF-8 `\xff`, a backslash `\\` (so distinct names stay
+ * distinct).
+ * @param {Buffer | string} name
  */
-function escapeText(text) {
-  return text
-    .replace(/\\/g, '\\\\')
-    .replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+function escapeName(name) {
+  const bytes = Buffer.isBuffer(name) ? name : Buffer.from(name, 'utf8');
+  let out = '';
+  let i = 0;
+  while (i < bytes.length) {
+    const len = utf8SequenceLength(bytes, i);
+    if (len === 0) {
+      out += `\\x${bytes[i].toString(16).padStart(2, '0')}`;
+      i += 1;
+      continue;
+    }
+    const c = bytes.toString('utf8', i, i + len);
+    if (c === '\\') out += '\\\\';
+    else if (HIDDEN.test(c)) out += `\\u{${/** @type {number} */ (c.codePointAt(0)).toString(16)}}`;
+    else out += c;
+    i += len;
+  }
+  return out;
+}
+
+/** @param {string} text */
+const escapeText = (text) => escapeName(text);
+
+/**
+ * The length of the valid UTF-8 sequence starting at `i`, or 0 when it is not valid
+ * (overlong forms, surrogates and values past U+10FFFF are invalid).
+ * @param {Buffer} b
+ * @param {number} i
+ */
+function utf8SequenceLength(b, i) {
+  const c = b[i];
+  const cont = (k) => i + k < b.length && (b[i + k] & 0xc0) === 0x80;
+  if (c < 0x80) return 1;
+  if (c >= 0xc2 && c <= 0xdf) return cont(1) ? 2 : 0;
+  if (c >= 0xe0 && c <= 0xef) {
+    if (!cont(1) || !cont(2)) return 0;
+    const d = b[i + 1];
+    if ((c === 0xe0 && d < 0xa0) || (c === 0xed && d > 0x9f)) return 0;
+    return 3;
+  }
+  if (c >= 0xf0 && c <= 0xf4) {
+    if (!cont(1) || !cont(2) || !cont(3)) return 0;
+    const d = b[i + 1];
+    if ((c === 0xf0 && d < 0x90) || (c === 0xf4 && d > 0x8f)) return 0;
+    return 4;
+  }
+  return 0;
+}
+
+/**
+ * Offset of the first byte that is not valid UTF-8, or -1 when all are.
+ * @param {Buffer} b
+ */
+function invalidUtf8At(b) {
+  let i = 0;
+  while (i < b.length) {
+    const len = utf8SequenceLength(b, i);
+    if (len === 0) return i;
+    i += len;
+  }
+  return -1;
 }
 
 /**
@@ -59,83 +117,89 @@ function escapeText(text) {
  * @param {string | null} rel the relative path at fault
  * @param {string} message already escaped
  */
-function diagnostic(code, folder, rel, message) {
+function diagnostic(code, folder, rel, message, detail) {
   const d = { code, severity: 'error', capabilityId: folder };
-  if (rel !== null) d.field = escapeText(rel);
+  if (rel !== null) d.field = rel;
   d.message = message;
+  if (detail !== undefined) d.detail = detail;
   return d;
+}
+
+/**
+ * `overlay_unreadable` with the OS error: its name and number in the message, the number
+ * in `detail.osError` (as the C loader).
+ * @param {string} folder escaped
+ * @param {string | null} rel escaped
+ * @param {unknown} err
+ */
+function unreadable(folder, rel, err) {
+  const at = rel === null ? folder : `${folder}/${rel}`;
+  const errno = err && typeof err === 'object' && 'errno' in err && typeof err.errno === 'number' ? Math.abs(err.errno) : undefined;
+  const why = errno === undefined ? escapeText(osCode(err)) : `${escapeText(osCode(err))} (os error ${errno})`;
+  return diagnostic('overlay_unreadable', folder, rel, `'${at}' cannot be read: ${why}`, errno === undefined ? undefined : { osError: errno });
 }
 
 /** @param {Buffer} a @param {Buffer} b */
 const bytewise = (a, b) => Buffer.compare(a, b);
 
-/**
- * A file or folder name as text, or `null` when the bytes are not UTF-8.
- * @param {Buffer} name
- */
-function utf8Name(name) {
-  try {
-    return strictUtf8.decode(name);
-  } catch {
-    return null;
-  }
-}
-
 /** @param {unknown} err */
 const osCode = (err) => (err && typeof err === 'object' && 'code' in err ? String(err.code) : String(err));
 
 /**
- * Every file of one capability folder, walked without following links; stops at the first
- * fault. Returns `{ files: [{ rel, abs }] }` or `{ fault: [code, rel, why] }`.
+ * Every regular file of one capability folder, walked depth first in bytewise name order
+ * without following links; stops at the first fault. Returns `{ files: [{ rel, abs }] }`
+ * or `{ diagnostic }`.
+ * @param {string} folder escaped folder name
  * @param {Buffer} dirAbs
  */
-function listFolder(dirAbs) {
+function listFolder(folder, dirAbs) {
   const files = [];
-  /** @type {Array<{ abs: Buffer, rel: string, depth: number }>} */
-  const stack = [{ abs: dirAbs, rel: '', depth: 0 }];
-  while (stack.length > 0) {
-    const dir = /** @type {{ abs: Buffer, rel: string, depth: number }} */ (stack.pop());
+  const refuse = (code, shown, what) =>
+    ({ diagnostic: diagnostic(code, folder, shown, `'${folder}/${shown}' ${what}; the overlay folder is refused`) });
+  /** @param {Buffer} dir @param {string} prefix @param {number} depth */
+  const walk = (dir, prefix, depth) => {
     let names;
     try {
-      names = /** @type {Buffer[]} */ (fs.readdirSync(dir.abs, { encoding: 'buffer' }));
+      names = /** @type {Buffer[]} */ (fs.readdirSync(dir, { encoding: 'buffer' }));
     } catch (err) {
-      return { fault: ['overlay_unreadable', dir.rel || null, `cannot be listed (${osCode(err)})`] };
+      const at = prefix.replace(/\/$/, '');
+      return { diagnostic: unreadable(folder, at === '' ? null : at, err) };
     }
     names.sort(bytewise);
-    const subdirs = [];
     for (const name of names) {
-      const text = utf8Name(name);
-      const rel = (dir.rel ? `${dir.rel}/` : '') + (text ?? lenientUtf8.decode(name));
-      if (text === null) return { fault: ['overlay_not_utf8', rel, 'has a name that is not UTF-8'] };
-      const abs = Buffer.concat([dir.abs, Buffer.from('/'), name]);
-      const depth = dir.depth + 1;
-      if (depth > MAX_DEPTH) return { fault: ['overlay_too_many_files', rel, `is deeper than ${MAX_DEPTH} levels`] };
+      const shown = `${prefix}${escapeName(name)}`;
+      const abs = Buffer.concat([dir, Buffer.from('/'), name]);
       let stat;
       try {
         stat = fs.lstatSync(abs);
       } catch (err) {
-        return { fault: ['overlay_unreadable', rel, `cannot be read (${osCode(err)})`] };
+        return { diagnostic: unreadable(folder, shown, err) };
       }
-      if (stat.isSymbolicLink()) return { fault: ['overlay_symlink_refused', rel, 'is a symbolic link; it is not followed'] };
+      if (stat.isSymbolicLink()) return refuse('overlay_symlink_refused', shown, 'is a symbolic link (links are never followed)');
+      if (!stat.isDirectory() && !stat.isFile()) return refuse('overlay_not_regular_file', shown, 'is neither a regular file nor a directory');
+      if (depth > MAX_DEPTH) return refuse('overlay_too_many_files', shown, `nests deeper than ${MAX_DEPTH} levels`);
+      if (invalidUtf8At(name) !== -1) return refuse('overlay_not_utf8', shown, 'has a name that is not valid UTF-8');
+      const rel = `${prefix}${name.toString('utf8')}`;
       if (stat.isDirectory()) {
-        if (rel === MANIFEST) return { fault: ['overlay_not_regular_file', rel, 'is a directory, not a regular file'] };
-        subdirs.push({ abs, rel, depth });
-      } else if (stat.isFile()) {
-        files.push({ rel, abs });
-        if (files.length > MAX_FILES) return { fault: ['overlay_too_many_files', rel, `exceeds ${MAX_FILES} files in one capability folder`] };
+        if (rel === MANIFEST) return refuse('overlay_not_regular_file', shown, 'is a directory, not a regular file');
+        const inner = walk(abs, `${rel}/`, depth + 1);
+        if (inner) return inner;
       } else {
-        return { fault: ['overlay_not_regular_file', rel, 'is not a regular file (FIFO, socket or device); it is not opened'] };
+        if (files.length === MAX_FILES) {
+          return { diagnostic: diagnostic('overlay_too_many_files', folder, null, `overlay folder '${folder}' holds more than ${MAX_FILES} files`) };
+        }
+        files.push({ rel, abs });
       }
     }
-    // Depth first, in bytewise order: push in reverse so the smallest name is walked next.
-    for (let i = subdirs.length - 1; i >= 0; i -= 1) stack.push(subdirs[i]);
-  }
-  return { files };
+    return null;
+  };
+  const fault = walk(dirAbs, '', 1);
+  return fault ?? { files };
 }
 
 /**
  * Reads one regular file without following a link or blocking: at most `bound + 1` bytes.
- * Returns `{ text }` or `{ fault: [code, why] }`.
+ * Returns `{ text }` or `{ fault: [code, what, detail?] }`.
  * @param {Buffer | string} abs
  * @param {number} bound
  */
@@ -144,8 +208,8 @@ function readBounded(abs, bound) {
   try {
     fd = fs.openSync(abs, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
   } catch (err) {
-    if (osCode(err) === 'ELOOP') return { fault: ['overlay_symlink_refused', 'is a symbolic link; it is not followed'] };
-    return { fault: ['overlay_unreadable', `cannot be opened (${osCode(err)})`] };
+    if (osCode(err) === 'ELOOP') return { fault: ['overlay_symlink_refused', 'is a symbolic link (links are never followed)'] };
+    return { fault: ['overlay_unreadable', err] };
   }
   try {
     const stat = fs.fstatSync(fd);
@@ -158,16 +222,14 @@ function readBounded(abs, bound) {
       length += n;
     }
     const bytes = buffer.subarray(0, length);
-    // Over the bound, the core reports the size; the cut may split a character, so the
+    // Over the bound the core reports the size; the cut may split a character, so the
     // text is decoded leniently (its length stays over the bound).
     if (length > bound) return { text: lenientUtf8.decode(bytes) };
-    try {
-      return { text: strictUtf8.decode(bytes) };
-    } catch {
-      return { fault: ['overlay_not_utf8', 'is not valid UTF-8'] };
-    }
+    const at = invalidUtf8At(bytes);
+    if (at !== -1) return { fault: ['overlay_not_utf8', `is not valid UTF-8 (invalid byte at offset ${at})`] };
+    return { text: strictUtf8.decode(bytes) };
   } catch (err) {
-    return { fault: ['overlay_unreadable', `cannot be read (${osCode(err)})`] };
+    return { fault: ['overlay_unreadable', err] };
   } finally {
     fs.closeSync(fd);
   }
@@ -177,28 +239,41 @@ function readBounded(abs, bound) {
  * Reads one capability folder under the loader's rules.
  * Returns `{ overlay }` (core data) or `{ diagnostic }` (the folder is refused).
  * @param {Buffer | string} dirPath the folder on disk (not followed if it is a link)
- * @param {string} folder its name (the capability id it must carry)
+ * @param {Buffer | string} name its name (the capability id it must carry)
  */
-function readCapabilityFolder(dirPath, folder) {
+function readCapabilityFolder(dirPath, name) {
   const dirAbs = Buffer.isBuffer(dirPath) ? dirPath : Buffer.from(dirPath);
-  const shown = escapeText(folder);
-  const refuse = (code, rel, why) =>
-    ({ diagnostic: diagnostic(code, folder, rel, `overlay "${shown}": ${rel === null ? 'the folder' : `"${escapeText(rel)}"`} ${why}`) });
-  const listing = listFolder(dirAbs);
-  if (listing.fault) return refuse(...listing.fault);
+  const nameBytes = Buffer.isBuffer(name) ? name : Buffer.from(name);
+  const folder = escapeName(nameBytes);
+  if (invalidUtf8At(nameBytes) !== -1) {
+    return { diagnostic: diagnostic('overlay_not_utf8', folder, null, `overlay folder name '${folder}' is not valid UTF-8`) };
+  }
+  const listing = listFolder(folder, dirAbs);
+  if (listing.diagnostic) return { diagnostic: listing.diagnostic };
   const files = /** @type {Array<{ rel: string, abs: Buffer }>} */ (listing.files);
-  if (!files.some((f) => f.rel === MANIFEST)) return refuse('overlay_manifest_missing', MANIFEST, 'is missing');
-  let manifest = '';
+  const manifestFile = files.find((f) => f.rel === MANIFEST);
+  if (manifestFile === undefined) {
+    return { diagnostic: diagnostic('overlay_manifest_missing', folder, MANIFEST, `overlay folder '${folder}' has no ${MANIFEST}`) };
+  }
+  const read = (file, bound) => {
+    const result = readBounded(file.abs, bound);
+    if (!result.fault) return result;
+    const shown = escapeName(file.rel);
+    const [code, what] = result.fault;
+    if (code === 'overlay_unreadable') return { diagnostic: unreadable(folder, shown, what) };
+    return { diagnostic: diagnostic(code, folder, shown, `'${folder}/${shown}' ${what}; the overlay folder is refused`) };
+  };
+  const manifest = read(manifestFile, MANIFEST_MAX_BYTES);
+  if (manifest.diagnostic) return manifest;
   /** @type {Record<string, string>} */
   const fragments = Object.create(null);
   for (const file of files) {
-    const isManifest = file.rel === MANIFEST;
-    const read = readBounded(file.abs, isManifest ? MANIFEST_MAX_BYTES : FRAGMENT_MAX_BYTES);
-    if (read.fault) return refuse(read.fault[0], file.rel, read.fault[1]);
-    if (isManifest) manifest = /** @type {string} */ (read.text);
-    else fragments[file.rel] = /** @type {string} */ (read.text);
+    if (file === manifestFile) continue;
+    const fragment = read(file, FRAGMENT_MAX_BYTES);
+    if (fragment.diagnostic) return fragment;
+    fragments[file.rel] = /** @type {string} */ (fragment.text);
   }
-  return { overlay: { folder, manifest, fragments } };
+  return { overlay: { folder: nameBytes.toString('utf8'), manifest: /** @type {string} */ (manifest.text), fragments } };
 }
 
 /**
@@ -209,47 +284,41 @@ function readCapabilityFolder(dirPath, folder) {
  */
 function readOverlayDir(dir) {
   if (typeof dir !== 'string' || dir === '') throw invalidDir(`dir must be a non-empty string, got ${JSON.stringify(dir) ?? 'undefined'}`);
+  const shown = escapeText(dir);
   let stat;
   try {
     stat = fs.lstatSync(dir);
   } catch (err) {
-    throw invalidDir(`overlay root "${escapeText(dir)}" cannot be read (${osCode(err)})`);
+    throw invalidDir(`dir '${shown}' cannot be inspected: ${escapeText(osCode(err))}`);
   }
-  if (stat.isSymbolicLink()) throw invalidDir(`overlay root "${escapeText(dir)}" is a symbolic link; it is not followed`);
-  if (!stat.isDirectory()) throw invalidDir(`overlay root "${escapeText(dir)}" is not a directory`);
+  if (stat.isSymbolicLink()) throw invalidDir(`dir '${shown}' is a symbolic link; the overlay root must be a real directory`);
+  if (!stat.isDirectory()) throw invalidDir(`dir '${shown}' is not a directory`);
   const root = Buffer.from(path.resolve(dir));
   let names;
   try {
     names = /** @type {Buffer[]} */ (fs.readdirSync(root, { encoding: 'buffer' }));
   } catch (err) {
-    throw invalidDir(`overlay root "${escapeText(dir)}" cannot be listed (${osCode(err)})`);
+    throw invalidDir(`dir '${shown}': ${escapeText(osCode(err))}`);
   }
   names.sort(bytewise);
   const overlays = [];
   const diagnostics = [];
   for (const name of names) {
     const abs = Buffer.concat([root, Buffer.from('/'), name]);
-    const folder = utf8Name(name);
+    const folder = escapeName(name);
     let entry;
     try {
       entry = fs.lstatSync(abs);
     } catch (err) {
-      const shown = escapeText(folder ?? lenientUtf8.decode(name));
-      diagnostics.push(diagnostic('overlay_unreadable', folder ?? lenientUtf8.decode(name), null, `overlay "${shown}" cannot be read (${osCode(err)})`));
+      diagnostics.push(unreadable(folder, null, err));
       continue;
     }
     if (entry.isSymbolicLink()) {
-      const shown = escapeText(folder ?? lenientUtf8.decode(name));
-      diagnostics.push(diagnostic('overlay_symlink_refused', folder ?? lenientUtf8.decode(name), null, `overlay "${shown}" is a symbolic link; it is not followed`));
+      diagnostics.push(diagnostic('overlay_symlink_refused', folder, null, `overlay folder '${folder}' is a symbolic link; links are never followed`));
       continue;
     }
     if (!entry.isDirectory()) continue;
-    if (folder === null) {
-      const lossy = lenientUtf8.decode(name);
-      diagnostics.push(diagnostic('overlay_not_utf8', lossy, null, `overlay "${escapeText(lossy)}" has a folder name that is not UTF-8`));
-      continue;
-    }
-    const read = readCapabilityFolder(abs, folder);
+    const read = readCapabilityFolder(abs, name);
     if (read.diagnostic) diagnostics.push(read.diagnostic);
     else overlays.push(read.overlay);
   }
@@ -306,6 +375,7 @@ module.exports = {
   readCapabilityFolder,
   readBounded,
   escapeText,
+  escapeName,
   MAX_FILES,
   MAX_DEPTH,
   MANIFEST_MAX_BYTES,

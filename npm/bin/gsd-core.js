@@ -362,14 +362,18 @@ function validateTarget(target) {
   }
   const name = path.basename(path.resolve(target));
   const shown = overlays.escapeText(target);
-  if (stat.isSymbolicLink()) return [{ path: target, folder: name, diagnostics: [edgeDiagnostic('overlay_symlink_refused', name, `${shown} is a symbolic link; it is not followed`)] }];
+  if (stat.isSymbolicLink()) return [{ path: target, folder: name, diagnostics: [edgeDiagnostic('overlay_symlink_refused', name, `'${shown}' is a symbolic link; links are never followed`)] }];
   if (stat.isFile()) {
     const folder = path.basename(path.dirname(path.resolve(target)));
     const read = overlays.readBounded(target, overlays.MANIFEST_MAX_BYTES);
-    if (read.fault) return [{ path: target, folder, diagnostics: [edgeDiagnostic(read.fault[0], folder, `${shown} ${read.fault[1]}`)] }];
+    if (read.fault) {
+      const [code, what] = read.fault;
+      const why = code === 'overlay_unreadable' ? `cannot be read: ${overlays.escapeText(String(what?.code ?? what))}` : what;
+      return [{ path: target, folder, diagnostics: [edgeDiagnostic(code, folder, `'${shown}' ${why}`)] }];
+    }
     return [validateText(target, folder, read.text)];
   }
-  if (!stat.isDirectory()) return [{ path: target, folder: name, diagnostics: [edgeDiagnostic('overlay_not_regular_file', name, `${shown} is not a regular file or folder; it is not opened`)] }];
+  if (!stat.isDirectory()) return [{ path: target, folder: name, diagnostics: [edgeDiagnostic('overlay_not_regular_file', name, `'${shown}' is neither a regular file nor a directory; it is not opened`)] }];
   if (lstatOrNull(path.join(target, 'capability.json'))) return [validateFolder(target, name)];
   const { overlays: admitted, diagnostics } = overlays.readOverlayDir(target);
   const results = [
