@@ -316,3 +316,22 @@ test('overlays: the CLI refuses the same trees with the same codes', (t) => {
   assert.equal(cli(['validate', join(root, 'acme-frag')]).status, 1);
   assert.match(cli(['validate', join(root, 'acme-frag'), '--json']).stdout, /overlay_symlink_refused/);
 });
+
+test('overlays: the mixed tree of the C loader\'s test gives the same diagnostics, byte for byte', (t) => {
+  // The scenario and the expected records of tests/c/test_overlay_dir.c
+  // (test_creation_order_does_not_matter): both loaders implement one contract.
+  const root = tempDir(t);
+  capability(root, 'acme-a', { files: { 'README.md': '# notes\n' } });
+  symlinkSync('../outside/acme-link', join(root, 'acme-b'));
+  capability(root, 'acme-c', { files: { 'zz.md': 'z' } });
+  execFileSync('mkfifo', [join(root, 'acme-c', 'aa.md')]);
+  mkdirSync(join(root, 'acme-d'));
+  writeFileSync(join(root, 'acme-d', 'notes.md'), 'n');
+  const result = load(root);
+  assert.deepStrictEqual(result.accepted, ['acme-a']);
+  assert.deepStrictEqual(result.diagnostics, [
+    { code: 'overlay_symlink_refused', severity: 'error', capabilityId: 'acme-b', message: "overlay folder 'acme-b' is a symbolic link; links are never followed" },
+    { code: 'overlay_not_regular_file', severity: 'error', capabilityId: 'acme-c', field: 'aa.md', message: "'acme-c/aa.md' is neither a regular file nor a directory; the overlay folder is refused" },
+    { code: 'overlay_manifest_missing', severity: 'error', capabilityId: 'acme-d', field: 'capability.json', message: "overlay folder 'acme-d' has no capability.json" },
+  ]);
+});
