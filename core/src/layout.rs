@@ -107,6 +107,40 @@ impl<'a> ConfinedRoot<'a> {
         }
         Ok(target)
     }
+
+    /// The concatenation of `parts`, resolved under the root as [`Self::dest`] resolves it.
+    ///
+    /// When the concatenation is a plain relative path (non-empty, no NUL, no leading `/`,
+    /// no empty, `.` or `..` segment) and the root is not `/`, resolving it is appending it
+    /// to the resolved root after one `/`, and the result lies strictly inside the root: it
+    /// is built in one allocation without normalising anything. Anything else goes through
+    /// [`Self::dest`], so errors and edge cases are exactly its own.
+    pub(crate) fn dest_of(&self, parts: &[&str]) -> Result<String, Error> {
+        let len = parts.iter().map(|p| p.len()).sum::<usize>();
+        let mut out = String::with_capacity(self.resolved.len() + 1 + len);
+        out.push_str(&self.resolved);
+        out.push('/');
+        for part in parts {
+            out.push_str(part);
+        }
+        let relative = &out[self.resolved.len() + 1..];
+        if !self.root.is_empty() && self.resolved != "/" && is_plain_relative(relative) {
+            return Ok(out);
+        }
+        let relative = relative.to_owned();
+        self.dest(&relative)
+    }
+}
+
+/// Whether `relative` names a path below its base without normalisation: non-empty, no NUL,
+/// and every `/`-separated segment non-empty and neither `.` nor `..` (so no leading or
+/// trailing `/` either).
+fn is_plain_relative(relative: &str) -> bool {
+    !relative.is_empty()
+        && !relative.contains('\0')
+        && relative
+            .split('/')
+            .all(|segment| !segment.is_empty() && segment != "." && segment != "..")
 }
 
 /// Resolves the layout of `runtime` at `scope` into `config_dir`.
@@ -236,6 +270,34 @@ mod tests {
             assert_eq!(err.code(), ErrorCode::DestinationOutsideConfigHome);
         }
         assert!(dest_within_root("/w", "/", "x").is_err());
+    }
+
+    #[test]
+    fn appending_plain_parts_equals_resolving_them() {
+        let cases: [(&str, &[&str]); 10] = [
+            ("/c/skills", &["gsd-", "help", "/SKILL.md"]),
+            ("/c/skills", &["", "x.md"]),
+            ("/c/skills", &["a/", "b"]),
+            ("/c/skills", &["a//", "b"]),
+            ("/c/skills", &["./", "b"]),
+            ("/c/skills", &["../", "b"]),
+            ("/c/skills", &["b", "/"]),
+            ("/c/skills", &["", ""]),
+            ("/c/skills", &["a\0", "b"]),
+            ("/", &["x"]),
+        ];
+        for (root, parts) in cases {
+            let confined = ConfinedRoot::new("/w", root);
+            let slow = confined.dest(&path::concat(parts));
+            assert_eq!(confined.dest_of(parts), slow, "{root} {parts:?}");
+        }
+        let c = ConfinedRoot::new("/w", "/c/skills");
+        assert_eq!(
+            c.dest_of(&["gsd-", "help", "/SKILL.md"]),
+            Ok("/c/skills/gsd-help/SKILL.md".into())
+        );
+        assert!(c.dest_of(&["../", "b"]).is_err());
+        assert_eq!(c.dest_of(&["a//", "b"]), Ok("/c/skills/a/b".into()));
     }
 
     #[test]

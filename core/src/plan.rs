@@ -6,9 +6,10 @@
 //! user will see and which are shadowed, and the install-manifest record to write. Same
 //! request, same bytes.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, HashSet};
 
 use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::error::{Error, ErrorCode};
@@ -18,7 +19,7 @@ use crate::layout::{ArtifactKind, resolve_layout};
 use crate::path;
 use crate::registry::Registry;
 use crate::scope::{ResolvedScope, lookup_runtime, resolve_scope};
-use crate::trigger::{Trigger, TriggerInput, resolve_trigger_surface};
+use crate::trigger::{ShadowedBy, Trigger, surface_of};
 use crate::vocab::{ArtifactKindName, CommandStyle, ConverterName, SandboxTier, Scope};
 
 mod placement;
@@ -199,61 +200,81 @@ fn check_request(request: &PlanRequest) -> Result<(), Error> {
     Ok(())
 }
 
-/// Inventory order, duplicates dropped, filtered by an optional allow-list.
-fn select(stems: &[String], allow: Option<&Vec<String>>) -> Vec<String> {
-    let mut seen = BTreeSet::new();
-    stems
-        .iter()
-        .filter(|s| allow.is_none_or(|a| a.contains(s)))
-        .filter(|s| seen.insert(s.as_str()))
-        .cloned()
-        .collect()
+/// Inventory order, duplicates dropped, filtered by an optional allow-list. Borrowed: the
+/// stems are copied only into the records that carry them.
+fn select<'a>(stems: &'a [String], allow: Option<&Vec<String>>) -> Vec<&'a str> {
+    let mut out: Vec<&str> = match allow {
+        None => stems.iter().map(String::as_str).collect(),
+        Some(allow) => {
+            let mut allowed: Vec<&str> = allow.iter().map(String::as_str).collect();
+            allowed.sort_unstable();
+            stems
+                .iter()
+                .map(String::as_str)
+                .filter(|s| allowed.binary_search(s).is_ok())
+                .collect()
+        }
+    };
+    if crate::trigger::has_duplicates(&out) {
+        let mut seen = HashSet::with_capacity(out.len());
+        out.retain(|s| seen.insert(*s));
+    }
+    out
 }
 
-/// The trigger input of the selected command stems. Routing is reported only when the
-/// profile selects every router, as only then does the installer nest skills.
-fn trigger_input(request: &PlanRequest, stems: Vec<String>) -> TriggerInput {
-    let routed = routing_applies(request);
-    TriggerInput {
-        stems,
-        router_stems: if routed {
-            request.router_stems.clone()
-        } else {
-            Vec::new()
-        },
-        child_to_routers: if routed {
-            request.child_to_routers.clone()
-        } else {
-            BTreeMap::new()
-        },
+/// The router inputs of the trigger surface. Routing is reported only when the profile
+/// selects every router, as only then does the installer nest skills (no router stems: no
+/// candidate is routed, and the child map is never read).
+fn trigger_routers(request: &PlanRequest) -> &[String] {
+    if routing_applies(request) {
+        &request.router_stems
+    } else {
+        &[]
     }
 }
 
 /// One `trigger_shadowed` warning per shadowed candidate.
 pub fn shadow_diagnostics(runtime: &str, triggers: &[Trigger]) -> Vec<Diagnostic> {
-    triggers
-        .iter()
-        .filter_map(|t| {
-            let by = t.shadowed_by?;
-            let message = format!(
-                "trigger '{}' of {} {} is shadowed by {} {}",
-                t.trigger,
-                t.scope,
-                t.kind.as_str(),
-                by.scope,
-                by.kind.as_str()
-            );
-            let detail = serde_json::json!({
-                "trigger": t.trigger, "kind": t.kind, "scope": t.scope, "destPath": t.dest_path,
-                "shadowedBy": { "kind": by.kind, "scope": by.scope },
-            });
-            Some(
-                Diagnostic::new("trigger_shadowed", Severity::Warning, message)
-                    .with_capability(runtime)
-                    .with_detail(detail),
-            )
-        })
-        .collect()
+    let mut out = Vec::with_capacity(triggers.iter().filter(|t| t.shadowed_by.is_some()).count());
+    for t in triggers {
+        let Some(by) = t.shadowed_by else {
+            continue;
+        };
+        let message = path::concat(&[
+            "trigger '",
+            &t.trigger,
+            "' of ",
+            t.scope.as_str(),
+            " ",
+            t.kind.as_str(),
+            " is shadowed by ",
+            by.scope.as_str(),
+            " ",
+            by.kind.as_str(),
+        ]);
+        out.push(
+            Diagnostic::new("trigger_shadowed", Severity::Warning, message)
+                .with_capability(runtime)
+                .with_detail(shadow_detail(t, by)),
+        );
+    }
+    out
+}
+
+/// `{trigger, kind, scope, destPath, shadowedBy: {kind, scope}}`, built as the map it
+/// serializes to (entries in this order), without going through `json!`.
+fn shadow_detail(t: &Trigger, by: ShadowedBy) -> Value {
+    let text = |s: &str| Value::String(s.to_owned());
+    let mut shadowed_by = Map::with_capacity(2);
+    shadowed_by.insert("kind".to_owned(), text(by.kind.as_str()));
+    shadowed_by.insert("scope".to_owned(), text(by.scope.as_str()));
+    let mut detail = Map::with_capacity(5);
+    detail.insert("trigger".to_owned(), text(&t.trigger));
+    detail.insert("kind".to_owned(), text(t.kind.as_str()));
+    detail.insert("scope".to_owned(), text(t.scope.as_str()));
+    detail.insert("destPath".to_owned(), text(&t.dest_path));
+    detail.insert("shadowedBy".to_owned(), Value::Object(shadowed_by));
+    Value::Object(detail)
 }
 
 /// Resolves the install plan of `request.runtime` at `request.scope`.
@@ -284,14 +305,35 @@ pub fn resolve_install_plan(registry: &Registry, request: &PlanRequest) -> Resul
     let profile = request.profile.as_ref();
     let commands = select(&request.commands, profile.and_then(|p| p.skills.as_ref()));
     let agents = select(&request.agents, profile.and_then(|p| p.agents.as_ref()));
-    let mut placements = Vec::new();
+    // One file per selected stem per kind (nesting and Kimi's extra files may add a few).
+    let mut placements = Vec::with_capacity(
+        layout
+            .kinds
+            .iter()
+            .map(|k| match k.kind {
+                ArtifactKindName::Commands | ArtifactKindName::Skills => commands.len(),
+                ArtifactKindName::Agents => agents.len(),
+                ArtifactKindName::KimiAgents => 2 * agents.len() + 2,
+            })
+            .sum(),
+    );
     for kind in &layout.kinds {
-        placements.extend(placements_for(
-            kind, descriptor, request, &commands, &agents,
-        )?);
+        placements_for(
+            &mut placements,
+            kind,
+            descriptor,
+            request,
+            &commands,
+            &agents,
+        )?;
     }
-    let input = trigger_input(request, commands);
-    let triggers = resolve_trigger_surface(registry, runtime, &[request.scope], &input)?;
+    let triggers = surface_of(
+        descriptor,
+        &[request.scope],
+        &commands,
+        (trigger_routers(request), &request.child_to_routers),
+        true,
+    );
     let diagnostics = shadow_diagnostics(runtime, &triggers);
     Ok(Plan {
         runtime: runtime.to_owned(),
@@ -350,12 +392,56 @@ pub fn resolve_install_plans(
         &request.commands,
         request.profile.as_ref().and_then(|p| p.skills.as_ref()),
     );
-    let input = trigger_input(request, stems);
-    let triggers = resolve_trigger_surface(registry, &request.runtime, &wanted, &input)?;
+    let descriptor = lookup_runtime(registry, &request.runtime)?;
+    let triggers = surface_of(
+        descriptor,
+        &wanted,
+        &stems,
+        (trigger_routers(request), &request.child_to_routers),
+        true,
+    );
     let diagnostics = shadow_diagnostics(&request.runtime, &triggers);
     Ok(PlanSet {
         plans,
         triggers,
         diagnostics,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vocab::TriggerKind;
+
+    #[test]
+    fn shadow_detail_is_the_documented_object() {
+        let t = Trigger {
+            trigger: "gsd-help".into(),
+            kind: TriggerKind::Commands,
+            scope: Scope::Local,
+            dest_path: "commands/gsd/help.md".into(),
+            registration: crate::trigger::Registration::Direct,
+            router_trigger: None,
+            shadowed_by: Some(ShadowedBy {
+                kind: TriggerKind::Skills,
+                scope: Scope::Global,
+            }),
+        };
+        let diagnostics = shadow_diagnostics("claude", std::slice::from_ref(&t));
+        assert_eq!(
+            diagnostics[0].message,
+            "trigger 'gsd-help' of local commands is shadowed by global skills"
+        );
+        let expected = serde_json::json!({
+            "trigger": "gsd-help", "kind": "commands", "scope": "local",
+            "destPath": "commands/gsd/help.md",
+            "shadowedBy": { "kind": "skills", "scope": "global" },
+        });
+        assert_eq!(diagnostics[0].detail, Some(expected.clone()));
+        assert_eq!(
+            serde_json::to_string(&diagnostics[0].detail).ok(),
+            serde_json::to_string(&expected).ok(),
+            "same key order"
+        );
+    }
 }

@@ -10,7 +10,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
-use crate::layout::{compose_command_filename, is_namespaced_by_dir};
+use crate::layout::is_namespaced_by_dir;
+use crate::manifest::RuntimeDescriptor;
 use crate::path;
 use crate::registry::Registry;
 use crate::scope::{SCOPE_ORDER, lookup_runtime};
@@ -73,13 +74,13 @@ pub struct Trigger {
 
 fn via_router<'a>(
     stem: &str,
-    input: &'a TriggerInput,
+    child_to_routers: &'a BTreeMap<String, Vec<String>>,
     routers: &BTreeSet<&str>,
 ) -> Option<&'a str> {
     if routers.is_empty() || routers.contains(stem) {
         return None;
     }
-    let first = input.child_to_routers.get(stem)?.first()?;
+    let first = child_to_routers.get(stem)?.first()?;
     routers.contains(first.as_str()).then_some(first.as_str())
 }
 
@@ -102,13 +103,33 @@ pub fn resolve_trigger_surface(
     input: &TriggerInput,
 ) -> Result<Vec<Trigger>, Error> {
     let descriptor = lookup_runtime(registry, runtime)?;
-    let routers: BTreeSet<&str> = input.router_stems.iter().map(String::as_str).collect();
+    Ok(surface_of(
+        descriptor,
+        scopes,
+        &input.stems,
+        (&input.router_stems, &input.child_to_routers),
+        false,
+    ))
+}
+
+/// [`resolve_trigger_surface`] of a known runtime over borrowed inputs (the plan passes its
+/// selected stems without copying them into a [`TriggerInput`]). `distinct`: the caller
+/// already knows no stem is listed twice.
+pub(crate) fn surface_of<S: AsRef<str>>(
+    descriptor: &RuntimeDescriptor,
+    scopes: &[Scope],
+    stems: &[S],
+    routers: (&[String], &BTreeMap<String, Vec<String>>),
+    distinct: bool,
+) -> Vec<Trigger> {
+    let (router_stems, child_to_routers) = routers;
+    let routers: BTreeSet<&str> = router_stems.iter().map(String::as_str).collect();
     let entries: usize = SCOPE_ORDER
         .iter()
         .filter(|s| scopes.contains(s))
         .map(|s| descriptor.artifact_layout.entries(*s).len())
         .sum();
-    let mut surfaces = Vec::with_capacity(entries * input.stems.len());
+    let mut surfaces = Vec::with_capacity(entries * stems.len());
     for scope in SCOPE_ORDER.iter().filter(|s| scopes.contains(s)) {
         for entry in descriptor.artifact_layout.entries(*scope) {
             let Some(kind) = TriggerKind::of(entry.kind) else {
@@ -116,20 +137,20 @@ pub fn resolve_trigger_surface(
             };
             let dest = path::to_posix(&entry.dest_subpath);
             let namespaced = is_namespaced_by_dir(entry.kind, &entry.dest_subpath, &entry.prefix);
-            for stem in &input.stems {
+            let prefix = entry.prefix.as_str();
+            // `compose_command_filename`, as parts.
+            let file_prefix = if namespaced { "" } else { prefix };
+            for stem in stems {
+                let stem = stem.as_ref();
                 let dest_path = match kind {
-                    TriggerKind::Skills => path::concat(&[&dest, "/", &entry.prefix, stem]),
-                    TriggerKind::Commands => path::concat(&[
-                        &dest,
-                        "/",
-                        &compose_command_filename(namespaced, &entry.prefix, stem),
-                    ]),
+                    TriggerKind::Skills => path::concat(&[&dest, "/", prefix, stem]),
+                    TriggerKind::Commands => path::concat(&[&dest, "/", file_prefix, stem, ".md"]),
                 };
                 let router = (entry.nesting == Nesting::Nested)
-                    .then(|| via_router(stem, input, &routers))
+                    .then(|| via_router(stem, child_to_routers, &routers))
                     .flatten();
                 surfaces.push(Trigger {
-                    trigger: path::concat(&[&entry.prefix, stem]),
+                    trigger: path::concat(&[prefix, stem]),
                     kind,
                     scope: *scope,
                     dest_path,
@@ -138,14 +159,71 @@ pub fn resolve_trigger_surface(
                     } else {
                         Registration::Direct
                     },
-                    router_trigger: router.map(|r| path::concat(&[&entry.prefix, r])),
+                    router_trigger: router.map(|r| path::concat(&[prefix, r])),
                     shadowed_by: None,
                 });
             }
         }
     }
-    assign_winners(&mut surfaces, &descriptor.trigger_precedence);
-    Ok(surfaces)
+    let bearing: Vec<&str> = SCOPE_ORDER
+        .iter()
+        .filter(|s| scopes.contains(s))
+        .flat_map(|s| descriptor.artifact_layout.entries(*s))
+        .filter(|e| TriggerKind::of(e.kind).is_some())
+        .map(|e| e.prefix.as_str())
+        .collect();
+    let one_prefix = bearing.windows(2).all(|w| w[0] == w[1]);
+    if one_prefix && (distinct || !has_duplicates(stems)) {
+        assign_aligned_winners(&mut surfaces, stems.len(), &descriptor.trigger_precedence);
+    } else {
+        assign_winners(&mut surfaces, &descriptor.trigger_precedence);
+    }
+    surfaces
+}
+
+/// Whether `stems` lists some stem twice (a sort of the borrowed list, no hashing).
+pub(crate) fn has_duplicates<S: AsRef<str>>(stems: &[S]) -> bool {
+    // Inventories are usually listed in order: strictly increasing means no duplicates.
+    if stems.windows(2).all(|w| w[0].as_ref() < w[1].as_ref()) {
+        return false;
+    }
+    let mut sorted: Vec<&str> = stems.iter().map(AsRef::as_ref).collect();
+    sorted.sort_unstable();
+    sorted.windows(2).any(|w| w[0] == w[1])
+}
+
+/// Whether candidate `a` beats the current winner `b` (strictly: ties keep `b`).
+fn beats(a: &Trigger, b: &Trigger, precedence: &[TriggerKind]) -> bool {
+    if a.scope.rank() == b.scope.rank() {
+        precedence_index(precedence, a.kind) < precedence_index(precedence, b.kind)
+    } else {
+        a.scope.rank() > b.scope.rank()
+    }
+}
+
+/// [`assign_winners`] when every trigger-bearing entry has the same prefix and the stems
+/// are distinct: then two candidates share a trigger exactly when they share a stem, so
+/// stem `i`'s candidates are `i`, `n + i`, `2n + i`, ... (one per entry, in emission
+/// order) and each group is settled in place, without a map of triggers.
+fn assign_aligned_winners(surfaces: &mut [Trigger], n: usize, precedence: &[TriggerKind]) {
+    // No trigger-bearing entry: no candidates at all.
+    for i in 0..n.min(surfaces.len()) {
+        let mut winner = i;
+        for candidate in (i + n..surfaces.len()).step_by(n) {
+            if beats(&surfaces[candidate], &surfaces[winner], precedence) {
+                winner = candidate;
+            }
+        }
+        let by = ShadowedBy {
+            kind: surfaces[winner].kind,
+            scope: surfaces[winner].scope,
+        };
+        for candidate in (i..surfaces.len()).step_by(n) {
+            if candidate != winner {
+                surfaces[candidate].shadowed_by = Some(by);
+            }
+        }
+    }
 }
 
 /// Marks every loser with its trigger's winner. One pass finds each trigger's winner (the
@@ -155,13 +233,7 @@ fn assign_winners(surfaces: &mut [Trigger], precedence: &[TriggerKind]) {
     let mut winners: HashMap<&str, usize> = HashMap::with_capacity(surfaces.len());
     for (candidate, surface) in surfaces.iter().enumerate() {
         let winner = winners.entry(surface.trigger.as_str()).or_insert(candidate);
-        let b = &surfaces[*winner];
-        let higher = if surface.scope.rank() == b.scope.rank() {
-            precedence_index(precedence, surface.kind) < precedence_index(precedence, b.kind)
-        } else {
-            surface.scope.rank() > b.scope.rank()
-        };
-        if higher {
+        if beats(surface, &surfaces[*winner], precedence) {
             *winner = candidate;
         }
     }
@@ -222,6 +294,47 @@ mod tests {
                 kind: TriggerKind::Skills,
                 scope: Scope::Global
             })
+        );
+    }
+
+    #[test]
+    fn aligned_winners_equal_the_general_rule() {
+        let reg = Registry::first_party();
+        let input = stems(&["help", "plan", "ns-x", "update"]);
+        for runtime in reg.runtime_ids() {
+            let descriptor = reg.runtime(runtime).expect("runtime");
+            for scopes in [&[Scope::Global, Scope::Local][..], &[Scope::Local]] {
+                let fast = surface_of(
+                    descriptor,
+                    scopes,
+                    &input.stems,
+                    (&[], &BTreeMap::new()),
+                    true,
+                );
+                let mut slow = fast.clone();
+                for t in &mut slow {
+                    t.shadowed_by = None;
+                }
+                assign_winners(&mut slow, &descriptor.trigger_precedence);
+                assert_eq!(fast, slow, "{runtime}");
+            }
+        }
+    }
+
+    #[test]
+    fn duplicate_stems_take_the_general_rule() {
+        let reg = Registry::first_party();
+        let surface = resolve_trigger_surface(
+            reg,
+            "claude",
+            &[Scope::Global, Scope::Local],
+            &stems(&["help", "help"]),
+        )
+        .expect("surface");
+        let winners = surface.iter().filter(|t| t.shadowed_by.is_none()).count();
+        assert_eq!(
+            winners, 1,
+            "one winner per trigger, even for a repeated stem"
         );
     }
 

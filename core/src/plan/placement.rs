@@ -19,7 +19,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 
 use crate::error::{Error, ErrorCode};
-use crate::layout::{ArtifactKind, ConfinedRoot, compose_command_filename, is_namespaced_by_dir};
+use crate::layout::{ArtifactKind, ConfinedRoot, is_namespaced_by_dir};
 use crate::manifest::RuntimeDescriptor;
 use crate::path;
 use crate::profile::{CommandSource, parse_requires};
@@ -47,12 +47,21 @@ pub struct Routers {
 
 /// Whether `stem` can name a file safely: non-empty, not `.`/`..`, no `/` or `\`, and no
 /// control, bidi or invisible character (a stem becomes a file name and a trigger).
+#[allow(clippy::needless_bitwise_bool)] // Reason: eager `|` keeps the byte loop branch-free.
 pub(crate) fn is_plain_stem(stem: &str) -> bool {
-    !(stem.is_empty()
-        || stem == "."
-        || stem == ".."
-        || stem.contains(['/', '\\'])
-        || stem.chars().any(crate::sanitize::is_unsafe_char))
+    if stem.is_empty() || stem == "." || stem == ".." {
+        return false;
+    }
+    // One pass over the bytes without early exit (so it runs on whole words): the only
+    // unsafe ASCII characters are the C0 controls and DEL; a stem with any non-ASCII byte
+    // (rare) also takes the character check.
+    let mut unsafe_ascii = false;
+    let mut non_ascii = false;
+    for &b in stem.as_bytes() {
+        unsafe_ascii |= (b == b'/') | (b == b'\\') | (b < 0x20) | (b == 0x7f);
+        non_ascii |= b >= 0x80;
+    }
+    !(unsafe_ascii || (non_ascii && stem.chars().any(crate::sanitize::is_unsafe_char)))
 }
 
 /// Derives the routers from command sources: every command whose stem starts with `ns-` is
@@ -120,43 +129,52 @@ pub(crate) fn routing_applies(request: &PlanRequest) -> bool {
         && allow.is_none_or(|allow| request.router_stems.iter().all(|r| allow.contains(r)))
 }
 
-/// Every placement of one kind, for the selected `commands` and `agents`.
+/// Appends every placement of one kind, for the selected `commands` and `agents`, to `out`.
 pub(crate) fn placements_for(
+    out: &mut Vec<Placement>,
     kind: &ArtifactKind,
     descriptor: &RuntimeDescriptor,
     request: &PlanRequest,
-    commands: &[String],
-    agents: &[String],
-) -> Result<Vec<Placement>, Error> {
-    // The root is resolved once for all of the kind's destinations.
+    commands: &[&str],
+    agents: &[&str],
+) -> Result<(), Error> {
+    // The root is resolved once for all of the kind's destinations; each destination is the
+    // root plus its relative parts ([`ConfinedRoot::dest_of`]).
     let root = ConfinedRoot::new(&request.host.cwd, &kind.dest_dir);
-    let place = |stem: &str, source: String, relative: String| -> Result<Placement, Error> {
+    let place = |stem: &str, source: String, relative: &[&str]| -> Result<Placement, Error> {
         Ok(Placement {
             kind: kind.kind,
             stem: stem.to_owned(),
             source,
-            destination: root.dest(&relative)?,
+            destination: root.dest_of(relative)?,
             converter: kind.converter,
         })
     };
     let command_source = |stem: &str| path::concat(&["commands/gsd/", stem, ".md"]);
     let agent_source = |stem: &str| path::concat(&["agents/", stem, ".md"]);
-    let mut out = Vec::new();
+    let prefix = kind.prefix.as_str();
     match kind.kind {
         ArtifactKindName::Commands => {
-            let namespaced = is_namespaced_by_dir(kind.kind, &kind.dest_subpath, &kind.prefix);
-            for stem in commands {
-                let file = compose_command_filename(namespaced, &kind.prefix, stem);
-                out.push(place(stem, command_source(stem), file)?);
+            let namespaced = is_namespaced_by_dir(kind.kind, &kind.dest_subpath, prefix);
+            // `compose_command_filename`, as parts.
+            let prefix = if namespaced { "" } else { prefix };
+            out.reserve(commands.len());
+            for &stem in commands {
+                out.push(place(stem, command_source(stem), &[prefix, stem, ".md"])?);
             }
         }
         ArtifactKindName::Skills => {
             let nest = kind.nesting == Nesting::Nested && routing_applies(request);
-            let routers: BTreeSet<&str> = request.router_stems.iter().map(String::as_str).collect();
-            let prefix = &kind.prefix;
-            for stem in commands {
-                let mut owners: Vec<&str> = Vec::new();
-                if nest && !routers.contains(stem.as_str()) {
+            let routers: BTreeSet<&str> = if nest {
+                request.router_stems.iter().map(String::as_str).collect()
+            } else {
+                BTreeSet::new()
+            };
+            out.reserve(commands.len());
+            let mut owners: Vec<&str> = Vec::new();
+            for &stem in commands {
+                owners.clear();
+                if nest && !routers.contains(stem) {
                     for owner in request.child_to_routers.get(stem).into_iter().flatten() {
                         if routers.contains(owner.as_str()) && !owners.contains(&owner.as_str()) {
                             owners.push(owner);
@@ -164,29 +182,37 @@ pub(crate) fn placements_for(
                     }
                 }
                 if owners.is_empty() {
-                    let relative = path::concat(&[prefix, stem, "/SKILL.md"]);
-                    out.push(place(stem, command_source(stem), relative)?);
+                    out.push(place(
+                        stem,
+                        command_source(stem),
+                        &[prefix, stem, "/SKILL.md"],
+                    )?);
                 }
-                for owner in owners {
-                    let relative = path::concat(&[prefix, owner, "/skills/", stem, "/SKILL.md"]);
-                    out.push(place(stem, command_source(stem), relative)?);
+                for owner in &owners {
+                    let relative = [prefix, owner, "/skills/", stem, "/SKILL.md"];
+                    out.push(place(stem, command_source(stem), &relative)?);
                 }
             }
         }
         ArtifactKindName::Agents => {
             let ext = agent_file_extension(descriptor)?.unwrap_or(".md");
-            for stem in agents {
-                out.push(place(stem, agent_source(stem), path::concat(&[stem, ext]))?);
+            out.reserve(agents.len());
+            for &stem in agents {
+                out.push(place(stem, agent_source(stem), &[stem, ext])?);
             }
         }
         ArtifactKindName::KimiAgents => {
-            for file in [format!("{KIMI_ROOT}.yaml"), format!("{KIMI_ROOT}.md")] {
-                out.push(place(KIMI_ROOT, KIMI_ROOT_SOURCE.to_owned(), file)?);
+            for ext in [".yaml", ".md"] {
+                out.push(place(
+                    KIMI_ROOT,
+                    KIMI_ROOT_SOURCE.to_owned(),
+                    &[KIMI_ROOT, ext],
+                )?);
             }
             // One subagent per distinct name; its body comes from the full agent when both
             // it and its compact variant are selected (the full file is read last).
             let mut names: Vec<(&str, &str)> = Vec::new();
-            for stem in agents {
+            for &stem in agents {
                 let Some(name) = kimi_subagent_name(stem) else {
                     continue;
                 };
@@ -197,14 +223,14 @@ pub(crate) fn placements_for(
                 }
             }
             for (name, stem) in names {
-                for ext in ["yaml", "md"] {
-                    let relative = format!("subagents/{name}.{ext}");
-                    out.push(place(name, agent_source(stem), relative)?);
+                for ext in [".yaml", ".md"] {
+                    let relative = ["subagents/", name, ext];
+                    out.push(place(name, agent_source(stem), &relative)?);
                 }
             }
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 #[cfg(test)]

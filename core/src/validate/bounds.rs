@@ -1,9 +1,11 @@
-//! Bounded manifest parsing: size first, then nesting depth by a byte scan, then JSON.
+//! Bounded manifest parsing: size first, then JSON, then nesting depth.
 //!
-//! A third-party manifest is untrusted. Checking its size before anything else and its
-//! nesting depth with a flat scan (no recursion, no allocation) before serde sees it means
-//! a hostile file costs one linear pass at most: it can neither exhaust memory nor the
-//! stack, and the parser only ever runs on text that is small and shallow enough.
+//! A third-party manifest is untrusted. Its size is checked before anything else, so the
+//! parser only runs on small text, and `serde_json` refuses to recurse past its own guard
+//! (128 levels), so it cannot exhaust the stack. The depth bound ([`MAX_MANIFEST_DEPTH`])
+//! is then checked on the parsed value (valid text nests exactly as deep as its value);
+//! when the text does not parse, a flat byte scan (no recursion, no allocation) decides
+//! whether it is reported as too deep or as invalid JSON, exactly as if it had run first.
 
 use serde_json::Value;
 
@@ -19,27 +21,62 @@ pub const MAX_MANIFEST_BYTES: usize = 8 * 1024 * 1024;
 /// parser never recurses deeper than 64 frames.
 pub const MAX_MANIFEST_DEPTH: usize = 64;
 
-/// The deepest array/object nesting in `text`, scanning at most until `limit` is exceeded.
-/// Brackets inside strings (including escaped quotes) do not count. Malformed text is
-/// scanned all the same; the JSON parser reports it afterwards.
-/// Whether a value already in memory nests deeper than `limit` (arrays and objects count).
-/// Iterative, so a value built in memory at any depth cannot overflow the stack here.
-pub(crate) fn value_exceeds_depth(value: &Value, limit: usize) -> bool {
-    let mut stack = vec![(value, 1usize)];
-    while let Some((v, depth)) = stack.pop() {
-        let children: Box<dyn Iterator<Item = &Value>> = match v {
-            Value::Array(items) => Box::new(items.iter()),
-            Value::Object(map) => Box::new(map.values()),
-            _ => continue,
-        };
-        if depth > limit {
-            return true;
+/// The children of an array or object, walked one at a time.
+enum Children<'a> {
+    Array(std::slice::Iter<'a, Value>),
+    Object(serde_json::map::Values<'a>),
+}
+
+impl<'a> Children<'a> {
+    fn of(value: &'a Value) -> Option<Self> {
+        match value {
+            Value::Array(items) => Some(Self::Array(items.iter())),
+            Value::Object(map) => Some(Self::Object(map.values())),
+            _ => None,
         }
-        stack.extend(children.map(|c| (c, depth + 1)));
+    }
+
+    fn next(&mut self) -> Option<&'a Value> {
+        match self {
+            Self::Array(items) => items.next(),
+            Self::Object(values) => values.next(),
+        }
+    }
+}
+
+/// Whether a value already in memory nests deeper than `limit` (arrays and objects count).
+/// Iterative, so a value built in memory at any depth cannot overflow the stack here; the
+/// walk keeps one iterator per open level (never more than `limit + 1`), depth first.
+pub(crate) fn value_exceeds_depth(value: &Value, limit: usize) -> bool {
+    let Some(root) = Children::of(value) else {
+        return false;
+    };
+    if limit == 0 {
+        return true;
+    }
+    let mut open = Vec::with_capacity(limit.min(16));
+    open.push(root);
+    while let Some(level) = open.last_mut() {
+        match level.next() {
+            None => {
+                open.pop();
+            }
+            Some(child) => {
+                if let Some(children) = Children::of(child) {
+                    if open.len() >= limit {
+                        return true;
+                    }
+                    open.push(children);
+                }
+            }
+        }
     }
     false
 }
 
+/// The deepest array/object nesting in `text`, scanning at most until `limit` is exceeded.
+/// Brackets inside strings (including escaped quotes) do not count. Malformed text is
+/// scanned all the same.
 pub(crate) fn nesting_depth(text: &str, limit: usize) -> usize {
     let mut depth = 0usize;
     let mut deepest = 0usize;
@@ -98,32 +135,39 @@ pub fn parse_manifest(text: &str) -> Result<Value, Error> {
             ),
         ));
     }
-    let depth = nesting_depth(text, MAX_MANIFEST_DEPTH);
-    if depth > MAX_MANIFEST_DEPTH {
-        return Err(fail(
+    // serde_json refuses to nest past its own guard (128), so parsing first is bounded too.
+    // Valid text nests exactly as deep as its value; for invalid text the byte scan decides
+    // between "too deep" and "not JSON", as if it had run first.
+    let too_deep = || {
+        fail(
             ErrorCode::ManifestTooDeep,
             format!(
                 "manifest nests arrays/objects deeper than the limit of {MAX_MANIFEST_DEPTH} levels"
             ),
-        ));
-    }
-    serde_json::from_str(text).map_err(|e| {
-        let reason = e.to_string();
-        // serde_json appends " at line L column C"; keep the reason, state the place once.
-        let reason = reason
-            .split(" at line ")
-            .next()
-            .unwrap_or(&reason)
-            .to_owned();
-        fail(
-            ErrorCode::ManifestInvalidJson,
-            format!(
-                "manifest is not valid JSON at line {}, column {}: {reason}",
-                e.line(),
-                e.column()
-            ),
         )
-    })
+    };
+    match serde_json::from_str::<Value>(text) {
+        Ok(value) if value_exceeds_depth(&value, MAX_MANIFEST_DEPTH) => Err(too_deep()),
+        Ok(value) => Ok(value),
+        Err(_) if nesting_depth(text, MAX_MANIFEST_DEPTH) > MAX_MANIFEST_DEPTH => Err(too_deep()),
+        Err(e) => {
+            let reason = e.to_string();
+            // serde_json appends " at line L column C"; keep the reason, state the place once.
+            let reason = reason
+                .split(" at line ")
+                .next()
+                .unwrap_or(&reason)
+                .to_owned();
+            Err(fail(
+                ErrorCode::ManifestInvalidJson,
+                format!(
+                    "manifest is not valid JSON at line {}, column {}: {reason}",
+                    e.line(),
+                    e.column()
+                ),
+            ))
+        }
+    }
 }
 
 #[cfg(test)]
@@ -135,6 +179,44 @@ mod tests {
         assert_eq!(nesting_depth(r#"{"a":"[[[{{{\"[["}"#, 100), 1);
         assert_eq!(nesting_depth(r#"[[{"a":[1]}]]"#, 100), 4);
         assert_eq!(nesting_depth("", 100), 0);
+    }
+
+    #[test]
+    fn value_depth_equals_the_text_depth() {
+        for text in [
+            "1",
+            "[]",
+            "{}",
+            r#"[[{"a":[1]}]]"#,
+            r#"{"a":"[[[{{{\"[["}"#,
+            r#"[1,[2,[3]],{"x":{"y":[]}},[]]"#,
+        ] {
+            let value: Value = serde_json::from_str(text).expect("json");
+            let depth = nesting_depth(text, 100);
+            assert!(!value_exceeds_depth(&value, depth), "{text}");
+            if depth > 0 {
+                assert!(value_exceeds_depth(&value, depth - 1), "{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn deep_invalid_text_is_too_deep_and_shallow_invalid_text_is_not_json() {
+        let deep = format!("{} x", "[".repeat(MAX_MANIFEST_DEPTH + 1));
+        assert_eq!(
+            parse_manifest(&deep).map_err(|e| e.code()),
+            Err(ErrorCode::ManifestTooDeep)
+        );
+        let deeper = "[".repeat(200);
+        assert_eq!(
+            parse_manifest(&deeper).map_err(|e| e.code()),
+            Err(ErrorCode::ManifestTooDeep)
+        );
+        let shallow = format!("{} x", "[".repeat(MAX_MANIFEST_DEPTH));
+        assert_eq!(
+            parse_manifest(&shallow).map_err(|e| e.code()),
+            Err(ErrorCode::ManifestInvalidJson)
+        );
     }
 
     #[test]

@@ -22,14 +22,15 @@ fn integration_axis(
     one_of: &str,
 ) {
     let v = obj.get(key);
-    let field = format!("{path}.{key}");
     if super::is_reserved_value(v) {
+        let field = format!("{path}.{key}");
         sink.push(
             code::RESERVED_NAME,
             &*field,
             format!("{field} \"{}\" is a reserved name", text(v)),
         );
     } else if !as_str(v).is_some_and(|s| s == UNDOCUMENTED || valid(s)) {
+        let field = format!("{path}.{key}");
         sink.push(
             absent_or(v, code::INVALID_ENUM),
             &*field,

@@ -108,8 +108,11 @@ fn reviewer_warnings(
     shown_id: &str,
     reviewer: &Map<String, Value>,
 ) {
-    let known_list = KNOWN_REVIEWER_FIELDS.join(", ");
     let (reported, omitted) = unknown_keys(reviewer, |k| KNOWN_REVIEWER_FIELDS.contains(&k));
+    if reported.is_empty() && omitted == 0 {
+        return;
+    }
+    let known_list = KNOWN_REVIEWER_FIELDS.join(", ");
     for key in reported {
         let safe = describe_key(key);
         out.push(warning(
