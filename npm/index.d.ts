@@ -402,3 +402,12 @@ export declare function resolveProfile(
 
 /** The `requires:` list of a command file's front matter. */
 export declare function parseRequires(text: string): readonly string[];
+
+/**
+ * Loads an overlay root folder from disk (each entry a capability folder): symbolic links,
+ * FIFOs, sockets, devices, non-UTF-8 files and oversized folders are refused with a
+ * diagnostic, never followed or opened. `diagnostics` holds the loader's refusals (in
+ * bytewise folder order) followed by the registry's own. Throws `INVALID_ARGUMENT`
+ * (field `dir`) when `dir` is not a real directory.
+ */
+export declare function loadOverlayDir(dir: string, options?: RegistryOption): { readonly registry: Registry; readonly diagnostics: readonly Diagnostic[] };

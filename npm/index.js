@@ -14,6 +14,7 @@
  */
 
 const native = require('./binding.js');
+const { loadOverlayDir } = require('./overlays.js');
 
 /**
  * Freezes a value and everything reachable from it; returns the value.
@@ -469,5 +470,6 @@ module.exports = {
   buildRegistry,
   resolveProfile,
   parseRequires,
+  loadOverlayDir,
   Registry: native.Registry,
 };

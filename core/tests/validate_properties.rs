@@ -111,6 +111,15 @@ fn mutated(which: usize, key: usize, value: &Json, in_runtime: bool) -> (Value, 
     (manifest, cap.folder)
 }
 
+/// Cases per property: 300 by default; `QUICKCHECK_TESTS` when set, so the at-scale run
+/// (`scripts/properties-at-scale.sh`) reaches these properties too.
+fn cases() -> u64 {
+    std::env::var("QUICKCHECK_TESTS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(300)
+}
+
 #[test]
 fn validation_is_deterministic_and_total() {
     fn prop(which: usize, key: usize, value: Json, in_runtime: bool) -> bool {
@@ -120,7 +129,7 @@ fn validation_is_deterministic_and_total() {
             && warning_records(&manifest) == warning_records(&copy)
     }
     QuickCheck::new()
-        .tests(300)
+        .tests(cases())
         .quickcheck(prop as fn(usize, usize, Json, bool) -> bool);
 }
 
@@ -139,6 +148,6 @@ fn serialised_manifests_validate_the_same_after_a_round_trip() {
         }
     }
     QuickCheck::new()
-        .tests(300)
+        .tests(cases())
         .quickcheck(prop as fn(usize, usize, Json, bool) -> bool);
 }

@@ -5,6 +5,7 @@
 
 const { parseArgs } = require('node:util');
 const api = require('../index.js');
+const overlays = require('../overlays.js');
 
 const EXIT_OK = 0;
 const EXIT_FAILURE = 1;
@@ -317,50 +318,39 @@ function cmdDoctor(args) {
   return errors.length > 0 ? EXIT_FAILURE : EXIT_OK;
 }
 
-/** A diagnostic produced by the CLI edge itself (file-system refusals). */
-function edgeDiagnostic(code, message) {
-  return { code, severity: 'error', message };
+/** A diagnostic produced by the CLI edge itself (the overlay loader's shape and codes). */
+function edgeDiagnostic(code, folder, message) {
+  return { code, severity: 'error', capabilityId: folder, message };
 }
 
-/**
- * Reads a manifest file, refusing symlinks and non-regular files. At most one byte over the
- * size bound is read, so the core reports an oversized file without it being loaded whole.
- */
-function readManifest(file) {
-  const fs = require('node:fs');
-  let stat;
+/** Validates one manifest text read from disk: `{ path, folder, diagnostics }`. */
+function validateText(file, folder, text) {
   try {
-    stat = fs.lstatSync(file);
-  } catch (err) {
-    return { diagnostic: edgeDiagnostic('unreadable', `cannot read ${file}: ${err.code ?? err.message}`) };
-  }
-  if (stat.isSymbolicLink()) return { diagnostic: edgeDiagnostic('symlink_refused', `${file} is a symbolic link; refusing to follow it`) };
-  if (!stat.isFile()) return { diagnostic: edgeDiagnostic('not_regular_file', `${file} is not a regular file`) };
-  const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
-  try {
-    const buffer = Buffer.alloc(Math.min(stat.size, api.manifestLimits.maxBytes) + 1);
-    const length = fs.readSync(fd, buffer, 0, buffer.length, 0);
-    return { text: buffer.subarray(0, length).toString('utf8') };
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-/** Validates one capability folder (or its capability.json): `{ path, folder, diagnostics }`. */
-function validateOne(file, folder) {
-  const read = readManifest(file);
-  if (read.diagnostic) return { path: file, folder, diagnostics: [read.diagnostic] };
-  try {
-    const errors = api.validateCapability(read.text, folder);
-    const warnings = errors.length === 0 ? api.warningRecords(read.text) : [];
+    const errors = api.validateCapability(text, folder);
+    const warnings = errors.length === 0 ? api.warningRecords(text) : [];
     return { path: file, folder, diagnostics: [...errors, ...warnings] };
   } catch (err) {
     if (typeof err?.code !== 'string' || !err.code.startsWith('MANIFEST_')) throw err;
-    return { path: file, folder, diagnostics: [edgeDiagnostic(err.code.toLowerCase(), err.message)] };
+    return { path: file, folder, diagnostics: [edgeDiagnostic(err.code.toLowerCase(), folder, err.message)] };
   }
 }
 
-/** The capability folders named by a target: a capability.json, a capability folder, or an overlay folder. */
+/**
+ * Validates one capability folder read under the overlay loader's rules (links, FIFOs,
+ * devices, non-UTF-8 and oversized folders are refused before any manifest is checked).
+ */
+function validateFolder(dir, folder) {
+  const read = overlays.readCapabilityFolder(dir, folder);
+  const file = require('node:path').join(dir, 'capability.json');
+  if (read.diagnostic) return { path: file, folder, diagnostics: [read.diagnostic] };
+  return validateText(file, folder, read.overlay.manifest);
+}
+
+/**
+ * The capability folders named by a target: a capability.json, a capability folder, or an
+ * overlay root. Reading follows the rules of `loadOverlayDir`, so the CLI and the API
+ * refuse the same trees with the same codes.
+ */
 function validateTarget(target) {
   const fs = require('node:fs');
   const path = require('node:path');
@@ -370,28 +360,34 @@ function validateTarget(target) {
   } catch (err) {
     throw new UsageError(`cannot read ${target}: ${err.code ?? err.message}`);
   }
-  if (stat.isSymbolicLink()) return [{ path: target, folder: path.basename(target), diagnostics: [edgeDiagnostic('symlink_refused', `${target} is a symbolic link; refusing to follow it`)] }];
-  if (stat.isFile()) return [validateOne(target, path.basename(path.dirname(path.resolve(target))))];
-  if (!stat.isDirectory()) return [{ path: target, folder: path.basename(target), diagnostics: [edgeDiagnostic('not_regular_file', `${target} is not a regular file or folder`)] }];
-  const own = path.join(target, 'capability.json');
-  if (fs.existsSync(own) || isLink(own)) return [validateOne(own, path.basename(path.resolve(target)))];
-  const results = [];
-  for (const entry of fs.readdirSync(target, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    const folder = path.join(target, entry.name);
-    if (entry.isSymbolicLink()) {
-      results.push({ path: folder, folder: entry.name, diagnostics: [edgeDiagnostic('symlink_refused', `${folder} is a symbolic link; refusing to follow it`)] });
-    } else if (entry.isDirectory()) {
-      results.push(validateOne(path.join(folder, 'capability.json'), entry.name));
+  const name = path.basename(path.resolve(target));
+  const shown = overlays.escapeText(target);
+  if (stat.isSymbolicLink()) return [{ path: target, folder: name, diagnostics: [edgeDiagnostic('overlay_symlink_refused', name, `'${shown}' is a symbolic link; links are never followed`)] }];
+  if (stat.isFile()) {
+    const folder = path.basename(path.dirname(path.resolve(target)));
+    const read = overlays.readBounded(target, overlays.MANIFEST_MAX_BYTES);
+    if (read.fault) {
+      const [code, what] = read.fault;
+      const why = code === 'overlay_unreadable' ? `cannot be read: ${overlays.escapeText(String(what?.code ?? what))}` : what;
+      return [{ path: target, folder, diagnostics: [edgeDiagnostic(code, folder, `'${shown}' ${why}`)] }];
     }
+    return [validateText(target, folder, read.text)];
   }
-  return results;
+  if (!stat.isDirectory()) return [{ path: target, folder: name, diagnostics: [edgeDiagnostic('overlay_not_regular_file', name, `'${shown}' is neither a regular file nor a directory; it is not opened`)] }];
+  if (lstatOrNull(path.join(target, 'capability.json'))) return [validateFolder(target, name)];
+  const { overlays: admitted, diagnostics } = overlays.readOverlayDir(target);
+  const results = [
+    ...diagnostics.map((d) => ({ path: path.join(target, d.capabilityId), folder: d.capabilityId, diagnostics: [d] })),
+    ...admitted.map((o) => validateText(path.join(target, o.folder, 'capability.json'), o.folder, o.manifest)),
+  ];
+  return results.sort((a, b) => Buffer.compare(Buffer.from(a.folder), Buffer.from(b.folder)));
 }
 
-function isLink(file) {
+function lstatOrNull(file) {
   try {
-    return require('node:fs').lstatSync(file).isSymbolicLink();
+    return require('node:fs').lstatSync(file);
   } catch {
-    return false;
+    return null;
   }
 }
 

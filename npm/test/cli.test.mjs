@@ -132,9 +132,9 @@ test('validate: typed diagnostics, symlinks and non-regular files refused, exit 
   const byFolder = Object.fromEntries(JSON.parse(run.stdout).map((r) => [r.folder, r.diagnostics.map((d) => d.code)]));
   assert.deepStrictEqual(byFolder.bad.slice(0, 2), ['invalid_id', 'missing_field']);
   assert.deepStrictEqual(byFolder.deep, ['manifest_too_deep']);
-  assert.deepStrictEqual(byFolder.fifo, ['not_regular_file']);
-  assert.deepStrictEqual(byFolder.linkfile, ['symlink_refused']);
-  assert.deepStrictEqual(byFolder.linkdir, ['symlink_refused']);
+  assert.deepStrictEqual(byFolder.fifo, ['overlay_not_regular_file']);
+  assert.deepStrictEqual(byFolder.linkfile, ['overlay_symlink_refused']);
+  assert.deepStrictEqual(byFolder.linkdir, ['overlay_symlink_refused']);
 });
 
 test('validate: a valid single capability exits 0; a missing path is a usage error', (t) => {

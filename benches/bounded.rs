@@ -1,0 +1,427 @@
+//! Bounded cost of hostile inputs: time and peak heap of the big cases of the hostile
+//! corpus (`tests/hostile/generated.json`, `install_manifest.json`), against the targets
+//! of docs/reliability.md. A plain program (not a test): it prints one table.
+//!
+//! `cargo bench -p gsd-core --bench bounded [-- RUNS]` (default 5 runs per case; the
+//! median and the minimum are reported). Peak heap is measured by a counting global
+//! allocator installed in this binary only: for each run the peak of live heap bytes
+//! above what was live before the operation (the input text itself is built before and
+//! not counted), and the input's own size next to it, so "input + peak" is the total.
+
+#![allow(clippy::cast_precision_loss)] // Reason: byte counts are printed in MiB with one decimal.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::hint::black_box;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use gsd_core::install_manifest::read_install_manifest;
+use gsd_core::validate::{Origin, check_capability};
+use gsd_core::{Overlay, Registry, parse_manifest, warning_records};
+use serde_json::{Map, Value, json};
+
+/// The system allocator, counting live bytes and their peak.
+#[derive(Debug)]
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+fn grew(size: usize) {
+    let live = LIVE.fetch_add(size, Ordering::Relaxed) + size;
+    PEAK.fetch_max(live, Ordering::Relaxed);
+}
+
+// SAFETY: every call is forwarded to `System` with the caller's layout unchanged; the
+// counters are plain atomics and never influence the allocation itself.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: forwarded as is (see the impl).
+        let ptr = unsafe { System.alloc(layout) };
+        if !ptr.is_null() {
+            grew(layout.size());
+        }
+        ptr
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: forwarded as is (see the impl).
+        let ptr = unsafe { System.alloc_zeroed(layout) };
+        if !ptr.is_null() {
+            grew(layout.size());
+        }
+        ptr
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: forwarded as is (see the impl).
+        unsafe { System.dealloc(ptr, layout) };
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: forwarded as is (see the impl).
+        let out = unsafe { System.realloc(ptr, layout, new_size) };
+        if !out.is_null() {
+            LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+            grew(new_size);
+        }
+        out
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+const MIB: f64 = 1024.0 * 1024.0;
+
+/// One case: a name, the targets (milliseconds, mebibytes; `None` when there is
+/// none), the input builder, and the operation returning a one-line outcome.
+#[derive(Debug)]
+struct Case {
+    name: &'static str,
+    target_ms: Option<f64>,
+    target_mib: Option<f64>,
+    /// Whether the memory target includes the input text itself.
+    target_counts_input: bool,
+    build: fn(&Value) -> Input,
+    run: fn(&Input) -> String,
+}
+
+#[derive(Debug)]
+enum Input {
+    Text(String),
+    Overlays(Vec<Overlay>),
+}
+
+impl Input {
+    fn bytes(&self) -> usize {
+        match self {
+            Input::Text(t) => t.len(),
+            Input::Overlays(list) => list
+                .iter()
+                .map(|o| o.manifest.len() + o.fragments.iter().map(|(_, t)| t.len()).sum::<usize>())
+                .sum(),
+        }
+    }
+
+    fn text(&self) -> &str {
+        match self {
+            Input::Text(t) => t,
+            Input::Overlays(_) => "",
+        }
+    }
+
+    fn overlays(&self) -> &[Overlay] {
+        match self {
+            Input::Overlays(list) => list,
+            Input::Text(_) => &[],
+        }
+    }
+}
+
+fn bases() -> Value {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/hostile/bases.json");
+    let text = std::fs::read_to_string(path).expect("tests/hostile/bases.json");
+    serde_json::from_str(&text).expect("bases.json is JSON")
+}
+
+fn base36(mut i: usize) -> String {
+    const DIGITS: &[u8] = b"0123456789abcdefghijklmnopqrstuvwxyz";
+    let mut out = Vec::new();
+    loop {
+        out.push(DIGITS[i % 36]);
+        i /= 36;
+        if i == 0 {
+            break;
+        }
+    }
+    out.reverse();
+    String::from_utf8(out).expect("ascii")
+}
+
+fn runtime_with_host_behaviors(bases: &Value, n: usize) -> String {
+    let mut manifest = bases["runtime"].clone();
+    let mut keys = Map::with_capacity(n);
+    for i in 0..n {
+        keys.insert(base36(i), json!(1));
+    }
+    manifest["runtime"]["hostBehaviors"] = Value::Object(keys);
+    serde_json::to_string(&manifest).expect("serializable")
+}
+
+fn feature_with_requires(bases: &Value, n: usize) -> String {
+    let mut manifest = bases["feature"].clone();
+    manifest["requires"] = Value::Array(
+        (0..n)
+            .map(|i| Value::String(format!("r{}", base36(i))))
+            .collect(),
+    );
+    serde_json::to_string(&manifest).expect("serializable")
+}
+
+fn overlay(folder: &str, manifest: String) -> Input {
+    Input::Overlays(vec![Overlay {
+        folder: folder.to_owned(),
+        manifest,
+        fragments: Vec::new(),
+    }])
+}
+
+fn outcome_of_parse(result: Result<Value, gsd_core::Error>) -> String {
+    match result {
+        Ok(_) => "parsed".to_owned(),
+        Err(e) => format!("{} ({})", e.code(), e.field().unwrap_or("-")),
+    }
+}
+
+fn validate_outcome(text: &str, folder: &str) -> String {
+    match parse_manifest(text) {
+        Err(e) => format!("{} ({})", e.code(), e.field().unwrap_or("-")),
+        Ok(value) => {
+            let check = check_capability(&value, folder, Origin::ThirdParty);
+            let records = warning_records(&value).len();
+            format!(
+                "{} errors, {} warnings, warning_records {records}",
+                check.errors.len(),
+                check.warnings.len()
+            )
+        }
+    }
+}
+
+fn overlay_outcome(overlays: &[Overlay]) -> String {
+    let base = Registry::first_party();
+    let registry = base.with_overlays(overlays);
+    let added: Vec<&str> = registry
+        .diagnostics()
+        .iter()
+        .skip(base.diagnostics().len())
+        .map(|d| d.code.as_str())
+        .collect();
+    let joined = overlays.iter().all(|o| registry.is_third_party(&o.folder));
+    let first = added.first().copied().unwrap_or("-");
+    format!(
+        "{}, {} diagnostics (first: {first})",
+        if joined { "accepted" } else { "rejected" },
+        added.len()
+    )
+}
+
+#[allow(clippy::too_many_lines)] // Reason: one table of cases, read top to bottom.
+fn cases() -> Vec<Case> {
+    vec![
+        Case {
+            name: "parse: 9 MiB manifest",
+            target_ms: Some(50.0),
+            target_mib: None,
+            target_counts_input: false,
+            build: |_| {
+                Input::Text(format!(
+                    "{{\"id\":\"acme\",\"description\":\"{}\"}}",
+                    "a".repeat(9 * 1024 * 1024)
+                ))
+            },
+            run: |i| outcome_of_parse(parse_manifest(i.text())),
+        },
+        Case {
+            name: "overlay: 9 MiB manifest",
+            target_ms: Some(50.0),
+            target_mib: None,
+            target_counts_input: false,
+            build: |_| {
+                overlay(
+                    "acme-big",
+                    format!(
+                        "{{\"id\":\"acme-big\",\"d\":\"{}\"}}",
+                        "a".repeat(9 * 1024 * 1024)
+                    ),
+                )
+            },
+            run: |i| overlay_outcome(i.overlays()),
+        },
+        Case {
+            name: "parse: 100k-deep arrays",
+            target_ms: None,
+            target_mib: None,
+            target_counts_input: false,
+            build: |_| Input::Text("[".repeat(100_000)),
+            run: |i| outcome_of_parse(parse_manifest(i.text())),
+        },
+        Case {
+            name: "parse: 100k-deep objects",
+            target_ms: None,
+            target_mib: None,
+            target_counts_input: false,
+            build: |_| {
+                Input::Text(format!(
+                    "{}1{}",
+                    "{\"a\":".repeat(100_000),
+                    "}".repeat(100_000)
+                ))
+            },
+            run: |i| outcome_of_parse(parse_manifest(i.text())),
+        },
+        Case {
+            name: "validate: 800k hostBehaviors keys",
+            target_ms: Some(1000.0),
+            target_mib: Some(100.0),
+            target_counts_input: false,
+            build: |b| Input::Text(runtime_with_host_behaviors(b, 800_000)),
+            run: |i| validate_outcome(i.text(), "acme-cli"),
+        },
+        Case {
+            name: "overlay: 800k hostBehaviors keys",
+            target_ms: Some(1000.0),
+            target_mib: Some(100.0),
+            target_counts_input: false,
+            build: |b| overlay("acme-cli", runtime_with_host_behaviors(b, 800_000)),
+            run: |i| overlay_outcome(i.overlays()),
+        },
+        Case {
+            name: "validate: 500k requires",
+            target_ms: None,
+            target_mib: None,
+            target_counts_input: false,
+            build: |b| Input::Text(feature_with_requires(b, 500_000)),
+            run: |i| validate_outcome(i.text(), "acme-notes"),
+        },
+        Case {
+            name: "overlay: 500k requires",
+            target_ms: None,
+            target_mib: None,
+            target_counts_input: false,
+            build: |b| overlay("acme-notes", feature_with_requires(b, 500_000)),
+            run: |i| overlay_outcome(i.overlays()),
+        },
+        Case {
+            name: "install manifest: 64 MiB",
+            target_ms: None,
+            target_mib: Some(200.0),
+            target_counts_input: true,
+            build: |_| {
+                Input::Text(format!(
+                    "{{\"files\":{{\"a\":\"{}\"}}}}",
+                    "x".repeat(64 * 1024 * 1024)
+                ))
+            },
+            run: |i| {
+                let read = read_install_manifest(Some(i.text()));
+                let code = read.diagnostics.first().map_or("-", |d| d.code.as_str());
+                format!("installed {}, {code}", read.manifest.is_installed())
+            },
+        },
+        Case {
+            name: "install manifest: 100k-deep",
+            target_ms: None,
+            target_mib: None,
+            target_counts_input: false,
+            build: |_| Input::Text(format!("{{\"files\":{}", "[".repeat(100_000))),
+            run: |i| {
+                let read = read_install_manifest(Some(i.text()));
+                let code = read.diagnostics.first().map_or("-", |d| d.code.as_str());
+                format!("installed {}, {code}", read.manifest.is_installed())
+            },
+        },
+    ]
+}
+
+#[derive(Debug)]
+struct Measured {
+    median: Duration,
+    min: Duration,
+    peak_bytes: usize,
+    outcome: String,
+}
+
+fn measure(case: &Case, input: &Input, runs: usize) -> Measured {
+    let mut times = Vec::with_capacity(runs);
+    let mut peak_bytes = 0;
+    let mut outcome = String::new();
+    for _ in 0..runs {
+        let before = LIVE.load(Ordering::Relaxed);
+        PEAK.store(before, Ordering::Relaxed);
+        let started = Instant::now();
+        let result = black_box((case.run)(black_box(input)));
+        let elapsed = started.elapsed();
+        peak_bytes = peak_bytes.max(PEAK.load(Ordering::Relaxed).saturating_sub(before));
+        times.push(elapsed);
+        outcome = result;
+    }
+    times.sort();
+    Measured {
+        median: times[times.len() / 2],
+        min: times[0],
+        peak_bytes,
+        outcome,
+    }
+}
+
+fn verdict(case: &Case, m: &Measured, input_bytes: usize) -> String {
+    let mut parts = Vec::new();
+    let ms = m.median.as_secs_f64() * 1000.0;
+    if let Some(target) = case.target_ms {
+        parts.push(format!(
+            "time {} (< {target} ms)",
+            if ms < target { "met" } else { "NOT met" }
+        ));
+    }
+    if let Some(target) = case.target_mib {
+        let counted = m.peak_bytes
+            + if case.target_counts_input {
+                input_bytes
+            } else {
+                0
+            };
+        let mib = counted as f64 / MIB;
+        parts.push(format!(
+            "memory {} (< {target} MiB{})",
+            if mib < target { "met" } else { "NOT met" },
+            if case.target_counts_input {
+                ", input included"
+            } else {
+                ""
+            }
+        ));
+    }
+    if parts.is_empty() {
+        "no target".to_owned()
+    } else {
+        parts.join("; ")
+    }
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; a bare number is the run count.
+    let runs = std::env::args()
+        .skip(1)
+        .find_map(|a| a.parse::<usize>().ok())
+        .unwrap_or(5)
+        .max(1);
+    let bases = bases();
+    // Warm the embedded first-party registry so its one-time build is not measured.
+    black_box(Registry::first_party());
+    println!(
+        "| case | input MiB | median ms | min ms | peak heap MiB (above input) | outcome | target |"
+    );
+    println!("|---|---|---|---|---|---|---|");
+    for case in cases() {
+        let input = (case.build)(&bases);
+        let input_bytes = input.bytes();
+        let m = measure(&case, &input, runs);
+        println!(
+            "| {} | {:.1} | {:.3} | {:.3} | {:.1} | {} | {} |",
+            case.name,
+            input_bytes as f64 / MIB,
+            m.median.as_secs_f64() * 1000.0,
+            m.min.as_secs_f64() * 1000.0,
+            m.peak_bytes as f64 / MIB,
+            m.outcome,
+            verdict(&case, &m, input_bytes)
+        );
+        drop(input);
+    }
+    println!(
+        "\n{runs} runs per case; release build; peak heap counted by the bench's global allocator."
+    );
+}

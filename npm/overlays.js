@@ -1,0 +1,383 @@
+'use strict';
+/**
+ * Loading third-party overlay folders from disk: the one place the package reads an
+ * overlay tree. The core takes overlays as data (`{ folder, manifest, fragments }`); this
+ * module walks an overlay root, refuses what could make the result depend on anything but
+ * the folder's own regular files, and hands the rest to the core.
+ *
+ * Rules (shared with the C library's loader, same diagnostic codes):
+ * - the root must be a real directory (not a symbolic link): else `INVALID_ARGUMENT`,
+ *   field `dir`;
+ * - root entries are taken in bytewise name order; a symbolic link is refused
+ *   (`overlay_symlink_refused`), anything else that is not a directory is ignored unopened;
+ * - inside a capability folder every entry is `lstat`ed and no link is followed: a link is
+ *   `overlay_symlink_refused`, a FIFO, socket or device `overlay_not_regular_file` (never
+ *   opened, so nothing blocks), more than 1 024 files or a path deeper than 16 levels
+ *   `overlay_too_many_files`, a file or name that is not UTF-8 `overlay_not_utf8`, a failed
+ *   read `overlay_unreadable`; a missing `capability.json` is `overlay_manifest_missing`.
+ *   Any of these refuses the whole folder;
+ * - files are opened with `O_NOFOLLOW | O_NONBLOCK`, checked again with `fstat`, and read
+ *   up to the core's bound + 1 byte, so the core reports an oversized file itself.
+ */
+
+const fs = require('node:fs');
+const path = require('node:path');
+
+/** Largest number of files in one capability folder. */
+const MAX_FILES = 1024;
+/** Deepest path (in segments, the file's name included) inside one capability folder. */
+const MAX_DEPTH = 16;
+/** The core's bounds: manifest (`MANIFEST_MAX_BYTES`) and fragment (`FRAGMENT_MAX_BYTES`). */
+const MANIFEST_MAX_BYTES = 8 * 1024 * 1024;
+const FRAGMENT_MAX_BYTES = 8 * 1024 * 1024;
+const MANIFEST = 'capability.json';
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const lenientUtf8 = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
+
+/**
+ * Characters a message may not carry raw: C0, DEL, C1, bidi controls, zero-width and
+ * invisible characters, line and paragraph separators.
+ */
+const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/;
+
+/**
+ * A name or path made safe to print, as the C loader writes it: a hidden character becomes
+ * `\u{1b}`, a byte that is not UTF-8 `\xff`, a backslash `\\` (so distinct names stay
+ * distinct).
+ * @param {Buffer | string} name
+ */
+function escapeName(name) {
+  const bytes = Buffer.isBuffer(name) ? name : Buffer.from(name, 'utf8');
+  let out = '';
+  let i = 0;
+  while (i < bytes.length) {
+    const len = utf8SequenceLength(bytes, i);
+    if (len === 0) {
+      out += `\\x${bytes[i].toString(16).padStart(2, '0')}`;
+      i += 1;
+      continue;
+    }
+    const c = bytes.toString('utf8', i, i + len);
+    if (c === '\\') out += '\\\\';
+    else if (HIDDEN.test(c)) out += `\\u{${/** @type {number} */ (c.codePointAt(0)).toString(16)}}`;
+    else out += c;
+    i += len;
+  }
+  return out;
+}
+
+/** @param {string} text */
+const escapeText = (text) => escapeName(text);
+
+/**
+ * The length of the valid UTF-8 sequence starting at `i`, or 0 when it is not valid
+ * (overlong forms, surrogates and values past U+10FFFF are invalid).
+ * @param {Buffer} b
+ * @param {number} i
+ */
+function utf8SequenceLength(b, i) {
+  const c = b[i];
+  const cont = (k) => i + k < b.length && (b[i + k] & 0xc0) === 0x80;
+  if (c < 0x80) return 1;
+  if (c >= 0xc2 && c <= 0xdf) return cont(1) ? 2 : 0;
+  if (c >= 0xe0 && c <= 0xef) {
+    if (!cont(1) || !cont(2)) return 0;
+    const d = b[i + 1];
+    if ((c === 0xe0 && d < 0xa0) || (c === 0xed && d > 0x9f)) return 0;
+    return 3;
+  }
+  if (c >= 0xf0 && c <= 0xf4) {
+    if (!cont(1) || !cont(2) || !cont(3)) return 0;
+    const d = b[i + 1];
+    if ((c === 0xf0 && d < 0x90) || (c === 0xf4 && d > 0x8f)) return 0;
+    return 4;
+  }
+  return 0;
+}
+
+/**
+ * Offset of the first byte that is not valid UTF-8, or -1 when all are.
+ * @param {Buffer} b
+ */
+function invalidUtf8At(b) {
+  let i = 0;
+  while (i < b.length) {
+    const len = utf8SequenceLength(b, i);
+    if (len === 0) return i;
+    i += len;
+  }
+  return -1;
+}
+
+/**
+ * An edge diagnostic in the core's Diagnostic shape (`field` omitted when there is none).
+ * @param {string} code
+ * @param {string} folder
+ * @param {string | null} rel the relative path at fault
+ * @param {string} message already escaped
+ */
+function diagnostic(code, folder, rel, message, detail) {
+  const d = { code, severity: 'error', capabilityId: folder };
+  if (rel !== null) d.field = rel;
+  d.message = message;
+  if (detail !== undefined) d.detail = detail;
+  return d;
+}
+
+/**
+ * `overlay_unreadable` with the OS error: its name and number in the message, the number
+ * in `detail.osError` (as the C loader).
+ * @param {string} folder escaped
+ * @param {string | null} rel escaped
+ * @param {unknown} err
+ */
+function unreadable(folder, rel, err) {
+  const at = rel === null ? folder : `${folder}/${rel}`;
+  const errno = err && typeof err === 'object' && 'errno' in err && typeof err.errno === 'number' ? Math.abs(err.errno) : undefined;
+  const why = errno === undefined ? escapeText(osCode(err)) : `${escapeText(osCode(err))} (os error ${errno})`;
+  return diagnostic('overlay_unreadable', folder, rel, `'${at}' cannot be read: ${why}`, errno === undefined ? undefined : { osError: errno });
+}
+
+/** @param {Buffer} a @param {Buffer} b */
+const bytewise = (a, b) => Buffer.compare(a, b);
+
+/** @param {unknown} err */
+const osCode = (err) => (err && typeof err === 'object' && 'code' in err ? String(err.code) : String(err));
+
+/**
+ * Every regular file of one capability folder, walked depth first in bytewise name order
+ * without following links; stops at the first fault. Returns `{ files: [{ rel, abs }] }`
+ * or `{ diagnostic }`.
+ * @param {string} folder escaped folder name
+ * @param {Buffer} dirAbs
+ */
+function listFolder(folder, dirAbs) {
+  const files = [];
+  const refuse = (code, shown, what) =>
+    ({ diagnostic: diagnostic(code, folder, shown, `'${folder}/${shown}' ${what}; the overlay folder is refused`) });
+  /** @param {Buffer} dir @param {string} prefix @param {number} depth */
+  const walk = (dir, prefix, depth) => {
+    let names;
+    try {
+      names = /** @type {Buffer[]} */ (fs.readdirSync(dir, { encoding: 'buffer' }));
+    } catch (err) {
+      const at = prefix.replace(/\/$/, '');
+      return { diagnostic: unreadable(folder, at === '' ? null : at, err) };
+    }
+    names.sort(bytewise);
+    for (const name of names) {
+      const shown = `${prefix}${escapeName(name)}`;
+      const abs = Buffer.concat([dir, Buffer.from('/'), name]);
+      let stat;
+      try {
+        stat = fs.lstatSync(abs);
+      } catch (err) {
+        return { diagnostic: unreadable(folder, shown, err) };
+      }
+      if (stat.isSymbolicLink()) return refuse('overlay_symlink_refused', shown, 'is a symbolic link (links are never followed)');
+      if (!stat.isDirectory() && !stat.isFile()) return refuse('overlay_not_regular_file', shown, 'is neither a regular file nor a directory');
+      if (depth > MAX_DEPTH) return refuse('overlay_too_many_files', shown, `nests deeper than ${MAX_DEPTH} levels`);
+      if (invalidUtf8At(name) !== -1) return refuse('overlay_not_utf8', shown, 'has a name that is not valid UTF-8');
+      const rel = `${prefix}${name.toString('utf8')}`;
+      if (stat.isDirectory()) {
+        if (rel === MANIFEST) return refuse('overlay_not_regular_file', shown, 'is a directory, not a regular file');
+        const inner = walk(abs, `${rel}/`, depth + 1);
+        if (inner) return inner;
+      } else {
+        if (files.length === MAX_FILES) {
+          return { diagnostic: diagnostic('overlay_too_many_files', folder, null, `overlay folder '${folder}' holds more than ${MAX_FILES} files`) };
+        }
+        files.push({ rel, abs });
+      }
+    }
+    return null;
+  };
+  const fault = walk(dirAbs, '', 1);
+  return fault ?? { files };
+}
+
+/**
+ * Reads one regular file without following a link or blocking: at most `bound + 1` bytes.
+ * Returns `{ text }` or `{ fault: [code, what, detail?] }`.
+ * @param {Buffer | string} abs
+ * @param {number} bound
+ */
+function readBounded(abs, bound) {
+  let fd;
+  try {
+    fd = fs.openSync(abs, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
+  } catch (err) {
+    if (osCode(err) === 'ELOOP') return { fault: ['overlay_symlink_refused', 'is a symbolic link (links are never followed)'] };
+    return { fault: ['overlay_unreadable', err] };
+  }
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) return { fault: ['overlay_not_regular_file', 'is not a regular file'] };
+    const buffer = Buffer.alloc(Math.min(stat.size, bound) + 1);
+    let length = 0;
+    while (length < buffer.length) {
+      const n = fs.readSync(fd, buffer, length, buffer.length - length, null);
+      if (n === 0) break;
+      length += n;
+    }
+    const bytes = buffer.subarray(0, length);
+    // Over the bound the core reports the size; the cut may split a character, so the
+    // text is decoded leniently (its length stays over the bound).
+    if (length > bound) return { text: lenientUtf8.decode(bytes) };
+    const at = invalidUtf8At(bytes);
+    if (at !== -1) return { fault: ['overlay_not_utf8', `is not valid UTF-8 (invalid byte at offset ${at})`] };
+    return { text: strictUtf8.decode(bytes) };
+  } catch (err) {
+    return { fault: ['overlay_unreadable', err] };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * Reads one capability folder under the loader's rules.
+ * Returns `{ overlay }` (core data) or `{ diagnostic }` (the folder is refused).
+ * @param {Buffer | string} dirPath the folder on disk (not followed if it is a link)
+ * @param {Buffer | string} name its name (the capability id it must carry)
+ */
+function readCapabilityFolder(dirPath, name) {
+  const dirAbs = Buffer.isBuffer(dirPath) ? dirPath : Buffer.from(dirPath);
+  const nameBytes = Buffer.isBuffer(name) ? name : Buffer.from(name);
+  const folder = escapeName(nameBytes);
+  if (invalidUtf8At(nameBytes) !== -1) {
+    return { diagnostic: diagnostic('overlay_not_utf8', folder, null, `overlay folder name '${folder}' is not valid UTF-8`) };
+  }
+  const listing = listFolder(folder, dirAbs);
+  if (listing.diagnostic) return { diagnostic: listing.diagnostic };
+  const files = /** @type {Array<{ rel: string, abs: Buffer }>} */ (listing.files);
+  const manifestFile = files.find((f) => f.rel === MANIFEST);
+  if (manifestFile === undefined) {
+    return { diagnostic: diagnostic('overlay_manifest_missing', folder, MANIFEST, `overlay folder '${folder}' has no ${MANIFEST}`) };
+  }
+  const read = (file, bound) => {
+    const result = readBounded(file.abs, bound);
+    if (!result.fault) return result;
+    const shown = escapeName(file.rel);
+    const [code, what] = result.fault;
+    if (code === 'overlay_unreadable') return { diagnostic: unreadable(folder, shown, what) };
+    return { diagnostic: diagnostic(code, folder, shown, `'${folder}/${shown}' ${what}; the overlay folder is refused`) };
+  };
+  const manifest = read(manifestFile, MANIFEST_MAX_BYTES);
+  if (manifest.diagnostic) return manifest;
+  /** @type {Record<string, string>} */
+  const fragments = Object.create(null);
+  for (const file of files) {
+    if (file === manifestFile) continue;
+    const fragment = read(file, FRAGMENT_MAX_BYTES);
+    if (fragment.diagnostic) return fragment;
+    fragments[file.rel] = /** @type {string} */ (fragment.text);
+  }
+  return { overlay: { folder: nameBytes.toString('utf8'), manifest: /** @type {string} */ (manifest.text), fragments } };
+}
+
+/**
+ * Reads an overlay root: `{ overlays, diagnostics }` (overlays as core data, edge
+ * diagnostics in folder order). Throws `INVALID_ARGUMENT` (field `dir`) when the root is
+ * not a real directory.
+ * @param {string} dir
+ */
+function readOverlayDir(dir) {
+  if (typeof dir !== 'string' || dir === '') throw invalidDir(`dir must be a non-empty string, got ${JSON.stringify(dir) ?? 'undefined'}`);
+  const shown = escapeText(dir);
+  let stat;
+  try {
+    stat = fs.lstatSync(dir);
+  } catch (err) {
+    throw invalidDir(`dir '${shown}' cannot be inspected: ${escapeText(osCode(err))}`);
+  }
+  if (stat.isSymbolicLink()) throw invalidDir(`dir '${shown}' is a symbolic link; the overlay root must be a real directory`);
+  if (!stat.isDirectory()) throw invalidDir(`dir '${shown}' is not a directory`);
+  const root = Buffer.from(path.resolve(dir));
+  let names;
+  try {
+    names = /** @type {Buffer[]} */ (fs.readdirSync(root, { encoding: 'buffer' }));
+  } catch (err) {
+    throw invalidDir(`dir '${shown}': ${escapeText(osCode(err))}`);
+  }
+  names.sort(bytewise);
+  const overlays = [];
+  const diagnostics = [];
+  for (const name of names) {
+    const abs = Buffer.concat([root, Buffer.from('/'), name]);
+    const folder = escapeName(name);
+    let entry;
+    try {
+      entry = fs.lstatSync(abs);
+    } catch (err) {
+      diagnostics.push(unreadable(folder, null, err));
+      continue;
+    }
+    if (entry.isSymbolicLink()) {
+      diagnostics.push(diagnostic('overlay_symlink_refused', folder, null, `overlay folder '${folder}' is a symbolic link; links are never followed`));
+      continue;
+    }
+    if (!entry.isDirectory()) continue;
+    const read = readCapabilityFolder(abs, name);
+    if (read.diagnostic) diagnostics.push(read.diagnostic);
+    else overlays.push(read.overlay);
+  }
+  return { overlays, diagnostics };
+}
+
+/** @param {string} message */
+function invalidDir(message) {
+  const err = /** @type {Error & { code: string, field: string }} */ (new Error(message));
+  err.code = 'INVALID_ARGUMENT';
+  err.field = 'dir';
+  return err;
+}
+
+/**
+ * Freezes a plain value deeply.
+ * @template T
+ * @param {T} value
+ * @returns {T}
+ */
+function deepFreeze(value) {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Object.keys(value)) deepFreeze(/** @type {any} */ (value)[key]);
+  }
+  return value;
+}
+
+/**
+ * Loads an overlay root from disk: the registry of first party (or `options.registry`)
+ * plus every admitted capability folder, and the diagnostics: the loader's own refusals
+ * (in folder order) followed by the registry's.
+ * @param {string} dir the overlay root directory
+ * @param {{ registry?: object }} [options]
+ * @returns {{ registry: any, diagnostics: readonly object[] }}
+ */
+function loadOverlayDir(dir, options) {
+  // Required lazily: index.js requires this module.
+  const api = require('./index.js');
+  if (options !== undefined && options !== null && (typeof options !== 'object' || Array.isArray(options))) {
+    const err = /** @type {Error & { code: string, field: string }} */ (new Error(`options must be an object, got ${JSON.stringify(options)}`));
+    err.code = 'INVALID_ARGUMENT';
+    err.field = 'options';
+    throw err;
+  }
+  const { overlays, diagnostics } = readOverlayDir(dir);
+  const registry = api.buildRegistry(overlays, options ?? undefined);
+  return Object.freeze({ registry, diagnostics: deepFreeze([...diagnostics, ...registry.diagnostics()]) });
+}
+
+module.exports = {
+  loadOverlayDir,
+  readOverlayDir,
+  readCapabilityFolder,
+  readBounded,
+  escapeText,
+  escapeName,
+  MAX_FILES,
+  MAX_DEPTH,
+  MANIFEST_MAX_BYTES,
+  FRAGMENT_MAX_BYTES,
+};
