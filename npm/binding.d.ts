@@ -17,13 +17,19 @@ export declare class Registry {
   runtimeIds(): Array<string>
   /** Every runtime: `[{ id, descriptor }]`, sorted by id. */
   runtimes(): Array<{ id: string; descriptor: any }>
-  /** Diagnostics collected while building the registry (rejected overlays etc.). */
-  diagnostics(): Array<any>
+  /**
+   * Diagnostics collected while building the registry (rejected overlays etc.), as JSON
+   * text: `index.js` parses it into `Registry.prototype.diagnostics()`. Text crosses in
+   * one piece whatever its size (a registry can hold 500k diagnostics; napi refuses to
+   * convert a value that large property by property).
+   */
+  diagnosticsJson(): string
   /**
    * The registry in the peer's compiled `capability-registry` object shape (data only:
    * `requiresClosure` is a method of this class).
+   * Returned as JSON text; `index.js` parses it into `Registry.prototype.toPeerJson()`.
    */
-  toPeerJson(): any
+  toPeerJsonText(): string
   /** Every id reachable from `id` through `requires` (the start id only through a cycle). */
   requiresClosure(id: string): Array<string>
   /**

@@ -51,6 +51,30 @@ function freezeParsed(value) {
   return Object.freeze(value);
 }
 
+/*
+ * Two Registry methods whose results can be very large (hundreds of thousands of
+ * diagnostics) cross as one JSON text and are parsed here; napi converts a value property
+ * by property and refuses very large ones.
+ */
+Object.defineProperties(native.Registry.prototype, {
+  diagnostics: {
+    /** @this {any} */
+    value: function diagnostics() {
+      return JSON.parse(this.diagnosticsJson());
+    },
+    writable: true,
+    configurable: true,
+  },
+  toPeerJson: {
+    /** @this {any} */
+    value: function toPeerJson() {
+      return JSON.parse(this.toPeerJsonText());
+    },
+    writable: true,
+    configurable: true,
+  },
+});
+
 /** The shared result of a list call that found nothing. */
 const EMPTY = Object.freeze([]);
 

@@ -7,6 +7,7 @@
 // config keys, types and defaults) is equal.
 
 const native = require('../binding.js');
+require('../index.js'); // Registry.prototype.toPeerJson is defined there (text crossing)
 
 const registry = native.Registry.firstParty();
 

@@ -55,17 +55,21 @@ impl Registry {
         convert::to_value(env, &convert::runtime_entries(&self.inner))
     }
 
-    /// Diagnostics collected while building the registry (rejected overlays etc.).
-    #[napi(catch_unwind, ts_return_type = "Array<any>")]
-    pub fn diagnostics(&self, env: Env) -> napi::Result<Value, JsCode> {
-        convert::to_value(env, self.inner.diagnostics())
+    /// Diagnostics collected while building the registry (rejected overlays etc.), as JSON
+    /// text: `index.js` parses it into `Registry.prototype.diagnostics()`. Text crosses in
+    /// one piece whatever its size (a registry can hold 500k diagnostics; napi refuses to
+    /// convert a value that large property by property).
+    #[napi(catch_unwind)]
+    pub fn diagnostics_json(&self, env: Env) -> napi::Result<String, JsCode> {
+        convert::to_json(env, self.inner.diagnostics())
     }
 
     /// The registry in the peer's compiled `capability-registry` object shape (data only:
     /// `requiresClosure` is a method of this class).
-    #[napi(catch_unwind, ts_return_type = "any")]
-    pub fn to_peer_json(&self) -> Value {
-        self.inner.to_peer_json()
+    /// Returned as JSON text; `index.js` parses it into `Registry.prototype.toPeerJson()`.
+    #[napi(catch_unwind)]
+    pub fn to_peer_json_text(&self, env: Env) -> napi::Result<String, JsCode> {
+        convert::to_json(env, &self.inner.to_peer_json())
     }
 
     /// Every id reachable from `id` through `requires` (the start id only through a cycle).
