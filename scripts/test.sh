@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: Rust (unit, properties, parity against the pinned peer), generated-file
-# checks, C (warnings as errors, sanitizers, valgrind), Node and Python. Expects
+# checks, C (warnings as errors, sanitizers, valgrind), Node and Python, the performance
+# regression guard and a fuzz smoke run. Expects
 # scripts/setup.sh to have run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,4 +21,8 @@ echo "== C and Python bindings"
 bash scripts/test-bindings.sh
 echo "== Node package"
 bash scripts/test-node.sh
+echo "== performance regression guard (instruction counts, P5/P6, Node ratio floors)"
+bash scripts/bench-guard.sh
+echo "== fuzz smoke (every target, 10 s each)"
+bash scripts/ci-fuzz-smoke.sh 10
 echo "test: all suites passed"
