@@ -109,6 +109,12 @@ export declare function compatSkillsBaseProbePaths(configHome: string, host: str
 /** The staging plan of a layout (`{ runtime, configDir, scope, home, cwd, kinds }`). */
 export declare function compatStagingPlan(request: string): string
 
+/**
+ * The error messages of one per-body step of the validator (`body`: `envelope`,
+ * `feature`, `runtime` or `reviewer`) on a manifest given as JSON text (bounded).
+ */
+export declare function compatValidateBody(body: string, manifest: string): string
+
 /** The file name of a command: `<stem>.md` when namespaced by directory, else `<prefix><stem>.md`. */
 export declare function composeCommandFilename(namespacedByDir: boolean, prefix: string, stem: string): string
 

@@ -858,6 +858,7 @@ module.exports.compatResolveRuntime = nativeBinding.compatResolveRuntime
 module.exports.compatSkillsBaseFromDescriptor = nativeBinding.compatSkillsBaseFromDescriptor
 module.exports.compatSkillsBaseProbePaths = nativeBinding.compatSkillsBaseProbePaths
 module.exports.compatStagingPlan = nativeBinding.compatStagingPlan
+module.exports.compatValidateBody = nativeBinding.compatValidateBody
 module.exports.composeCommandFilename = nativeBinding.composeCommandFilename
 module.exports.configHomeProbePaths = nativeBinding.configHomeProbePaths
 module.exports.errorCodes = nativeBinding.errorCodes

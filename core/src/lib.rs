@@ -90,5 +90,5 @@ pub use surface::{
     SurfaceFacts, host_probe_paths, probe_requests, resolve_installed_surfaces,
 };
 pub use trigger::{Registration, ShadowedBy, Trigger, TriggerInput, resolve_trigger_surface};
-pub use validate::{parse_manifest, validate_capability, warning_records};
+pub use validate::{Body, parse_manifest, validate_body, validate_capability, warning_records};
 pub use vocab::Scope;

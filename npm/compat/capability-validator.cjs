@@ -2,16 +2,20 @@
 // Drop-in for the validation entry points and closed vocabularies of the peer's
 // `capability-validator.cjs`, backed by the native core.
 //
-// Provided: validateCapability, collectReviewerWarnings, collectReviewerWarningRecords, the
-// vocabulary constants below, the `requires` graph of a caller's capability map
-// (detectRequiresCycles, computeRequiresClosure) and the hook run order (topoSortSteps,
-// topoSortContributions, topoSortHookEntries). Not provided: the per-body and per-entry
-// validators (validateFeatureBody, validateRuntimeBody, validateReviewerBody, ...), which
-// are steps of the core's whole-manifest walk rather than an API, the cross-capability
-// checks (the core runs them when a registry is built), and the regular expressions.
+// Provided: validateCapability, the per-body validators (validateVersionEnvelope,
+// validateFeatureBody, validateRuntimeBody, validateReviewerBody: one step of the core's
+// whole-manifest walk, run whatever the manifest's role), collectReviewerWarnings,
+// collectReviewerWarningRecords, the vocabulary constants below, the `requires` graph of a
+// caller's capability map (detectRequiresCycles, computeRequiresClosure) and the hook run
+// order (topoSortSteps, topoSortContributions, topoSortHookEntries). Not provided: the
+// per-entry validators (validateCommandEntry, validateConfigHome, validateStep, ...), the
+// cross-capability checks (the core runs them when a registry is built), and the regular
+// expressions.
 // Difference: a manifest is checked as its JSON text (bounded in size and depth), so
 // values JSON cannot carry (functions, `undefined`) read as absent, and inputs on which the
-// peer throws (a `null` step) give a `null_element` error instead.
+// peer throws (a `null` step) give a `null_element` error instead. Like the peer, the
+// per-body validators throw a TypeError for a `null` or `undefined` manifest (the reviewer
+// one returns no error), and read any other non-object as a manifest without fields.
 
 const native = require('../binding.js');
 const { answer, valueOf } = require('./_json.cjs');
@@ -26,6 +30,36 @@ function manifestText(cap) {
 
 function validateCapability(cap, folderId) {
   return native.validateCapability(manifestText(cap), String(folderId)).map((d) => d.message);
+}
+
+/**
+ * The messages of one per-body step of the core validator (`body`: envelope, feature,
+ * runtime or reviewer). `firstRead` names the property the peer reads first, for the
+ * TypeError it throws on a `null` or `undefined` manifest.
+ */
+function bodyErrors(body, cap, firstRead) {
+  if (cap === null || cap === undefined) {
+    if (body === 'reviewer') return [];
+    throw new TypeError(`Cannot read properties of ${cap} (reading '${firstRead}')`);
+  }
+  const text = typeof cap === 'object' ? manifestText(cap) : '{}';
+  return valueOf(native.compatValidateBody(body, text));
+}
+
+function validateVersionEnvelope(cap) {
+  return bodyErrors('envelope', cap, 'version');
+}
+
+function validateFeatureBody(cap) {
+  return bodyErrors('feature', cap, 'id');
+}
+
+function validateRuntimeBody(cap) {
+  return bodyErrors('runtime', cap, v.featureFieldsForbiddenOnRuntime[0]);
+}
+
+function validateReviewerBody(cap) {
+  return bodyErrors('reviewer', cap, 'reviewer');
 }
 
 function collectReviewerWarningRecords(cap) {
@@ -138,6 +172,10 @@ module.exports = {
   KNOWN_REVIEWER_FIELDS: set(v.knownReviewerFields),
   KNOWN_HOST_BEHAVIORS: set(v.knownHostBehaviors),
   validateCapability,
+  validateVersionEnvelope,
+  validateFeatureBody,
+  validateRuntimeBody,
+  validateReviewerBody,
   detectRequiresCycles,
   computeRequiresClosure,
   topoSortHookEntries,

@@ -289,3 +289,32 @@ pub fn compat_order_hook_entries(
         )))
     })
 }
+
+/// The error messages of one per-body step of the validator (`body`: `envelope`,
+/// `feature`, `runtime` or `reviewer`) on a manifest given as JSON text (bounded).
+#[napi(catch_unwind)]
+pub fn compat_validate_body(body: String, manifest: String) -> String {
+    with(|| {
+        let body = match body.as_str() {
+            "envelope" => gsd_core::Body::Envelope,
+            "feature" => gsd_core::Body::Feature,
+            "runtime" => gsd_core::Body::Runtime,
+            "reviewer" => gsd_core::Body::Reviewer,
+            other => {
+                return Err(envelope(
+                    "INVALID_ARGUMENT",
+                    &format!(
+                        "body must be one of: envelope, feature, runtime, reviewer (got: {other})"
+                    ),
+                    Some("body"),
+                ));
+            }
+        };
+        let manifest = gsd_core::parse_manifest(&manifest).map_err(|e| failed(&e))?;
+        let messages: Vec<String> = gsd_core::validate_body(body, &manifest)
+            .into_iter()
+            .map(|d| d.message)
+            .collect();
+        Ok(ok(&messages))
+    })
+}

@@ -87,7 +87,8 @@ fn is_sha512_integrity(s: &str) -> bool {
         })
 }
 
-fn validate_version_envelope(sink: &mut Sink, cap: &Map<String, Value>) {
+/// Peer `validateVersionEnvelope`.
+pub(super) fn validate_version_envelope(sink: &mut Sink, cap: &Map<String, Value>) {
     let version = cap.get("version");
     if !as_str(version).is_some_and(is_semver) {
         sink.push(

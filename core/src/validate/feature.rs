@@ -438,11 +438,11 @@ pub(super) fn validate(sink: &mut Sink, cap: &Map<String, Value>) {
     match cap.get("commands") {
         None => {}
         Some(Value::Array(entries)) => {
-            // The peer names a command's capability by `cap.id || cap.role` (role is "feature").
+            // The peer names a command's capability by `cap.id || cap.role`.
             let id = if js::truthy(cap.get("id")) {
                 text(cap.get("id"))
             } else {
-                "feature".to_owned()
+                text(cap.get("role"))
             };
             for (i, entry) in entries.iter().enumerate() {
                 command_entry(sink, &id, i, entry);

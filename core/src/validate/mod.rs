@@ -222,6 +222,55 @@ pub fn validate_capability(manifest: &Value, folder_id: &str) -> Vec<Diagnostic>
     sink.finish()
 }
 
+/// One step of [`validate_capability`], run on its own by [`validate_body`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Body {
+    /// The versioned-manifest envelope: `version`, `engines`, `compatVersions`,
+    /// `integrity`, `provenance` (peer `validateVersionEnvelope`).
+    Envelope,
+    /// The feature body (peer `validateFeatureBody`).
+    Feature,
+    /// The runtime body (peer `validateRuntimeBody`).
+    Runtime,
+    /// The reviewer lane body (peer `validateReviewerBody`).
+    Reviewer,
+}
+
+/// Runs one [`Body`] step of [`validate_capability`] on `manifest`, whatever its role: the
+/// errors the peer's per-body validator returns, in its order. The role is not consulted,
+/// so a feature manifest checked as [`Body::Runtime`] reports what the peer reports for it.
+/// A manifest that is not an object reads as one without fields (as the peer reads a
+/// primitive's properties), except `null`: the peer throws there, for every body but the
+/// reviewer one, and this returns one `wrong_type` error instead. Same depth guard and
+/// error cap as [`validate_capability`]; each diagnostic's `capability_id` is the
+/// manifest's string `id` (empty when it has none).
+///
+/// ```
+/// use gsd_core::validate::{Body, validate_body};
+/// let errors = validate_body(Body::Envelope, &serde_json::json!({"version": "1.0"}));
+/// assert_eq!(errors[0].code, "invalid_semver");
+/// ```
+pub fn validate_body(body: Body, manifest: &Value) -> Vec<Diagnostic> {
+    let id = manifest.get("id").and_then(Value::as_str).unwrap_or("");
+    if let Some(too_deep) = too_deep(manifest, id) {
+        return vec![too_deep];
+    }
+    let mut sink = Sink::new(id);
+    if manifest.is_null() && body != Body::Reviewer {
+        sink.push(code::WRONG_TYPE, "", "capability must be a JSON object");
+        return sink.finish();
+    }
+    let empty = serde_json::Map::new();
+    let cap = manifest.as_object().unwrap_or(&empty);
+    match body {
+        Body::Envelope => envelope::validate_version_envelope(&mut sink, cap),
+        Body::Feature => feature::validate(&mut sink, cap),
+        Body::Runtime => runtime::validate(&mut sink, cap),
+        Body::Reviewer => reviewer::validate(&mut sink, cap),
+    }
+    sink.finish()
+}
+
 /// Depth past which a value built in memory is refused before validation. Text is bounded
 /// far lower by [`parse_manifest`] ([`MAX_MANIFEST_DEPTH`]) and the validator bounds its own
 /// recursive fields (`skillsHome`) at that depth with a precise field; this outer bound only
