@@ -1,7 +1,7 @@
 //! Exports behind the compat modules (`npm/compat/*.cjs`) for the peer exports that have no
 //! place in the public API: the installer's global directories by runtime id, the artifact
-//! staging plan, the runtime-choice precedence and the intent of a caller-supplied
-//! descriptor map.
+//! staging plan, the runtime-choice precedence, the intent of a caller-supplied
+//! descriptor map and the validator's per-body steps.
 //!
 //! Every export takes its structured inputs as JSON text and answers JSON text: either
 //! `{"ok": <value>}` or `{"error": {"code", "message", "field"}}`. Failures are data here
