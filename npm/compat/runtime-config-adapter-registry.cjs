@@ -27,8 +27,8 @@ function resolveRuntimeConfigIntent(runtime) {
   };
 }
 
-function resolveInstallPlan(runtime) {
-  const i = intent(runtime, 'Unknown runtime for install plan');
+/** The peer's install-plan shape (key order included) over one intent of the core. */
+function installPlanShape(runtime, i) {
   return {
     runtime,
     installSurface: i.installSurface,
@@ -41,21 +41,15 @@ function resolveInstallPlan(runtime) {
   };
 }
 
+function resolveInstallPlan(runtime) {
+  return installPlanShape(runtime, intent(runtime, 'Unknown runtime for install plan'));
+}
+
 function resolveInstallPlanFromRuntimes(runtimeDescriptors, runtime) {
   void runtimeDescriptors[runtime]; // a missing map fails with the peer's own TypeError
   const a = answer(native.compatDescriptorIntent(JSON.stringify(runtimeDescriptors), String(runtime)));
   if (a.error) throw new TypeError(a.error.message);
-  const i = a.value;
-  return {
-    runtime,
-    installSurface: i.installSurface,
-    writesSharedSettings: i.writesSharedSettings,
-    finishPermissionWriter: i.finishPermissionWriter,
-    hookEvents: i.hookEvents,
-    extendedHookEvents: i.extendedHookEvents,
-    hooksSurface: i.hooksSurface,
-    sandboxTier: i.sandboxTier,
-  };
+  return installPlanShape(runtime, a.value);
 }
 
 const ALLOWED_CONFIG_RUNTIMES = new Set(IDS.filter((id) => native.installIntent(id).installSurface !== 'none'));
