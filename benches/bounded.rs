@@ -120,24 +120,16 @@ impl Input {
     }
 }
 
-fn bases() -> Value {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/hostile/bases.json");
-    let text = std::fs::read_to_string(path).expect("tests/hostile/bases.json");
-    serde_json::from_str(&text).expect("bases.json is JSON")
-}
+// The corpus's own input builder (bases, generated keys), shared with the hostile tests.
+// Reason: this bench uses a few of its helpers; the rest serve core/tests/hostile.rs.
+#[allow(dead_code)]
+#[path = "../core/tests/hostile/input.rs"]
+mod input;
 
-fn base36(mut i: usize) -> String {
-    const DIGITS: &[u8] = b"0123456789abcdefghijklmnopqrstuvwxyz";
-    let mut out = Vec::new();
-    loop {
-        out.push(DIGITS[i % 36]);
-        i /= 36;
-        if i == 0 {
-            break;
-        }
-    }
-    out.reverse();
-    String::from_utf8(out).expect("ascii")
+use input::base36;
+
+fn bases() -> Value {
+    input::corpus_file("bases.json")
 }
 
 fn runtime_with_host_behaviors(bases: &Value, n: usize) -> String {

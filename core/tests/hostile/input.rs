@@ -25,7 +25,7 @@ pub fn corpus_file(name: &str) -> Value {
 }
 
 /// Base 36 spelling of `i` (short distinct keys for the big generated objects).
-fn base36(mut i: usize) -> String {
+pub fn base36(mut i: usize) -> String {
     const DIGITS: &[u8] = b"0123456789abcdefghijklmnopqrstuvwxyz";
     let mut out = Vec::new();
     loop {
