@@ -30,8 +30,12 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BASELINE = path.join(ROOT, 'benches/guard-baseline.json');
 
-/** Instruction counts repeat to within a few hundred instructions; 3% is far above that. */
-const INSTRUCTION_MARGIN = 0.03;
+/**
+ * Instruction counts of one build repeat to within 0.5%; a rebuild after unrelated code
+ * changes moved the C ABI count by 2.0% (fat LTO lays the library out anew). 5% is above
+ * both and still catches any real regression of a hot path.
+ */
+const INSTRUCTION_MARGIN = 0.05;
 /**
  * Quick-mode Node ratios move a lot on a shared 2-vCPU machine (five runs in a row: P1
  * 0.045–0.139, P4 0.49–3.58, the peer's own validation time varying 7x), so the Node check
