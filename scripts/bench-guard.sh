@@ -8,16 +8,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+. scripts/bench-common.sh
 OUT=target/bench-guard
 mkdir -p "$OUT"
-WORKLOAD=$(cargo bench --locked -p gsd-core --bench workload --no-run 2>&1 |
-  sed -n 's/.*Executable .*(\(.*workload-[0-9a-f]*\)).*/\1/p' | tail -1)
+WORKLOAD=$(workload_binary)
 [ -x "$WORKLOAD" ] || { echo "bench-guard: workload binary not found" >&2; exit 1; }
-for scope in global local; do
-  "$WORKLOAD" print-request claude "$scope" >"$OUT/req-claude-$scope.json"
-done
-CLIB=$(pwd)/target/release
-gcc -O2 -std=c11 -Wall -Wextra -Werror -Ibindings/c/include benches/c/plan_bench.c \
-  -L"$CLIB" -lgsd_core_c -Wl,-rpath,"$CLIB" -o "$OUT/plan_bench"
+build_plan_bench "$WORKLOAD" "$OUT" "$(pwd)/target/release"
 node benches/guard.mjs --workload "$WORKLOAD" --plan-bench "$OUT/plan_bench" \
   --requests "$OUT" --node "$@"

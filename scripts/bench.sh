@@ -65,8 +65,8 @@ if [ "$CRITERION" = 1 ]; then
   node benches/summarize.mjs report "$OUT"/criterion-run-*.json | tee "$OUT/criterion.md"
 fi
 
-WORKLOAD=$(cargo bench -p gsd-core --bench workload --no-run 2>&1 |
-  sed -n 's/.*Executable .*(\(.*workload-[0-9a-f]*\)).*/\1/p' | tail -1)
+. scripts/bench-common.sh
+WORKLOAD=$(workload_binary)
 
 if [ "$CALLGRIND" = 1 ]; then
   if command -v valgrind >/dev/null; then
@@ -108,11 +108,7 @@ if [ "$CABI" = 1 ]; then
     CLIB=target/release
   fi
   CLIB=$(cd "$CLIB" && pwd)
-  for scope in global local; do
-    "$WORKLOAD" print-request claude "$scope" >"$OUT/req-claude-$scope.json"
-  done
-  gcc -O2 -std=c11 -Wall -Wextra -Werror -Ibindings/c/include benches/c/plan_bench.c \
-    -L"$CLIB" -lgsd_core_c -Wl,-rpath,"$CLIB" -o "$OUT/plan_bench"
+  build_plan_bench "$WORKLOAD" "$OUT" "$CLIB"
   ROUNDS=15
   if [ "$QUICK" = 1 ]; then ROUNDS=5; fi
   "$OUT/plan_bench" -r "$ROUNDS" "$OUT/req-claude-global.json" "$OUT/req-claude-local.json" |
