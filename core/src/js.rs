@@ -177,6 +177,46 @@ pub(crate) fn js_entries(map: &Map<String, Value>) -> Vec<(&str, &Value)> {
         .collect()
 }
 
+/// The first `n` keys of `map` that pass `keep`, in `Object.keys` order, and how many
+/// further keys pass it. Equal to filtering [`js_entries`] and splitting it at `n`, but
+/// holds at most `2n` key references however large the map is: the `n` smallest
+/// array-index keys seen so far and the first `n` other keys.
+pub(crate) fn first_js_keys(
+    map: &Map<String, Value>,
+    n: usize,
+    mut keep: impl FnMut(&str) -> bool,
+) -> (Vec<&str>, usize) {
+    let mut indexed: Vec<(u32, &str)> = Vec::new();
+    let mut named: Vec<&str> = Vec::new();
+    let mut total = 0usize;
+    for key in map.keys() {
+        if !keep(key) {
+            continue;
+        }
+        total += 1;
+        match array_index(key) {
+            Some(i) => {
+                // Keys are unique, so indices are too: insert in order, drop the largest.
+                let at = indexed.partition_point(|(j, _)| *j < i);
+                if at < n {
+                    indexed.insert(at, (i, key.as_str()));
+                    indexed.truncate(n);
+                }
+            }
+            None if named.len() < n => named.push(key.as_str()),
+            None => {}
+        }
+    }
+    let first: Vec<&str> = indexed
+        .into_iter()
+        .map(|(_, k)| k)
+        .chain(named)
+        .take(n)
+        .collect();
+    let rest = total - first.len();
+    (first, rest)
+}
+
 /// `JSON.stringify` of a string (well-formed JSON string escaping).
 fn quote_into(out: &mut String, s: &str) {
     out.push('"');
@@ -349,6 +389,33 @@ pub(crate) fn is_non_blank(value: &str) -> bool {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// `first_js_keys` equals filtering `js_entries` and splitting at `n`, on maps whose
+    /// keys are drawn so that array-index keys (`0`, `7`, `10`…), near misses (`01`,
+    /// `4294967295`) and names mix, in random insertion order.
+    #[quickcheck_macros::quickcheck]
+    fn first_js_keys_is_a_prefix_of_js_order(raw: Vec<(u8, u32)>, n: u8, skip: u8) -> bool {
+        let mut map = Map::new();
+        for (kind, x) in raw {
+            let key = match kind % 4 {
+                0 => (x % 50).to_string(),
+                1 => format!("0{}", x % 5),
+                2 => u32::MAX.to_string(),
+                _ => format!("k{}", x % 50),
+            };
+            map.insert(key, Value::Null);
+        }
+        let n = usize::from(n % 12);
+        let keep = |k: &str| k.len() % 3 != usize::from(skip % 4);
+        let all: Vec<&str> = js_entries(&map)
+            .into_iter()
+            .map(|(k, _)| k)
+            .filter(|k| keep(k))
+            .collect();
+        let (first, rest) = first_js_keys(&map, n, keep);
+        let cut = n.min(all.len());
+        first == all[..cut] && rest == all.len() - cut
+    }
 
     #[test]
     fn numbers_render_like_javascript() {

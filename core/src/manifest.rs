@@ -130,8 +130,11 @@ pub struct RuntimeDescriptor {
     /// Host-integration facts (kept as validated JSON).
     #[serde(default)]
     pub host_integration: serde_json::Value,
-    /// Per-host behaviour switches (closed by warnings; kept as JSON).
-    #[serde(default)]
+    /// Per-host behaviour switches, the known keys only ([`crate::vocab::KNOWN_HOST_BEHAVIORS`],
+    /// values kept as JSON, document order). Unknown keys are warned about by the validator
+    /// and ignored, so they are not kept here: a manifest with 800k unknown keys costs no
+    /// second copy of them (the manifest value in [`Capability::manifest`] still has them).
+    #[serde(default, deserialize_with = "known_host_behaviors")]
     pub host_behaviors: Option<serde_json::Map<String, serde_json::Value>>,
     /// Orchestrator exec facts (kept as JSON).
     #[serde(default)]
@@ -139,6 +142,78 @@ pub struct RuntimeDescriptor {
     /// Harness isolation flag.
     #[serde(default)]
     pub harness_isolation_flag: Option<String>,
+}
+
+/// Deserializes `hostBehaviors` keeping the known keys only; unknown keys' values are
+/// skipped without being built.
+fn known_host_behaviors<'de, D>(
+    deserializer: D,
+) -> Result<Option<serde_json::Map<String, serde_json::Value>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    /// A key, borrowed from the input when it can be (no allocation per skipped key).
+    struct Key<'de>(std::borrow::Cow<'de, str>);
+    impl<'de> Deserialize<'de> for Key<'de> {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct KeyVisitor;
+            impl<'de> serde::de::Visitor<'de> for KeyVisitor {
+                type Value = Key<'de>;
+
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("a key")
+                }
+
+                fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Key<'de>, E> {
+                    Ok(Key(std::borrow::Cow::Borrowed(v)))
+                }
+
+                fn visit_str<E>(self, v: &str) -> Result<Key<'de>, E> {
+                    Ok(Key(std::borrow::Cow::Owned(v.to_owned())))
+                }
+            }
+            d.deserialize_str(KeyVisitor)
+        }
+    }
+    struct Known;
+    impl<'de> serde::de::Visitor<'de> for Known {
+        type Value = Option<serde_json::Map<String, serde_json::Value>>;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("an object of host behaviours, or null")
+        }
+
+        fn visit_unit<E>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+
+        fn visit_none<E>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+
+        fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+            d.deserialize_any(self)
+        }
+
+        fn visit_map<A: serde::de::MapAccess<'de>>(
+            self,
+            mut map: A,
+        ) -> Result<Self::Value, A::Error> {
+            let mut known = serde_json::Map::new();
+            while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
+                if crate::vocab::KNOWN_HOST_BEHAVIORS
+                    .binary_search(&key.as_ref())
+                    .is_ok()
+                {
+                    known.insert(key.into_owned(), map.next_value()?);
+                } else {
+                    map.next_value::<serde::de::IgnoredAny>()?;
+                }
+            }
+            Ok(Some(known))
+        }
+    }
+    deserializer.deserialize_option(Known)
 }
 
 impl RuntimeDescriptor {

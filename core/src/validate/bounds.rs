@@ -1,13 +1,22 @@
-//! Bounded manifest parsing: size first, then JSON, then nesting depth.
+//! Bounded manifest parsing: size first, then one byte scan (depth, container sizes), then JSON.
 //!
 //! A third-party manifest is untrusted. Its size is checked before anything else, so the
-//! parser only runs on small text, and `serde_json` refuses to recurse past its own guard
-//! (128 levels), so it cannot exhaust the stack. The depth bound ([`MAX_MANIFEST_DEPTH`])
-//! is then checked on the parsed value (valid text nests exactly as deep as its value);
-//! when the text does not parse, a flat byte scan (no recursion, no allocation) decides
-//! whether it is reported as too deep or as invalid JSON, exactly as if it had run first.
+//! scanner and the parser only run on bounded text. Valid text nests exactly as deep as
+//! its value, so the depth bound ([`MAX_MANIFEST_DEPTH`]) can be answered from either:
+//!
+//! * text under [`super::presized::PRESIZE_FROM_BYTES`] (every real manifest) is parsed
+//!   first and the depth checked on the value; when it does not parse, a flat byte scan
+//!   decides between "too deep" and "not JSON", as if it had run first;
+//! * larger text is scanned first ([`super::presized::scan`]: no recursion, stops once the
+//!   bound is passed), so deep text is refused before anything is built, and the parse
+//!   reserves every large container once at its final size.
+//!
+//! Both orders give the same outcome for the same text; `serde_json`'s own recursion guard
+//! (128) is never the one that fires.
 
 use serde_json::Value;
+
+use super::presized;
 
 use crate::error::{Error, ErrorCode};
 
@@ -74,43 +83,6 @@ pub(crate) fn value_exceeds_depth(value: &Value, limit: usize) -> bool {
     false
 }
 
-/// The deepest array/object nesting in `text`, scanning at most until `limit` is exceeded.
-/// Brackets inside strings (including escaped quotes) do not count. Malformed text is
-/// scanned all the same.
-pub(crate) fn nesting_depth(text: &str, limit: usize) -> usize {
-    let mut depth = 0usize;
-    let mut deepest = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
-    for &b in text.as_bytes() {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
-            }
-            continue;
-        }
-        match b {
-            b'"' => in_string = true,
-            b'[' | b'{' => {
-                depth += 1;
-                if depth > deepest {
-                    deepest = depth;
-                    if deepest > limit {
-                        return deepest;
-                    }
-                }
-            }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    deepest
-}
-
 /// A parse failure; the field at fault is the manifest text itself.
 fn fail(code: ErrorCode, message: String) -> Error {
     Error::new(code, message).with_field("manifest")
@@ -135,9 +107,6 @@ pub fn parse_manifest(text: &str) -> Result<Value, Error> {
             ),
         ));
     }
-    // serde_json refuses to nest past its own guard (128), so parsing first is bounded too.
-    // Valid text nests exactly as deep as its value; for invalid text the byte scan decides
-    // between "too deep" and "not JSON", as if it had run first.
     let too_deep = || {
         fail(
             ErrorCode::ManifestTooDeep,
@@ -146,10 +115,26 @@ pub fn parse_manifest(text: &str) -> Result<Value, Error> {
             ),
         )
     };
-    match serde_json::from_str::<Value>(text) {
-        Ok(value) if value_exceeds_depth(&value, MAX_MANIFEST_DEPTH) => Err(too_deep()),
+    let parsed = if text.len() < presized::PRESIZE_FROM_BYTES {
+        // Small text: the parse runs first (serde_json's own guard bounds its recursion at
+        // 128) and the depth is checked on the value, which nests exactly as deep as valid
+        // text; only text that does not parse is scanned, to tell "too deep" from "not JSON".
+        match serde_json::from_str::<Value>(text) {
+            Ok(value) if value_exceeds_depth(&value, MAX_MANIFEST_DEPTH) => return Err(too_deep()),
+            Err(_) if presized::scan(text, MAX_MANIFEST_DEPTH).depth > MAX_MANIFEST_DEPTH => {
+                return Err(too_deep());
+            }
+            parsed => parsed,
+        }
+    } else {
+        let scan = presized::scan(text, MAX_MANIFEST_DEPTH);
+        if scan.depth > MAX_MANIFEST_DEPTH {
+            return Err(too_deep());
+        }
+        presized::parse_presized(text, &scan)
+    };
+    match parsed {
         Ok(value) => Ok(value),
-        Err(_) if nesting_depth(text, MAX_MANIFEST_DEPTH) > MAX_MANIFEST_DEPTH => Err(too_deep()),
         Err(e) => {
             let reason = e.to_string();
             // serde_json appends " at line L column C"; keep the reason, state the place once.
@@ -176,9 +161,9 @@ mod tests {
 
     #[test]
     fn depth_scan_ignores_brackets_in_strings() {
-        assert_eq!(nesting_depth(r#"{"a":"[[[{{{\"[["}"#, 100), 1);
-        assert_eq!(nesting_depth(r#"[[{"a":[1]}]]"#, 100), 4);
-        assert_eq!(nesting_depth("", 100), 0);
+        assert_eq!(presized::scan(r#"{"a":"[[[{{{\"[["}"#, 100).depth, 1);
+        assert_eq!(presized::scan(r#"[[{"a":[1]}]]"#, 100).depth, 4);
+        assert_eq!(presized::scan("", 100).depth, 0);
     }
 
     #[test]
@@ -192,7 +177,7 @@ mod tests {
             r#"[1,[2,[3]],{"x":{"y":[]}},[]]"#,
         ] {
             let value: Value = serde_json::from_str(text).expect("json");
-            let depth = nesting_depth(text, 100);
+            let depth = presized::scan(text, 100).depth;
             assert!(!value_exceeds_depth(&value, depth), "{text}");
             if depth > 0 {
                 assert!(value_exceeds_depth(&value, depth - 1), "{text}");
@@ -221,7 +206,7 @@ mod tests {
 
     #[test]
     fn depth_scan_stops_past_the_limit() {
-        assert_eq!(nesting_depth(&"[".repeat(1000), 64), 65);
+        assert_eq!(presized::scan(&"[".repeat(1000), 64).depth, 65);
     }
 
     #[test]
@@ -241,6 +226,38 @@ mod tests {
             parse_manifest(&deep).map_err(|e| e.code()),
             Err(ErrorCode::ManifestTooDeep)
         );
+    }
+
+    /// Small text is parsed first, large text scanned first: the same text padded past
+    /// the threshold with trailing whitespace (meaningless to JSON) gets the same outcome.
+    #[test]
+    fn scanning_first_and_parsing_first_agree() {
+        let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+        let members = (0..40)
+            .map(|i| format!(r#""k{}":[{i},"a,]}}\""]"#, i % 33))
+            .collect::<Vec<_>>()
+            .join(",");
+        let texts = [
+            deep(MAX_MANIFEST_DEPTH),
+            deep(MAX_MANIFEST_DEPTH + 1),
+            format!("{} x", "[".repeat(MAX_MANIFEST_DEPTH + 1)),
+            format!("{} x", "[".repeat(MAX_MANIFEST_DEPTH)),
+            format!("{{{members}}}"),
+            format!("[{members}]"),
+            "[1,2,]".to_owned(),
+            format!("[{members}"),
+            r#"{"a":1,"a":[2]}"#.to_owned(),
+        ];
+        let outcome = |text: &str| match parse_manifest(text) {
+            Ok(value) => Ok(value),
+            Err(e) => Err(e.code()),
+        };
+        assert!(outcome(&texts[4]).is_ok() && outcome(&texts[5]).is_err());
+        for text in texts {
+            let padded = format!("{text}{}", " ".repeat(presized::PRESIZE_FROM_BYTES));
+            assert!(text.len() < presized::PRESIZE_FROM_BYTES);
+            assert_eq!(outcome(&text), outcome(&padded), "{text}");
+        }
     }
 
     #[test]

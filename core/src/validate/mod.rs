@@ -20,6 +20,7 @@ mod hooks;
 use crate::js;
 mod lane;
 mod paths;
+mod presized;
 mod reviewer;
 mod runtime;
 mod runtime_axes;

@@ -10,7 +10,7 @@ use serde_json::{Map, Value, json};
 
 use super::{code, is_reserved, raw};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::js::{as_object, js_entries};
+use crate::js::{as_object, first_js_keys};
 use crate::sanitize::describe_key;
 use crate::vocab::{KNOWN_HOST_BEHAVIORS, KNOWN_REVIEWER_FIELDS, REMOVED_REVIEWER_CLI_FIELD};
 
@@ -37,21 +37,11 @@ fn warning(
 }
 
 /// Unknown keys of `map` (JavaScript key order), split into the first ten and a count of
-/// the rest. Only the reported keys are collected.
+/// the rest. Only the reported keys are held, however many keys the map has.
 fn unknown_keys(map: &Map<String, Value>, known: impl Fn(&str) -> bool) -> (Vec<&str>, usize) {
-    let mut reported = Vec::new();
-    let mut omitted = 0usize;
-    for (key, _) in js_entries(map) {
-        if is_reserved(key) || known(key) {
-            continue;
-        }
-        if reported.len() >= MAX_REPORTED_UNKNOWN_KEYS {
-            omitted += 1;
-        } else {
-            reported.push(key);
-        }
-    }
-    (reported, omitted)
+    first_js_keys(map, MAX_REPORTED_UNKNOWN_KEYS, |key| {
+        !is_reserved(key) && !known(key)
+    })
 }
 
 fn host_behavior_warnings(

@@ -1,0 +1,296 @@
+//! Manifest text to [`Value`], every large array and object allocated once at its final size.
+//!
+//! `serde_json` builds a container by pushing into it, so a container of `n` members is
+//! reallocated about `log2 n` times, and while the last reallocation copies, the old and
+//! the new buffer are both alive: an object of 800k keys peaks at about three times its
+//! final size (its order-preserving map also rehashes its index each time). One byte scan
+//! before the parse ([`scan`]) counts the members of every container and measures the
+//! nesting depth; the parse ([`parse_presized`]) then reserves each large container's
+//! final size up front. The scan also answers the depth bound before anything is built.
+//!
+//! The hints change capacities only, never values: the result is the value `serde_json`
+//! builds for the same text (same numbers, same key order, the last duplicate key's value
+//! at its first position), and a parse error is `serde_json`'s own error. For valid text
+//! the counts are exact; for invalid text the parse fails anyway, and no container is
+//! reserved larger than the same text's commas allow (at most what a valid manifest of
+//! that size costs).
+
+use std::cell::Cell;
+use std::fmt;
+
+use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Number, Value};
+
+/// Text from this size on is scanned before it is parsed. Below it the scan costs more
+/// than the growth it saves (first-party manifests are 1–6 KB: scanning first made their
+/// validation 22% dearer in instructions), and no container can be large enough for its
+/// growth to matter.
+pub(crate) const PRESIZE_FROM_BYTES: usize = 64 * 1024;
+
+/// Containers with fewer members than this are left to grow as usual (their growth is
+/// cheap, and recording them would only cost scan memory).
+const HINTED_MIN_MEMBERS: u32 = 16;
+
+/// What one pass over the text found.
+#[derive(Debug, Default)]
+pub(crate) struct Scan {
+    /// The deepest array/object nesting, counted up to `limit + 1`.
+    pub depth: usize,
+    /// `(pre-order ordinal of the container, member count)` for every container with at
+    /// least [`HINTED_MIN_MEMBERS`] members, in ordinal order.
+    sizes: Vec<(u32, u32)>,
+}
+
+/// One open container while scanning: its ordinal, members so far, and whether anything
+/// but whitespace has been seen since its last comma (a member is open).
+struct Container {
+    ordinal: u32,
+    commas: u32,
+    in_member: bool,
+}
+
+/// Scans `text` once: nesting depth (stops early once it passes `limit`, with `depth =
+/// limit + 1` and no sizes) and the member counts of large containers. Brackets and
+/// commas inside strings (escaped quotes included) do not count; malformed text is
+/// scanned all the same.
+pub(crate) fn scan(text: &str, limit: usize) -> Scan {
+    let mut out = Scan::default();
+    let mut stack: Vec<Container> = Vec::new();
+    let mut ordinal = 0u32;
+    let mut in_string = false;
+    let mut escaped = false;
+    for &b in text.as_bytes() {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+            continue;
+        }
+        match b {
+            b'[' | b'{' => {
+                if let Some(top) = stack.last_mut() {
+                    top.in_member = true;
+                }
+                if stack.len() >= limit {
+                    return Scan {
+                        depth: limit + 1,
+                        sizes: Vec::new(),
+                    };
+                }
+                stack.push(Container {
+                    ordinal,
+                    commas: 0,
+                    in_member: false,
+                });
+                ordinal = ordinal.saturating_add(1);
+                out.depth = out.depth.max(stack.len());
+            }
+            b']' | b'}' => {
+                if let Some(done) = stack.pop() {
+                    let members = done.commas.saturating_add(u32::from(done.in_member));
+                    if members >= HINTED_MIN_MEMBERS {
+                        out.sizes.push((done.ordinal, members));
+                    }
+                }
+            }
+            b',' => {
+                if let Some(top) = stack.last_mut() {
+                    top.commas = top.commas.saturating_add(1);
+                    top.in_member = false;
+                }
+            }
+            b' ' | b'\t' | b'\n' | b'\r' => {}
+            _ => {
+                if b == b'"' {
+                    in_string = true;
+                }
+                if let Some(top) = stack.last_mut() {
+                    top.in_member = true;
+                }
+            }
+        }
+    }
+    // Containers close in post-order; the parse asks in pre-order.
+    out.sizes.sort_unstable_by_key(|&(ordinal, _)| ordinal);
+    out
+}
+
+/// Parses `text` as `serde_json::from_str::<Value>` does, reserving the sizes `scan` found.
+pub(crate) fn parse_presized(text: &str, scan: &Scan) -> Result<Value, serde_json::Error> {
+    let hints = Hints {
+        sizes: &scan.sizes,
+        next: Cell::new(0),
+        ordinal: Cell::new(0),
+    };
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value = ValueSeed(&hints).deserialize(&mut de)?;
+    de.end()?;
+    Ok(value)
+}
+
+/// The scan's sizes, consumed in the order the parse opens containers (pre-order).
+struct Hints<'s> {
+    sizes: &'s [(u32, u32)],
+    next: Cell<usize>,
+    ordinal: Cell<u32>,
+}
+
+impl Hints<'_> {
+    /// The member count of the container being opened now (0: no hint).
+    fn take(&self) -> usize {
+        let ordinal = self.ordinal.get();
+        self.ordinal.set(ordinal.saturating_add(1));
+        let next = self.next.get();
+        match self.sizes.get(next) {
+            Some(&(at, members)) if at == ordinal => {
+                self.next.set(next + 1);
+                usize::try_from(members).unwrap_or(0)
+            }
+            _ => 0,
+        }
+    }
+}
+
+/// Builds one [`Value`], as `serde_json`'s own visitor does, with reserved containers.
+#[derive(Clone, Copy)]
+struct ValueSeed<'h, 's>(&'h Hints<'s>);
+
+impl<'de> DeserializeSeed<'de> for ValueSeed<'_, '_> {
+    type Value = Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ValueSeed<'_, '_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any valid JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::Number(v.into()))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::Number(v.into()))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        self.deserialize(deserializer)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::with_capacity(self.0.take());
+        while let Some(item) = seq.next_element_seed(self)? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
+        let mut map = Map::with_capacity(self.0.take());
+        while let Some(key) = access.next_key::<String>()? {
+            let value = access.next_value_seed(self)?;
+            map.insert(key, value);
+        }
+        Ok(Value::Object(map))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn members(text: &str) -> Vec<(u32, u32)> {
+        scan(text, 64).sizes
+    }
+
+    #[test]
+    fn counts_members_in_pre_order() {
+        let big = |n: usize| format!("[{}]", vec!["1"; n].join(","));
+        let text = format!(r#"{{"a":{},"b":[{}],"c":{}}}"#, big(16), big(20), big(15));
+        // ordinals: 0 the object, 1 big(16), 2 the array around big(20), 3 big(20), 4 big(15)
+        assert_eq!(members(&text), vec![(1, 16), (3, 20)]);
+    }
+
+    #[test]
+    fn strings_and_whitespace_do_not_count() {
+        let items = vec![r#" "a,b]\",[" "#; 16].join(",");
+        assert_eq!(members(&format!("[ {items} ]")), vec![(0, 16)]);
+        assert_eq!(members("[ ]"), vec![]);
+        assert_eq!(scan("[[[]]]", 64).depth, 3);
+        assert_eq!(scan(r#"{"a":"[[[{{{\"[["}"#, 64).depth, 1);
+    }
+
+    #[test]
+    fn depth_past_the_limit_stops_the_scan() {
+        let s = scan(&"[".repeat(100_000), 64);
+        assert_eq!((s.depth, s.sizes.len()), (65, 0));
+        assert_eq!(scan(&"[".repeat(64), 64).depth, 64);
+    }
+
+    #[test]
+    fn parses_to_the_value_serde_json_builds() {
+        let many = (0..40)
+            .map(|i| format!(r#""k{}":{i}"#, i % 30))
+            .collect::<Vec<_>>()
+            .join(",");
+        for text in [
+            "1",
+            "-3",
+            "1.5e3",
+            "18446744073709551615",
+            r#""x\u0000""#,
+            "null",
+            "[]",
+            "{}",
+            r#"{"b":1,"a":[true,false,null],"b":2}"#,
+            &format!("{{{many}}}"),
+            &format!("[{many}]"),
+        ] {
+            let ours = parse_presized(text, &scan(text, 64)).map_err(|e| e.to_string());
+            let theirs = serde_json::from_str::<Value>(text).map_err(|e| e.to_string());
+            assert_eq!(ours, theirs, "{text}");
+        }
+    }
+
+    #[test]
+    fn errors_are_serde_jsons_own() {
+        for text in ["", "[1,]", "{\"a\" 1}", "[1] x", "[1", "{\"a\":1,}"] {
+            let ours = parse_presized(text, &scan(text, 64)).map_err(|e| e.to_string());
+            let theirs = serde_json::from_str::<Value>(text).map_err(|e| e.to_string());
+            assert_eq!(ours, theirs, "{text}");
+        }
+    }
+}
