@@ -71,7 +71,7 @@ process.stdout.write(JSON.stringify(out));
  */
 function load(dir, { preamble = '', spawn = {}, timeout = 20_000 } = {}) {
   const run = spawnSync(process.execPath, ['-e', childScript(preamble), join(npmDir, 'index.js'), dir], { encoding: 'utf8', timeout, maxBuffer: 256 << 20, ...spawn });
-  assert.equal(run.error?.code, undefined, `the loader did not finish (blocked?): ${run.error}`);
+  assert.equal(run.error?.code, undefined, `the loader did not start or did not finish (blocked?): ${run.error}`);
   assert.equal(run.status, 0, run.stderr);
   return JSON.parse(run.stdout);
 }
