@@ -17,7 +17,14 @@
  *   read `overlay_unreadable`; a missing `capability.json` is `overlay_manifest_missing`.
  *   Any of these refuses the whole folder;
  * - files are opened with `O_NOFOLLOW | O_NONBLOCK`, checked again with `fstat`, and read
- *   up to the core's bound + 1 byte, so the core reports an oversized file itself.
+ *   up to the core's bound + 1 byte, so the core reports an oversized file itself;
+ * - bytes are bounded before anything is opened (`overlay_too_large`, field null): the
+ *   regular files of one folder, summed from `lstat`, may hold at most
+ *   {@link FOLDER_MAX_BYTES}; the folders of one root that get read, in name order, at most
+ *   {@link ROOT_MAX_BYTES} together (a folder that would pass it is refused unread, and so
+ *   are the later ones that do not fit). Bytes actually read count too: a file that grew
+ *   after its `lstat` is read only up to what is left of the budget + 1 byte, and the folder
+ *   is refused when that byte arrives.
  */
 
 const fs = require('node:fs');
@@ -30,6 +37,13 @@ const MAX_DEPTH = 16;
 /** The core's bounds: manifest (`MANIFEST_MAX_BYTES`) and fragment (`FRAGMENT_MAX_BYTES`). */
 const MANIFEST_MAX_BYTES = 8 * 1024 * 1024;
 const FRAGMENT_MAX_BYTES = 8 * 1024 * 1024;
+/**
+ * The byte bounds of the loader (the same numbers as the C library's loader): the regular
+ * files of one capability folder may sum to at most 32 MiB, the folders read from one
+ * overlay root to at most 256 MiB. Beyond them a folder is `overlay_too_large`, never read.
+ */
+const FOLDER_MAX_BYTES = 32 * 1024 * 1024;
+const ROOT_MAX_BYTES = 256 * 1024 * 1024;
 const MANIFEST = 'capability.json';
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -154,6 +168,7 @@ const osCode = (err) => (err && typeof err === 'object' && 'code' in err ? Strin
  */
 function listFolder(folder, dirAbs) {
   const files = [];
+  let total = 0;
   const refuse = (code, shown, what) =>
     ({ diagnostic: diagnostic(code, folder, shown, `'${folder}/${shown}' ${what}; the overlay folder is refused`) });
   /** @param {Buffer} dir @param {string} prefix @param {number} depth */
@@ -189,21 +204,25 @@ function listFolder(folder, dirAbs) {
           return { diagnostic: diagnostic('overlay_too_many_files', folder, null, `overlay folder '${folder}' holds more than ${MAX_FILES} files`) };
         }
         files.push({ rel, abs });
+        total += stat.size;
       }
     }
     return null;
   };
   const fault = walk(dirAbs, '', 1);
-  return fault ?? { files };
+  return fault ?? { files, total };
 }
 
 /**
- * Reads one regular file without following a link or blocking: at most `bound + 1` bytes.
- * Returns `{ text }` or `{ fault: [code, what, detail?] }`.
+ * Reads one regular file without following a link or blocking: at most
+ * `min(bound, budget) + 1` bytes, however large `fstat` says it is (a file may grow while
+ * read). Returns `{ text, length }`, `{ overBudget: length }` when more than `budget` bytes
+ * came, or `{ fault: [code, what, detail?] }`.
  * @param {Buffer | string} abs
- * @param {number} bound
+ * @param {number} bound the core's bound for this kind of file
+ * @param {number} [budget] bytes the folder may still read (no limit when omitted)
  */
-function readBounded(abs, bound) {
+function readBounded(abs, bound, budget = Number.POSITIVE_INFINITY) {
   let fd;
   try {
     fd = fs.openSync(abs, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
@@ -214,20 +233,28 @@ function readBounded(abs, bound) {
   try {
     const stat = fs.fstatSync(fd);
     if (!stat.isFile()) return { fault: ['overlay_not_regular_file', 'is not a regular file'] };
-    const buffer = Buffer.alloc(Math.min(stat.size, bound) + 1);
+    const limit = Math.min(bound, budget) + 1;
+    let buffer = Buffer.alloc(Math.min(stat.size + 1, limit));
     let length = 0;
-    while (length < buffer.length) {
+    for (;;) {
+      if (length === buffer.length) {
+        if (length === limit) break;
+        const bigger = Buffer.alloc(Math.min(limit, Math.max(2 * length, 64 * 1024)));
+        buffer.copy(bigger, 0, 0, length);
+        buffer = bigger;
+      }
       const n = fs.readSync(fd, buffer, length, buffer.length - length, null);
       if (n === 0) break;
       length += n;
     }
+    if (length > budget) return { overBudget: length };
     const bytes = buffer.subarray(0, length);
     // Over the bound the core reports the size; the cut may split a character, so the
     // text is decoded leniently (its length stays over the bound).
-    if (length > bound) return { text: lenientUtf8.decode(bytes) };
+    if (length > bound) return { text: lenientUtf8.decode(bytes), length };
     const at = invalidUtf8At(bytes);
     if (at !== -1) return { fault: ['overlay_not_utf8', `is not valid UTF-8 (invalid byte at offset ${at})`] };
-    return { text: strictUtf8.decode(bytes) };
+    return { text: strictUtf8.decode(bytes), length };
   } catch (err) {
     return { fault: ['overlay_unreadable', err] };
   } finally {
@@ -240,8 +267,10 @@ function readBounded(abs, bound) {
  * Returns `{ overlay }` (core data) or `{ diagnostic }` (the folder is refused).
  * @param {Buffer | string} dirPath the folder on disk (not followed if it is a link)
  * @param {Buffer | string} name its name (the capability id it must carry)
+ * @param {{ used: number }} [root] bytes already charged to the overlay root; this folder's
+ *   bytes are added when it is read (a fresh root when omitted)
  */
-function readCapabilityFolder(dirPath, name) {
+function readCapabilityFolder(dirPath, name, root = { used: 0 }) {
   const dirAbs = Buffer.isBuffer(dirPath) ? dirPath : Buffer.from(dirPath);
   const nameBytes = Buffer.isBuffer(name) ? name : Buffer.from(name);
   const folder = escapeName(nameBytes);
@@ -251,29 +280,53 @@ function readCapabilityFolder(dirPath, name) {
   const listing = listFolder(folder, dirAbs);
   if (listing.diagnostic) return { diagnostic: listing.diagnostic };
   const files = /** @type {Array<{ rel: string, abs: Buffer }>} */ (listing.files);
+  const total = /** @type {number} */ (listing.total);
   const manifestFile = files.find((f) => f.rel === MANIFEST);
   if (manifestFile === undefined) {
     return { diagnostic: diagnostic('overlay_manifest_missing', folder, MANIFEST, `overlay folder '${folder}' has no ${MANIFEST}`) };
   }
+  if (total > FOLDER_MAX_BYTES) {
+    return { diagnostic: diagnostic('overlay_too_large', folder, null, `overlay folder '${folder}' holds ${total} bytes, more than the ${FOLDER_MAX_BYTES} bytes allowed per folder; the overlay folder is refused unread`) };
+  }
+  const rootLeft = ROOT_MAX_BYTES - root.used;
+  if (total > rootLeft) {
+    return { diagnostic: diagnostic('overlay_too_large', folder, null, `overlay folder '${folder}' holds ${total} bytes, more than the ${rootLeft} bytes left of the ${ROOT_MAX_BYTES} bytes allowed per overlay root (the root budget is spent); the overlay folder is refused unread`) };
+  }
+  // What this folder may read: its own bound, and no more than the root has left.
+  const budget = Math.min(FOLDER_MAX_BYTES, rootLeft);
+  let spent = 0;
   const read = (file, bound) => {
-    const result = readBounded(file.abs, bound);
-    if (!result.fault) return result;
+    const result = readBounded(file.abs, bound, budget - spent);
     const shown = escapeName(file.rel);
+    if (result.overBudget !== undefined) {
+      spent += result.overBudget;
+      return { diagnostic: diagnostic('overlay_too_large', folder, null, `'${folder}/${shown}' grew while being read: the folder passes the ${budget} bytes it may hold; the overlay folder is refused`) };
+    }
+    if (!result.fault) {
+      spent += /** @type {number} */ (result.length);
+      return result;
+    }
     const [code, what] = result.fault;
     if (code === 'overlay_unreadable') return { diagnostic: unreadable(folder, shown, what) };
     return { diagnostic: diagnostic(code, folder, shown, `'${folder}/${shown}' ${what}; the overlay folder is refused`) };
   };
-  const manifest = read(manifestFile, MANIFEST_MAX_BYTES);
-  if (manifest.diagnostic) return manifest;
-  /** @type {Record<string, string>} */
-  const fragments = Object.create(null);
-  for (const file of files) {
-    if (file === manifestFile) continue;
-    const fragment = read(file, FRAGMENT_MAX_BYTES);
-    if (fragment.diagnostic) return fragment;
-    fragments[file.rel] = /** @type {string} */ (fragment.text);
+  try {
+    const manifest = read(manifestFile, MANIFEST_MAX_BYTES);
+    if (manifest.diagnostic) return manifest;
+    /** @type {Record<string, string>} */
+    const fragments = Object.create(null);
+    for (const file of files) {
+      if (file === manifestFile) continue;
+      const fragment = read(file, FRAGMENT_MAX_BYTES);
+      if (fragment.diagnostic) return fragment;
+      fragments[file.rel] = /** @type {string} */ (fragment.text);
+    }
+    return { overlay: { folder: nameBytes.toString('utf8'), manifest: /** @type {string} */ (manifest.text), fragments } };
+  } finally {
+    // A folder that was read is charged, even when its content refuses it afterwards: the
+    // larger of its listed and its read size, never past what it was allowed.
+    root.used += Math.min(Math.max(total, spent), budget);
   }
-  return { overlay: { folder: nameBytes.toString('utf8'), manifest: /** @type {string} */ (manifest.text), fragments } };
 }
 
 /**
@@ -303,6 +356,7 @@ function readOverlayDir(dir) {
   names.sort(bytewise);
   const overlays = [];
   const diagnostics = [];
+  const budget = { used: 0 };
   for (const name of names) {
     const abs = Buffer.concat([root, Buffer.from('/'), name]);
     const folder = escapeName(name);
@@ -318,7 +372,7 @@ function readOverlayDir(dir) {
       continue;
     }
     if (!entry.isDirectory()) continue;
-    const read = readCapabilityFolder(abs, name);
+    const read = readCapabilityFolder(abs, name, budget);
     if (read.diagnostic) diagnostics.push(read.diagnostic);
     else overlays.push(read.overlay);
   }
@@ -380,4 +434,6 @@ module.exports = {
   MAX_DEPTH,
   MANIFEST_MAX_BYTES,
   FRAGMENT_MAX_BYTES,
+  FOLDER_MAX_BYTES,
+  ROOT_MAX_BYTES,
 };

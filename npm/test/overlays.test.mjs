@@ -1,10 +1,11 @@
 // Loading overlay folders from disk (loadOverlayDir): real temporary trees with links,
-// FIFOs, directories where files are expected, non-UTF-8 bytes and too many files. Every
+// FIFOs, directories where files are expected, non-UTF-8 bytes, too many files, too many
+// bytes (sparse files: no disk used) and unreadable files (under a dropped uid). Every
 // load runs in a child process with a timeout, so a loader that blocked on a FIFO fails
 // the test instead of hanging it. The rules are those of docs/node.md "Overlay folders".
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync, symlinkSync, readFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync, symlinkSync, readFileSync, truncateSync, chmodSync, accessSync, constants as fsConstants } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync, execFileSync } from 'node:child_process';
 import { tempDir, npmDir, cli } from './helpers.mjs';
@@ -41,7 +42,13 @@ function capability(root, id, { fragment = null, files = {} } = {}) {
   return dir;
 }
 
-const CHILD = `
+/**
+ * The child's program: `preamble` runs first (before the package is loaded), then
+ * loadOverlayDir(argv[2]); the child prints the result, its uid, and what the preamble
+ * observed (`globalThis.observed()`, when it defines one).
+ */
+const childScript = (preamble = '') => `
+${preamble}
 const api = require(process.argv[1]);
 const first = new Set(Object.keys(api.firstPartyRegistry().toPeerJson().capabilities));
 let out;
@@ -53,13 +60,18 @@ try {
 } catch (err) {
   out = { error: { code: err.code, field: err.field, message: err.message } };
 }
+out.uid = process.getuid();
+if (typeof globalThis.observed === 'function') out.observed = globalThis.observed();
 process.stdout.write(JSON.stringify(out));
 `;
 
-/** loadOverlayDir(dir) in a child process that must finish within 20 s. */
-function load(dir) {
-  const run = spawnSync(process.execPath, ['-e', CHILD, join(npmDir, 'index.js'), dir], { encoding: 'utf8', timeout: 20_000, maxBuffer: 256 << 20 });
-  assert.equal(run.error?.code, undefined, `the loader did not finish (blocked?): ${run.error}`);
+/**
+ * loadOverlayDir(dir) in a child process that must finish within 20 s (60 s for the big
+ * sparse trees); `preamble` runs in the child first, `spawn` adds spawn options (uid, gid).
+ */
+function load(dir, { preamble = '', spawn = {}, timeout = 20_000 } = {}) {
+  const run = spawnSync(process.execPath, ['-e', childScript(preamble), join(npmDir, 'index.js'), dir], { encoding: 'utf8', timeout, maxBuffer: 256 << 20, ...spawn });
+  assert.equal(run.error?.code, undefined, `the loader did not start or did not finish (blocked?): ${run.error}`);
   assert.equal(run.status, 0, run.stderr);
   return JSON.parse(run.stdout);
 }
@@ -334,4 +346,174 @@ test('overlays: the mixed tree of the C loader\'s test gives the same diagnostic
     { code: 'overlay_not_regular_file', severity: 'error', capabilityId: 'acme-c', field: 'aa.md', message: "'acme-c/aa.md' is neither a regular file nor a directory; the overlay folder is refused" },
     { code: 'overlay_manifest_missing', severity: 'error', capabilityId: 'acme-d', field: 'capability.json', message: "overlay folder 'acme-d' has no capability.json" },
   ]);
+});
+
+// ---- Byte bounds (docs/reliability.md, "Overlay folders from disk"). The limits are the
+// contract's numbers, written out here, not read from the module under test.
+const MIB = 1024 * 1024;
+const FOLDER_LIMIT = 32 * MIB;
+const ROOT_LIMIT = 256 * MIB;
+
+/**
+ * A preamble that records every file the loader opens through `fs.openSync` and the bytes
+ * `fs.readSync` returns for each (the loader reads only through these two).
+ */
+const OBSERVE_OPENS = `
+const fs = require('node:fs');
+const opened = [];
+const readBytes = {};
+const fdPath = new Map();
+const openSync = fs.openSync;
+fs.openSync = function (p, ...rest) {
+  const shown = Buffer.isBuffer(p) ? p.toString('utf8') : String(p);
+  opened.push(shown);
+  const fd = openSync.call(this, p, ...rest);
+  fdPath.set(fd, shown);
+  return fd;
+};
+const readSync = fs.readSync;
+fs.readSync = function (fd, ...rest) {
+  const n = readSync.call(this, fd, ...rest);
+  const shown = fdPath.get(fd);
+  if (shown !== undefined) readBytes[shown] = (readBytes[shown] ?? 0) + n;
+  return n;
+};
+globalThis.observed = () => ({ opened, readBytes });
+`;
+
+/** Files opened under `root/folder/`. */
+const openedIn = (result, root, folder) => result.observed.opened.filter((p) => p.startsWith(`${join(root, folder)}/`));
+
+/** A sparse file of `size` bytes (no disk blocks). */
+function sparse(file, size) {
+  mkdirSync(join(file, '..'), { recursive: true });
+  writeFileSync(file, '');
+  truncateSync(file, size);
+}
+
+test('overlays: a folder over 32 MiB is refused unread (overlay_too_large); exactly 32 MiB is admitted', (t) => {
+  const root = tempDir(t);
+  // Four fragments: the manifest plus 8 + 8 + 8 + (8 MiB - manifest) = exactly 32 MiB,
+  // each file within the core's 8 MiB bound, so the folder is a valid overlay.
+  for (const [id, extra] of [['acme-exact', 0], ['acme-over', 1]]) {
+    const dir = capability(root, id);
+    const manifestBytes = Buffer.byteLength(manifest(id));
+    for (const f of ['a', 'b', 'c']) sparse(join(dir, 'big', `${f}.md`), 8 * MIB);
+    sparse(join(dir, 'big', 'd.md'), 8 * MIB - manifestBytes + extra);
+  }
+  const result = load(root, { preamble: OBSERVE_OPENS, timeout: 60_000 });
+  assert.deepStrictEqual(result.diagnostics, [
+    {
+      code: 'overlay_too_large',
+      severity: 'error',
+      capabilityId: 'acme-over',
+      message: `overlay folder 'acme-over' holds ${FOLDER_LIMIT + 1} bytes, more than the ${FOLDER_LIMIT} bytes allowed per folder; the overlay folder is refused unread`,
+    },
+  ]);
+  assert.deepStrictEqual(result.accepted, ['acme-exact']);
+  // Never opened: not one file of the refused folder; all five of the admitted one.
+  assert.deepStrictEqual(openedIn(result, root, 'acme-over'), []);
+  assert.equal(openedIn(result, root, 'acme-exact').length, 5);
+});
+
+test('overlays: the 256 MiB root budget refuses, in name order, the folder that would pass it, unread', (t) => {
+  const root = tempDir(t);
+  // Nine folders of exactly 30 MiB each (a manifest and one sparse 30 MiB - manifest
+  // file), created last name first: 8 x 30 = 240 MiB fit, the ninth by name does not.
+  const ids = Array.from({ length: 9 }, (_, i) => `acme-big-${i + 1}`);
+  for (const id of [...ids].reverse()) {
+    const dir = capability(root, id);
+    sparse(join(dir, 'big.md'), 30 * MIB - Buffer.byteLength(manifest(id)));
+  }
+  // A small folder after them still fits in what is left.
+  capability(root, 'acme-small');
+  const result = load(root, { preamble: OBSERVE_OPENS, timeout: 60_000 });
+  const tooLarge = result.diagnostics.filter((d) => d.code === 'overlay_too_large');
+  assert.deepStrictEqual(tooLarge, [
+    {
+      code: 'overlay_too_large',
+      severity: 'error',
+      capabilityId: 'acme-big-9',
+      message: `overlay folder 'acme-big-9' holds ${30 * MIB} bytes, more than the ${ROOT_LIMIT - 8 * 30 * MIB} bytes left of the ${ROOT_LIMIT} bytes allowed per overlay root (the root budget is spent); the overlay folder is refused unread`,
+    },
+  ]);
+  assert.deepStrictEqual(openedIn(result, root, 'acme-big-9'), []);
+  for (const id of ids.slice(0, 8)) {
+    // Read (the core then rejects the 30 MiB file as over its own fragment bound), not
+    // refused for size by the loader.
+    assert.equal(openedIn(result, root, id).length, 2, id);
+    assert.ok(result.diagnostics.some((d) => d.capabilityId === id && d.code === 'overlay_fragment_too_large'), id);
+  }
+  assert.deepStrictEqual(result.accepted, ['acme-small']);
+});
+
+test('overlays: a file that grew after its lstat is read only to the folder budget + 1 byte, and the folder is refused', (t) => {
+  const root = tempDir(t);
+  const dir = capability(root, 'acme-grow');
+  for (const f of ['a', 'b', 'c', 'd']) sparse(join(dir, `${f}.md`), 8 * MIB);
+  capability(root, 'acme-ok');
+  // The child's lstat reports the four files as empty, as if they grew after it: the
+  // folder looks tiny, so only the bytes counted while reading can stop it.
+  const shrink = `
+const lstatSync = require('node:fs').lstatSync;
+require('node:fs').lstatSync = function (p, ...rest) {
+  const stat = lstatSync.call(this, p, ...rest);
+  if (/acme-grow\\/[a-d]\\.md$/.test(String(p))) stat.size = 0;
+  return stat;
+};
+`;
+  const result = load(root, { preamble: OBSERVE_OPENS + shrink, timeout: 60_000 });
+  assert.deepStrictEqual(result.diagnostics, [
+    {
+      code: 'overlay_too_large',
+      severity: 'error',
+      capabilityId: 'acme-grow',
+      message: `'acme-grow/d.md' grew while being read: the folder passes the ${FOLDER_LIMIT} bytes it may hold; the overlay folder is refused`,
+    },
+  ]);
+  assert.deepStrictEqual(result.accepted, ['acme-ok']);
+  const read = Object.entries(result.observed.readBytes)
+    .filter(([p]) => p.startsWith(`${dir}/`))
+    .reduce((sum, [, n]) => sum + n, 0);
+  assert.equal(read, FOLDER_LIMIT + 1, 'bytes read from the folder: its budget and the one byte that shows the overflow');
+});
+
+test('overlays: an unreadable capability.json or fragment is overlay_unreadable with the OS error (uid 65534 when run as root)', (t) => {
+  const root = tempDir(t);
+  // mkdtemp makes 0700 directories: open the way for the unprivileged child.
+  chmodSync(root, 0o755);
+  const locked = capability(root, 'acme-locked-manifest');
+  chmodSync(join(locked, 'capability.json'), 0o000);
+  const lockedFragment = capability(root, 'acme-locked-fragment', { fragment: 'hidden' });
+  chmodSync(join(lockedFragment, FRAGMENT), 0o000);
+  capability(root, 'acme-ok');
+  const asRoot = process.getuid() === 0;
+  if (!asRoot) {
+    // Without root the mode bits must stop this very process; if they do not (a
+    // capability overrides them), the case cannot be shown: fail, do not skip.
+    assert.throws(() => accessSync(join(locked, 'capability.json'), fsConstants.R_OK), { code: 'EACCES' },
+      'chmod 000 does not stop this user from reading, and it is not root so it cannot drop to another uid: the unreadable case cannot be exercised');
+  }
+  const result = load(root, { spawn: asRoot ? { uid: 65534, gid: 65534 } : {} });
+  if (asRoot) assert.equal(result.uid, 65534, 'the child must run under the dropped uid');
+  assert.deepStrictEqual(result.accepted, ['acme-ok']);
+  assert.deepStrictEqual(result.diagnostics, [
+    {
+      code: 'overlay_unreadable',
+      severity: 'error',
+      capabilityId: 'acme-locked-fragment',
+      field: FRAGMENT,
+      message: `'acme-locked-fragment/${FRAGMENT}' cannot be read: EACCES (os error 13)`,
+      detail: { osError: 13 },
+    },
+    {
+      code: 'overlay_unreadable',
+      severity: 'error',
+      capabilityId: 'acme-locked-manifest',
+      field: 'capability.json',
+      message: "'acme-locked-manifest/capability.json' cannot be read: EACCES (os error 13)",
+      detail: { osError: 13 },
+    },
+  ]);
+  for (const d of result.diagnostics) assert.match(d.message, /EACCES|permission denied/i);
 });

@@ -3,20 +3,29 @@
  * directory: symlinks (folder, capability.json, a fragment pointing outside, a directory),
  * FIFOs (as capability.json and as a fragment: never opened, so nothing blocks; an alarm
  * kills the run if something does), a directory named capability.json, non-UTF-8 content
- * and names, an unreadable file (when not run as root), too many files, too deep, a
- * missing manifest, the root checks, and
- * independence from creation order. The rules and diagnostic codes are the overlay-edge
- * contract shared with the Node package (docs/c-api.md, "Loading overlays from disk").
+ * and names, unreadable files (as root: in a child that dropped to uid 65534, since root
+ * reads through mode 000), too many files, too deep, too many bytes per folder and per
+ * root (sparse files: no disk used; inotify proves a refused folder is never opened), a
+ * missing manifest, the root checks, and independence from creation order. The rules and
+ * diagnostic codes are the overlay-edge contract shared with the Node package
+ * (docs/c-api.md, "Loading overlays from disk"; docs/reliability.md).
  */
 #define _XOPEN_SOURCE 700
+#define _DEFAULT_SOURCE /* setgroups */
 
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <grp.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/inotify.h>
+#endif
 
 #include "check.h"
 
@@ -248,19 +257,257 @@ static void test_non_utf8(gsd_registry *base) {
                 "[]");
 }
 
-/* A file the process may not read: only meaningful without root's override. */
-static void test_unreadable_file(gsd_registry *base) {
-    if (geteuid() == 0) return; /* root reads anyway; nothing to observe */
+/* The unreadable tree: capability.json of one folder and a fragment of another are mode 000. */
+static const char *const UNREADABLE_DIAGNOSTICS =
+    "[{\"code\":\"overlay_unreadable\",\"severity\":\"error\",\"capabilityId\":\"acme-locked-fragment\","
+    "\"field\":\"fragments/a.md\",\"message\":\"'acme-locked-fragment/fragments/a.md' cannot be read: "
+    "Permission denied (os error 13)\",\"detail\":{\"osError\":13}},"
+    "{\"code\":\"overlay_unreadable\",\"severity\":\"error\",\"capabilityId\":\"acme-locked-manifest\","
+    "\"field\":\"capability.json\",\"message\":\"'acme-locked-manifest/capability.json' cannot be read: "
+    "Permission denied (os error 13)\",\"detail\":{\"osError\":13}}]";
+
+/* Loads the unreadable tree; 0 when the diagnostics and admitted ids are the expected ones. */
+static int unreadable_outcome(gsd_registry *base) {
+    gsd_registry *registry = NULL;
+    gsd_bytes diags = {NULL, 0}, ids = {NULL, 0};
+    const char *dir = at("unreadable");
+    int outcome = 2;
+    if (gsd_registry_with_overlay_dir(base, STR(dir), &registry, NULL) != GSD_STATUS_OK) {
+        fprintf(stderr, "  loading %s failed (is the temporary path searchable by this uid?)\n", dir);
+        return outcome;
+    }
+    if (gsd_registry_diagnostics(registry, &diags, NULL) == GSD_STATUS_OK &&
+        gsd_registry_third_party_ids(registry, &ids, NULL) == GSD_STATUS_OK) {
+        outcome = bytes_eq(&diags, UNREADABLE_DIAGNOSTICS) && bytes_contain(&diags, "Permission denied") &&
+                          bytes_eq(&ids, "[\"acme-ok\"]")
+                      ? 0
+                      : 1;
+        if (outcome != 0) fprintf(stderr, "  [unreadable] diagnostics: %s\n  admitted: %s\n", (char *)diags.ptr, (char *)ids.ptr);
+    }
+    gsd_bytes_free(&diags);
+    gsd_bytes_free(&ids);
+    gsd_registry_free(registry);
+    return outcome;
+}
+
+/*
+ * Unreadable files refuse their folder with overlay_unreadable and the OS error. Root reads
+ * through mode 000, so as root the load runs in a child that dropped to uid/gid 65534 and
+ * reports through its exit status; otherwise it runs here, after proving the mode bits do
+ * stop this process. Either way the case must be exercised: it fails, never skips.
+ */
+static void test_unreadable_files(gsd_registry *base) {
+    char manifest[2048];
     make_dir("unreadable");
-    write_feature("unreadable", "acme-notes");
-    write_text("unreadable/acme-notes/locked.md", "x");
-    CHECK(chmod(at("unreadable/acme-notes/locked.md"), 0) == 0);
-    expect_load(base, "unreadable",
-                "[{\"code\":\"overlay_unreadable\",\"severity\":\"error\",\"capabilityId\":\"acme-notes\","
-                "\"field\":\"locked.md\",\"message\":\"'acme-notes/locked.md' cannot be read: Permission denied "
-                "(os error 13)\",\"detail\":{\"osError\":13}}]",
-                "[]");
-    CHECK(chmod(at("unreadable/acme-notes/locked.md"), 0644) == 0);
+    make_dir("unreadable/acme-locked-manifest");
+    snprintf(manifest, sizeof manifest, FEATURE, "acme-locked-manifest");
+    write_text("unreadable/acme-locked-manifest/capability.json", manifest);
+    write_feature("unreadable", "acme-locked-fragment");
+    make_dir("unreadable/acme-locked-fragment/fragments");
+    write_text("unreadable/acme-locked-fragment/fragments/a.md", "hidden");
+    write_feature("unreadable", "acme-ok");
+    CHECK(chmod(at("unreadable/acme-locked-manifest/capability.json"), 0) == 0);
+    CHECK(chmod(at("unreadable/acme-locked-fragment/fragments/a.md"), 0) == 0);
+    if (geteuid() == 0) {
+        pid_t child;
+        int status = -1;
+        CHECK(chmod(base_dir, 0755) == 0); /* mkdtemp made it 0700: let uid 65534 in */
+        fflush(NULL);
+        child = fork();
+        CHECK(child >= 0);
+        if (child == 0) {
+            int outcome = 3;
+            if (setgroups(0, NULL) == 0 && setgid(65534) == 0 && setuid(65534) == 0 && geteuid() == 65534)
+                outcome = unreadable_outcome(base);
+            else
+                fprintf(stderr, "  could not drop to uid 65534: %s\n", strerror(errno));
+            gsd_registry_free(base);
+            exit(outcome);
+        }
+        if (child > 0) CHECK(waitpid(child, &status, 0) == child);
+        CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+            fprintf(stderr, "  the uid-65534 child reported %d (1: wrong diagnostics, 2: load failed, 3: uid not dropped)\n",
+                    WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    } else {
+        int fd = open(at("unreadable/acme-locked-manifest/capability.json"), O_RDONLY);
+        CHECK(fd < 0 && errno == EACCES);
+        if (fd >= 0) {
+            fprintf(stderr, "  chmod 000 does not stop this user from reading, and it is not root so it cannot "
+                            "drop to another uid: the unreadable case cannot be exercised\n");
+            close(fd);
+        }
+        CHECK(unreadable_outcome(base) == 0);
+    }
+    CHECK(chmod(at("unreadable/acme-locked-manifest/capability.json"), 0644) == 0);
+    CHECK(chmod(at("unreadable/acme-locked-fragment/fragments/a.md"), 0644) == 0);
+}
+
+/* ---- Byte bounds: 32 MiB per folder, 256 MiB per root (the contract's numbers, written
+ * out here rather than taken from the library). */
+#define MIB (1024L * 1024L)
+
+/* A sparse file of `size` bytes: no disk blocks, reads as zeros. */
+static void sparse(const char *rel, off_t size) {
+    write_text(rel, "");
+    CHECK(truncate(at(rel), size) == 0);
+}
+
+/* A folder <root>/<id> with a valid manifest and nothing else; returns the manifest size. */
+static off_t bare_feature(const char *root, const char *id) {
+    char rel[512], manifest[2048];
+    snprintf(rel, sizeof rel, "%s/%s", root, id);
+    make_dir(rel);
+    snprintf(manifest, sizeof manifest, FEATURE, id);
+    snprintf(rel, sizeof rel, "%s/%s/capability.json", root, id);
+    write_text(rel, manifest);
+    return (off_t)strlen(manifest);
+}
+
+/*
+ * Opens seen under watched directories: inotify IN_OPEN on each directory of a folder
+ * reports every file opened in it (directories opened for listing are left out).
+ */
+typedef struct {
+    int fd;
+    int wd[4];
+    int count;
+} open_watch;
+
+static void watch_start(open_watch *w) {
+#ifdef __linux__
+    w->fd = inotify_init1(IN_NONBLOCK);
+    CHECK(w->fd >= 0);
+#else
+    w->fd = -1;
+#endif
+    w->count = 0;
+}
+
+static int watch_add(open_watch *w, const char *rel) {
+#ifdef __linux__
+    int wd = w->fd < 0 ? -1 : inotify_add_watch(w->fd, at(rel), IN_OPEN);
+    CHECK(wd >= 0);
+    if (w->count < 4) w->wd[w->count++] = wd;
+    return wd;
+#else
+    (void)w;
+    (void)rel;
+    return -1;
+#endif
+}
+
+/* Files opened under watch `wd` since the watch began (drains the queue into `counts`). */
+static void watch_drain(open_watch *w, int counts[4]) {
+    for (int i = 0; i < 4; i++) counts[i] = 0;
+#ifdef __linux__
+    {
+        char buffer[64 * 1024] __attribute__((aligned(__alignof__(struct inotify_event))));
+        ssize_t n;
+        while (w->fd >= 0 && (n = read(w->fd, buffer, sizeof buffer)) > 0) {
+            for (char *p = buffer; p < buffer + n;) {
+                const struct inotify_event *event = (const struct inotify_event *)(void *)p;
+                if ((event->mask & IN_OPEN) && !(event->mask & IN_ISDIR) && event->len > 0)
+                    for (int i = 0; i < w->count; i++)
+                        if (w->wd[i] == event->wd) counts[i]++;
+                p += sizeof(struct inotify_event) + event->len;
+            }
+        }
+        if (w->fd >= 0) close(w->fd);
+    }
+#else
+    (void)w;
+    fprintf(stderr, "  (no inotify here: the never-opened checks are not made)\n");
+#endif
+}
+
+static void test_folder_byte_bound(gsd_registry *base) {
+    char rel[256];
+    open_watch watch;
+    int opened[4];
+    make_dir("too-large");
+    /* the manifest plus 8 + 8 + 8 + (8 MiB - manifest): exactly 32 MiB, each file within
+     * the core's 8 MiB bound (a valid overlay); one byte more in the other folder */
+    for (int over = 0; over <= 1; over++) {
+        const char *id = over ? "acme-over" : "acme-exact";
+        off_t manifest_size = bare_feature("too-large", id);
+        snprintf(rel, sizeof rel, "too-large/%s/big", id);
+        make_dir(rel);
+        for (char f = 'a'; f <= 'c'; f++) {
+            snprintf(rel, sizeof rel, "too-large/%s/big/%c.md", id, f);
+            sparse(rel, 8 * MIB);
+        }
+        snprintf(rel, sizeof rel, "too-large/%s/big/d.md", id);
+        sparse(rel, 8 * MIB - manifest_size + over);
+    }
+    watch_start(&watch);
+    watch_add(&watch, "too-large/acme-over");
+    watch_add(&watch, "too-large/acme-over/big");
+    watch_add(&watch, "too-large/acme-exact");
+    watch_add(&watch, "too-large/acme-exact/big");
+    expect_load(base, "too-large",
+                "[" DIAG_NO_FIELD("overlay_too_large", "acme-over",
+                                  "overlay folder 'acme-over' holds 33554433 bytes, more than the 33554432 bytes "
+                                  "allowed per folder; the overlay folder is refused unread") "]",
+                "[\"acme-exact\"]");
+#ifdef __linux__
+    watch_drain(&watch, opened);
+    /* never opened: no file of the refused folder; the four big files and the manifest
+     * of the admitted one */
+    CHECK(opened[0] == 0 && opened[1] == 0);
+    CHECK(opened[2] == 1 && opened[3] == 4);
+    if (opened[0] + opened[1] != 0 || opened[2] != 1 || opened[3] != 4)
+        fprintf(stderr, "  opens seen: over %d+%d, exact %d+%d\n", opened[0], opened[1], opened[2], opened[3]);
+#else
+    watch_drain(&watch, opened);
+#endif
+}
+
+static void test_root_byte_budget(gsd_registry *base) {
+    char rel[256], needle[256];
+    open_watch watch;
+    int opened[4];
+    gsd_bytes diags = {NULL, 0}, ids = {NULL, 0};
+    const char *first = NULL;
+    make_dir("root-budget");
+    /* nine folders of exactly 30 MiB (a manifest and one sparse file), created last name
+     * first: 8 x 30 = 240 MiB fit, the ninth by name does not */
+    for (int i = 9; i >= 1; i--) {
+        char id[32];
+        off_t manifest_size;
+        snprintf(id, sizeof id, "acme-big-%d", i);
+        manifest_size = bare_feature("root-budget", id);
+        snprintf(rel, sizeof rel, "root-budget/%s/big.md", id);
+        sparse(rel, 30 * MIB - manifest_size);
+    }
+    /* a small folder after them still fits in what is left */
+    write_feature("root-budget", "acme-small");
+    watch_start(&watch);
+    watch_add(&watch, "root-budget/acme-big-9");
+    watch_add(&watch, "root-budget/acme-big-8");
+    CHECK(load(base, "root-budget", &diags, &ids) == GSD_STATUS_OK);
+    first = diags.ptr == NULL ? NULL : strstr((const char *)diags.ptr, "overlay_too_large");
+    /* exactly one overlay_too_large: the ninth, for the root budget */
+    CHECK(first != NULL && strstr(first + 1, "overlay_too_large") == NULL);
+    CHECK(bytes_contain(&diags, DIAG_NO_FIELD("overlay_too_large", "acme-big-9",
+                                              "overlay folder 'acme-big-9' holds 31457280 bytes, more than the "
+                                              "16777216 bytes left of the 268435456 bytes allowed per overlay root "
+                                              "(the root budget is spent); the overlay folder is refused unread")));
+    /* the first eight were read: the core rejects their 30 MiB file over its own bound */
+    for (int i = 1; i <= 8; i++) {
+        snprintf(needle, sizeof needle,
+                 "\"code\":\"overlay_fragment_too_large\",\"severity\":\"error\",\"capabilityId\":\"acme-big-%d\"", i);
+        CHECK(bytes_contain(&diags, needle));
+    }
+    CHECK(bytes_eq(&ids, "[\"acme-small\"]"));
+    if (!bytes_eq(&ids, "[\"acme-small\"]")) fprintf(stderr, "  admitted: %s\n", (char *)ids.ptr);
+    watch_drain(&watch, opened);
+#ifdef __linux__
+    CHECK(opened[0] == 0); /* the ninth: never opened */
+    CHECK(opened[1] == 2); /* the eighth: manifest and big.md */
+#endif
+    gsd_bytes_free(&diags);
+    gsd_bytes_free(&ids);
 }
 
 static void test_too_many_files_and_too_deep(gsd_registry *base) {
@@ -462,12 +709,14 @@ int main(void) {
     test_directory_named_manifest(base);
     test_missing_manifest(base);
     test_non_utf8(base);
-    test_unreadable_file(base);
+    test_unreadable_files(base);
     test_too_many_files_and_too_deep(base);
     test_creation_order_does_not_matter(base);
     test_edge_diagnostics_come_first(base);
     test_root_failures(base);
     test_layering_keeps_edge_diagnostics(base);
+    test_folder_byte_bound(base);
+    test_root_byte_budget(base);
 cleanup:
     gsd_registry_free(base);
     CHECK(nftw(base_dir, remove_one, 16, FTW_DEPTH | FTW_PHYS) == 0);

@@ -492,9 +492,12 @@ gsd_status gsd_test_panic(gsd_error **out_error);
  * ignored (never opened); inside a folder nothing is followed or opened unless it is a
  * regular file: a symlink, a FIFO/socket/device, a directory named `capability.json`, more
  * than 1024 files or a depth past 16, a name or file that is not UTF-8, or an unreadable
- * file refuses the folder. Refusals are diagnostics (`overlay_symlink_refused`,
- * `overlay_not_regular_file`, `overlay_manifest_missing`, `overlay_too_many_files`,
- * `overlay_not_utf8`, `overlay_unreadable`; severity error, `capabilityId` the folder,
+ * file refuses the folder; so do more than 32 MiB of files in one folder, or a folder that
+ * would take the folders read from the root past 256 MiB (both known from `lstat` before
+ * anything is opened; bytes read are counted as well). Refusals are diagnostics
+ * (`overlay_symlink_refused`, `overlay_not_regular_file`, `overlay_manifest_missing`,
+ * `overlay_too_many_files`, `overlay_too_large`, `overlay_not_utf8`,
+ * `overlay_unreadable`; severity error, `capabilityId` the folder,
  * `field` the relative path at fault) that `gsd_registry_diagnostics` of the new registry
  * lists first, before the registry's own (e.g. an admitted folder that fails validation).
  * A root that is missing, a symlink or not a directory fails the call with

@@ -13,21 +13,28 @@
 //!   [`MAX_DEPTH`], a non-UTF-8 name or file, or an unreadable file refuses the whole
 //!   folder with one diagnostic (the first problem in walk order);
 //! * files are opened with `O_NOFOLLOW | O_NONBLOCK`, re-checked with `fstat`, and read up
-//!   to the core's bound plus one byte (the core reports the oversize itself).
+//!   to the core's bound plus one byte (the core reports the oversize itself);
+//! * bytes are bounded before anything is opened (`overlay_too_large`, no field): the
+//!   regular files of one folder, summed from `lstat`, may hold at most
+//!   [`FOLDER_MAX_BYTES`]; the folders of one root that get read, in name order, at most
+//!   [`ROOT_MAX_BYTES`] together (a folder that would pass it is refused unread, and so are
+//!   the later ones that do not fit). Bytes actually read count too: a file that grew after
+//!   its `lstat` is read only up to what is left of the budget plus one byte, and that byte
+//!   refuses the folder.
 //!
 //! Every path in a diagnostic is escaped: control, bidi and zero-width characters become
 //! `\u{..}`, bytes that are not UTF-8 become `\x..`.
 
+mod read;
+
 use std::ffi::c_char;
-use std::fs::{File, OpenOptions};
-use std::io::Read;
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use gsd_core::error::boundary_error;
-use gsd_core::registry::{FRAGMENT_MAX_BYTES, MANIFEST_MAX_BYTES};
 use gsd_core::{Diagnostic, Error, ErrorCode, Overlay, Severity};
+
+use read::{Budget, read_texts};
 
 use crate::{gsd_bytes, gsd_error, gsd_registry, gsd_status};
 
@@ -37,19 +44,17 @@ pub(crate) const MAX_FILES: usize = 1024;
 /// Deepest nesting (path components below the folder) a capability folder may hold.
 pub(crate) const MAX_DEPTH: usize = 16;
 
+/// Most bytes the regular files of one capability folder may hold together (32 MiB, the
+/// sum of their `lstat` sizes, and of the bytes read). The Node package's loader has the
+/// same bound.
+pub(crate) const FOLDER_MAX_BYTES: u64 = 32 * 1024 * 1024;
+
+/// Most bytes the folders read from one overlay root may hold together (256 MiB). The Node
+/// package's loader has the same bound.
+pub(crate) const ROOT_MAX_BYTES: u64 = 256 * 1024 * 1024;
+
 /// The manifest file of a capability folder.
 const MANIFEST: &str = "capability.json";
-
-/// `open(2)` flags: never follow a final symlink, never block on a FIFO or device.
-#[cfg(all(target_os = "linux", any(target_arch = "aarch64", target_arch = "arm")))]
-const OPEN_FLAGS: i32 = 0o100_000 | 0o4000;
-#[cfg(all(
-    target_os = "linux",
-    not(any(target_arch = "aarch64", target_arch = "arm"))
-))]
-const OPEN_FLAGS: i32 = 0o400_000 | 0o4000;
-#[cfg(target_os = "macos")]
-const OPEN_FLAGS: i32 = 0x0100 | 0x0004;
 
 /// A new registry: `base` plus the third-party capability folders found under the
 /// overlay root directory `dir` (a path: pointer plus length, any bytes except NUL; not
@@ -59,9 +64,12 @@ const OPEN_FLAGS: i32 = 0x0100 | 0x0004;
 /// ignored (never opened); inside a folder nothing is followed or opened unless it is a
 /// regular file: a symlink, a FIFO/socket/device, a directory named `capability.json`, more
 /// than 1024 files or a depth past 16, a name or file that is not UTF-8, or an unreadable
-/// file refuses the folder. Refusals are diagnostics (`overlay_symlink_refused`,
-/// `overlay_not_regular_file`, `overlay_manifest_missing`, `overlay_too_many_files`,
-/// `overlay_not_utf8`, `overlay_unreadable`; severity error, `capabilityId` the folder,
+/// file refuses the folder; so do more than 32 MiB of files in one folder, or a folder that
+/// would take the folders read from the root past 256 MiB (both known from `lstat` before
+/// anything is opened; bytes read are counted as well). Refusals are diagnostics
+/// (`overlay_symlink_refused`, `overlay_not_regular_file`, `overlay_manifest_missing`,
+/// `overlay_too_many_files`, `overlay_too_large`, `overlay_not_utf8`,
+/// `overlay_unreadable`; severity error, `capabilityId` the folder,
 /// `field` the relative path at fault) that `gsd_registry_diagnostics` of the new registry
 /// lists first, before the registry's own (e.g. an admitted folder that fails validation).
 /// A root that is missing, a symlink or not a directory fails the call with
@@ -165,6 +173,7 @@ pub(crate) fn load(root: &Path) -> Result<Loaded, Error> {
         return Err(bad(format!("'{shown}' is not a directory")));
     }
     let mut loaded = Loaded::default();
+    let mut root_used = 0;
     for (name, path) in sorted_entries(root).map_err(|e| bad(format!("'{shown}': {e}")))? {
         let folder = escape(&name);
         let meta = match std::fs::symlink_metadata(&path) {
@@ -186,7 +195,7 @@ pub(crate) fn load(root: &Path) -> Result<Loaded, Error> {
         if !meta.is_dir() {
             continue;
         }
-        match read_folder(&name, &folder, &path) {
+        match read_folder(&name, &folder, &path, &mut root_used) {
             Ok(overlay) => loaded.overlays.push(overlay),
             Err(diagnostic) => loaded.diagnostics.push(*diagnostic),
         }
@@ -211,10 +220,19 @@ struct Found {
     relative: String,
     /// Path on disk.
     path: PathBuf,
+    /// Its size as `lstat` gave it (before it is opened).
+    size: u64,
 }
 
-/// Reads one capability folder, or the diagnostic that refuses it.
-fn read_folder(name: &[u8], folder: &str, dir: &Path) -> Result<Overlay, Box<Diagnostic>> {
+/// Reads one capability folder, or the diagnostic that refuses it. `root_used` holds the
+/// bytes already charged to the overlay root; a folder that gets read adds its own (even
+/// when its content refuses it afterwards: the bytes were read).
+fn read_folder(
+    name: &[u8],
+    folder: &str,
+    dir: &Path,
+    root_used: &mut u64,
+) -> Result<Overlay, Box<Diagnostic>> {
     let Ok(folder_name) = std::str::from_utf8(name) else {
         return Err(Box::new(refusal(
             "overlay_not_utf8",
@@ -236,15 +254,40 @@ fn read_folder(name: &[u8], folder: &str, dir: &Path) -> Result<Overlay, Box<Dia
                 format!("overlay folder '{folder}' has no {MANIFEST}"),
             ))
         })?;
-    let manifest_file = files.remove(manifest_path);
-    let manifest = read_text(folder, &manifest_file, MANIFEST_MAX_BYTES)?;
-    let mut fragments = Vec::with_capacity(files.len());
-    for file in &files {
-        fragments.push((
-            file.relative.clone(),
-            read_text(folder, file, FRAGMENT_MAX_BYTES)?,
-        ));
+    let total = files
+        .iter()
+        .fold(0_u64, |sum, f| sum.saturating_add(f.size));
+    if total > FOLDER_MAX_BYTES {
+        return Err(Box::new(refusal(
+            "overlay_too_large",
+            folder,
+            None,
+            format!(
+                "overlay folder '{folder}' holds {total} bytes, more than the {FOLDER_MAX_BYTES} bytes allowed per folder; the overlay folder is refused unread"
+            ),
+        )));
     }
+    let root_left = ROOT_MAX_BYTES.saturating_sub(*root_used);
+    if total > root_left {
+        return Err(Box::new(refusal(
+            "overlay_too_large",
+            folder,
+            None,
+            format!(
+                "overlay folder '{folder}' holds {total} bytes, more than the {root_left} bytes left of the {ROOT_MAX_BYTES} bytes allowed per overlay root (the root budget is spent); the overlay folder is refused unread"
+            ),
+        )));
+    }
+    // What this folder may read: its own bound, and no more than the root has left.
+    let mut budget = Budget {
+        limit: FOLDER_MAX_BYTES.min(root_left),
+        spent: 0,
+    };
+    let manifest_file = files.remove(manifest_path);
+    let read = read_texts(folder, &manifest_file, &files, &mut budget);
+    // Charged: the larger of its listed and its read size, never past what it was allowed.
+    *root_used += total.max(budget.spent).min(budget.limit);
+    let (manifest, fragments) = read?;
     Ok(Overlay {
         folder: folder_name.to_owned(),
         manifest,
@@ -319,47 +362,14 @@ fn walk(
                     format!("overlay folder '{folder}' holds more than {MAX_FILES} files"),
                 )));
             }
-            files.push(Found { relative, path });
+            files.push(Found {
+                relative,
+                path,
+                size: meta.len(),
+            });
         }
     }
     Ok(())
-}
-
-/// Reads one file as UTF-8 text, at most `bound + 1` bytes.
-fn read_text(folder: &str, file: &Found, bound: usize) -> Result<String, Box<Diagnostic>> {
-    let shown = escape(file.relative.as_bytes());
-    let unreadable = |e: &std::io::Error| Box::new(unreadable(folder, Some(&shown), e));
-    let handle = OpenOptions::new()
-        .read(true)
-        .custom_flags(OPEN_FLAGS)
-        .open(&file.path)
-        .map_err(|e| unreadable(&e))?;
-    let meta = handle.metadata().map_err(|e| unreadable(&e))?;
-    if !meta.is_file() {
-        return Err(Box::new(refusal(
-            "overlay_not_regular_file",
-            folder,
-            Some(&shown),
-            format!("'{folder}/{shown}' is not a regular file; the overlay folder is refused"),
-        )));
-    }
-    let mut bytes = Vec::new();
-    let limit = u64::try_from(bound).unwrap_or(u64::MAX).saturating_add(1);
-    Read::take(&handle, limit)
-        .read_to_end(&mut bytes)
-        .map_err(|e| unreadable(&e))?;
-    drop::<File>(handle);
-    String::from_utf8(bytes).map_err(|e| {
-        Box::new(refusal(
-            "overlay_not_utf8",
-            folder,
-            Some(&shown),
-            format!(
-                "'{folder}/{shown}' is not valid UTF-8 (invalid byte at offset {}); the overlay folder is refused",
-                e.utf8_error().valid_up_to()
-            ),
-        ))
-    })
 }
 
 /// An edge diagnostic: severity error, the folder as capability id.
