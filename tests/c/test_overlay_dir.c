@@ -73,14 +73,21 @@ static int write_quiet(const char *rel, const char *text) {
     return ok;
 }
 
-/* A valid feature folder <root>/<id> with capability.json (and one fragment). */
-static void write_feature(const char *root, const char *id) {
+/* A folder <root>/<id> with a valid manifest and nothing else; returns the manifest size. */
+static off_t bare_feature(const char *root, const char *id) {
     char rel[512], manifest[2048];
     snprintf(rel, sizeof rel, "%s/%s", root, id);
     make_dir(rel);
     snprintf(manifest, sizeof manifest, FEATURE, id);
     snprintf(rel, sizeof rel, "%s/%s/capability.json", root, id);
     write_text(rel, manifest);
+    return (off_t)strlen(manifest);
+}
+
+/* A valid feature folder <root>/<id> with capability.json (and one fragment). */
+static void write_feature(const char *root, const char *id) {
+    char rel[512];
+    bare_feature(root, id);
     snprintf(rel, sizeof rel, "%s/%s/README.md", root, id);
     write_text(rel, "# notes\n");
 }
@@ -351,17 +358,6 @@ static void test_unreadable_files(gsd_registry *base) {
 static void sparse(const char *rel, off_t size) {
     write_text(rel, "");
     CHECK(truncate(at(rel), size) == 0);
-}
-
-/* A folder <root>/<id> with a valid manifest and nothing else; returns the manifest size. */
-static off_t bare_feature(const char *root, const char *id) {
-    char rel[512], manifest[2048];
-    snprintf(rel, sizeof rel, "%s/%s", root, id);
-    make_dir(rel);
-    snprintf(manifest, sizeof manifest, FEATURE, id);
-    snprintf(rel, sizeof rel, "%s/%s/capability.json", root, id);
-    write_text(rel, manifest);
-    return (off_t)strlen(manifest);
 }
 
 /*
