@@ -285,6 +285,95 @@ mod tests {
         }
     }
 
+    /// Each hint lands on its own container: arrays come out at exactly their length.
+    #[test]
+    fn hints_reserve_the_right_containers() {
+        let ones = |n: usize| format!("[{}]", vec!["1"; n].join(","));
+        let text = format!(
+            r#"[{},{{"k":{},"j":[2]}},{},{}]"#,
+            ones(16),
+            ones(17),
+            ones(3),
+            ones(18)
+        );
+        let value = parse_presized(&text, &scan(&text, 64)).expect("valid");
+        let capacity = |v: &Value| match v {
+            Value::Array(items) => (items.len(), items.capacity()),
+            _ => (0, 0),
+        };
+        let outer = value.as_array().expect("array");
+        assert_eq!(capacity(&outer[0]), (16, 16));
+        assert_eq!(capacity(&outer[1]["k"]), (17, 17));
+        assert_eq!(capacity(&outer[3]), (18, 18));
+    }
+
+    /// The same outcome as `serde_json::from_str`, value or error message.
+    fn agrees(text: &str) -> bool {
+        let ours = parse_presized(text, &scan(text, 64)).map_err(|e| e.to_string());
+        let theirs = serde_json::from_str::<Value>(text).map_err(|e| e.to_string());
+        ours == theirs
+    }
+
+    /// Texts spelled from JSON tokens in random order: mostly invalid, often valid, with
+    /// strings holding brackets, commas and escaped quotes.
+    #[quickcheck_macros::quickcheck]
+    fn token_soup_parses_as_serde_json_does(tokens: Vec<u8>) -> bool {
+        const TOKENS: [&str; 14] = [
+            "[",
+            "]",
+            "{",
+            "}",
+            ",",
+            ":",
+            r#""a""#,
+            r#""[,\"}""#,
+            "1",
+            "-2.5e3",
+            "null",
+            " ",
+            "\"",
+            "true",
+        ];
+        let text: String = tokens
+            .iter()
+            .map(|&t| TOKENS[usize::from(t) % TOKENS.len()])
+            .collect();
+        agrees(&text)
+    }
+
+    /// Valid values with containers of up to 40 members (past the hint threshold),
+    /// duplicate keys included, compact and pretty.
+    #[quickcheck_macros::quickcheck]
+    fn valid_values_parse_as_serde_json_does(shape: Vec<(u8, u8)>) -> bool {
+        fn build(shape: &mut std::slice::Iter<'_, (u8, u8)>, depth: usize) -> String {
+            let Some(&(kind, n)) = shape.next() else {
+                return "0".to_owned();
+            };
+            let n = usize::from(n % 41);
+            match (kind % 4, depth < 4) {
+                (0, true) => {
+                    let items: Vec<String> = (0..n).map(|_| build(shape, depth + 1)).collect();
+                    format!("[{}]", items.join(","))
+                }
+                (1, true) => {
+                    let members: Vec<String> = (0..n)
+                        .map(|i| format!(r#""k{}":{}"#, i % 7 + i / 9, build(shape, depth + 1)))
+                        .collect();
+                    format!("{{{}}}", members.join(","))
+                }
+                (2, _) => format!(r#""s,]{{\"{n}""#),
+                _ => format!("{}", i64::from(kind) - 100),
+            }
+        }
+        let text = build(&mut shape.iter(), 0);
+        let Ok(pretty) =
+            serde_json::from_str::<Value>(&text).and_then(|v| serde_json::to_string_pretty(&v))
+        else {
+            return false; // the generator must only spell valid JSON
+        };
+        agrees(&text) && agrees(&pretty)
+    }
+
     #[test]
     fn errors_are_serde_jsons_own() {
         for text in ["", "[1,]", "{\"a\" 1}", "[1] x", "[1", "{\"a\":1,}"] {
