@@ -335,8 +335,8 @@ mod tests {
             "true",
         ];
         let text: String = tokens
-            .iter()
-            .map(|&t| TOKENS[usize::from(t) % TOKENS.len()])
+            .into_iter()
+            .map(|t| TOKENS[usize::from(t) % TOKENS.len()])
             .collect();
         agrees(&text)
     }
@@ -344,6 +344,7 @@ mod tests {
     /// Valid values with containers of up to 40 members (past the hint threshold),
     /// duplicate keys included, compact and pretty.
     #[quickcheck_macros::quickcheck]
+    #[allow(clippy::needless_pass_by_value)] // Reason: quickcheck hands its inputs by value.
     fn valid_values_parse_as_serde_json_does(shape: Vec<(u8, u8)>) -> bool {
         fn build(shape: &mut std::slice::Iter<'_, (u8, u8)>, depth: usize) -> String {
             let Some(&(kind, n)) = shape.next() else {
