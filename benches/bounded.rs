@@ -11,6 +11,7 @@
 #![allow(clippy::cast_precision_loss)] // Reason: byte counts are printed in MiB with one decimal.
 
 use std::alloc::{GlobalAlloc, Layout, System};
+use std::fmt::Write as _;
 use std::hint::black_box;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -252,6 +253,50 @@ fn cases() -> Vec<Case> {
                     "}".repeat(100_000)
                 ))
             },
+            run: |i| outcome_of_parse(parse_manifest(i.text())),
+        },
+        Case {
+            name: "parse: 8 MiB of empty members {,,,}",
+            target_ms: None,
+            target_mib: None,
+            target_counts_input: false,
+            build: |_| Input::Text(format!("{{{}}}", ",".repeat(8 * 1024 * 1024 - 2))),
+            run: |i| outcome_of_parse(parse_manifest(i.text())),
+        },
+        Case {
+            name: "parse: 8 MiB of one repeated key",
+            target_ms: None,
+            target_mib: None,
+            target_counts_input: false,
+            build: |_| {
+                let member = "\"a\":1,";
+                let n = (8 * 1024 * 1024 - 16) / member.len();
+                Input::Text(format!("{{{}\"a\":1}}", member.repeat(n)))
+            },
+            run: |i| outcome_of_parse(parse_manifest(i.text())),
+        },
+        Case {
+            name: "parse: 8 MiB, 1,024 keys then one repeated",
+            target_ms: None,
+            target_mib: None,
+            target_counts_input: false,
+            build: |_| {
+                let first = (0..1024).fold(String::new(), |mut out, i| {
+                    let _ = write!(out, "\"k{i}\":1,");
+                    out
+                });
+                let member = "\"a\":1,";
+                let n = (8 * 1024 * 1024 - 16 - first.len()) / member.len();
+                Input::Text(format!("{{{first}{}\"a\":1}}", member.repeat(n)))
+            },
+            run: |i| outcome_of_parse(parse_manifest(i.text())),
+        },
+        Case {
+            name: "parse: 8 MiB array [1,1,1,...] (the costliest text per byte)",
+            target_ms: None,
+            target_mib: None,
+            target_counts_input: false,
+            build: |_| Input::Text(format!("[{}1]", "1,".repeat(4 * 1024 * 1024 - 2))),
             run: |i| outcome_of_parse(parse_manifest(i.text())),
         },
         Case {

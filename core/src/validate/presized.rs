@@ -11,9 +11,12 @@
 //! The hints change capacities only, never values: the result is the value `serde_json`
 //! builds for the same text (same numbers, same key order, the last duplicate key's value
 //! at its first position), and a parse error is `serde_json`'s own error. For valid text
-//! the counts are exact; for invalid text the parse fails anyway, and no container is
-//! reserved larger than the same text's commas allow (at most what a valid manifest of
-//! that size costs).
+//! the counts are exact. A member is counted only when it holds a value (an object member
+//! only once its `:` is seen), so empty members (`[,,,]`) reserve nothing, and a map whose
+//! repeated keys leave most of its reservation unused is shrunk. Invalid text can still
+//! reserve what its counted members would take before the parse reaches the error; that
+//! is never more than valid text of the same size costs (which `serde_json` alone, growing
+//! by doubling, would exceed).
 
 use std::cell::Cell;
 use std::fmt;
@@ -31,6 +34,13 @@ pub(crate) const PRESIZE_FROM_BYTES: usize = 64 * 1024;
 /// cheap, and recording them would only cost scan memory).
 const HINTED_MIN_MEMBERS: u32 = 16;
 
+/// Containers are first reserved for at most this many members; a container is given its
+/// counted size only once that many members are really in it (distinct keys, for an
+/// object). So text that turns out invalid early, or an object of repeated keys, never
+/// reserves what its commas announce, and a large container still grows once, not by
+/// doubling.
+const FIRST_RESERVE: usize = 1024;
+
 /// What one pass over the text found.
 #[derive(Debug, Default)]
 pub(crate) struct Scan {
@@ -41,17 +51,27 @@ pub(crate) struct Scan {
     sizes: Vec<(u32, u32)>,
 }
 
-/// One open container while scanning: its ordinal, members so far, and whether anything
-/// but whitespace has been seen since its last comma (a member is open).
+/// One open container while scanning: its ordinal, whether it is an object, the members
+/// completed so far, and whether the current member is real yet. A member counts only once
+/// it holds something: in an array any value, in an object a `:` (so `[,,,]`, `{,,,}` or
+/// `{"a","b"}` count nothing, and no hint is ever larger than the text's real members).
 struct Container {
     ordinal: u32,
-    commas: u32,
+    object: bool,
+    members: u32,
     in_member: bool,
 }
 
+impl Container {
+    fn close_member(&mut self) {
+        self.members = self.members.saturating_add(u32::from(self.in_member));
+        self.in_member = false;
+    }
+}
+
 /// Scans `text` once: nesting depth (stops early once it passes `limit`, with `depth =
-/// limit + 1` and no sizes) and the member counts of large containers. Brackets and
-/// commas inside strings (escaped quotes included) do not count; malformed text is
+/// limit + 1` and no sizes) and the member counts of large containers. Brackets, colons
+/// and commas inside strings (escaped quotes included) do not count; malformed text is
 /// scanned all the same.
 pub(crate) fn scan(text: &str, limit: usize) -> Scan {
     let mut out = Scan::default();
@@ -59,6 +79,12 @@ pub(crate) fn scan(text: &str, limit: usize) -> Scan {
     let mut ordinal = 0u32;
     let mut in_string = false;
     let mut escaped = false;
+    // A value (scalar, string or container) appears in the innermost open container.
+    let value_seen = |stack: &mut Vec<Container>| {
+        if let Some(top) = stack.last_mut().filter(|top| !top.object) {
+            top.in_member = true;
+        }
+    };
     for &b in text.as_bytes() {
         if in_string {
             if escaped {
@@ -72,9 +98,7 @@ pub(crate) fn scan(text: &str, limit: usize) -> Scan {
         }
         match b {
             b'[' | b'{' => {
-                if let Some(top) = stack.last_mut() {
-                    top.in_member = true;
-                }
+                value_seen(&mut stack);
                 if stack.len() >= limit {
                     return Scan {
                         depth: limit + 1,
@@ -83,34 +107,35 @@ pub(crate) fn scan(text: &str, limit: usize) -> Scan {
                 }
                 stack.push(Container {
                     ordinal,
-                    commas: 0,
+                    object: b == b'{',
+                    members: 0,
                     in_member: false,
                 });
                 ordinal = ordinal.saturating_add(1);
                 out.depth = out.depth.max(stack.len());
             }
             b']' | b'}' => {
-                if let Some(done) = stack.pop() {
-                    let members = done.commas.saturating_add(u32::from(done.in_member));
-                    if members >= HINTED_MIN_MEMBERS {
-                        out.sizes.push((done.ordinal, members));
+                if let Some(mut done) = stack.pop() {
+                    done.close_member();
+                    if done.members >= HINTED_MIN_MEMBERS {
+                        out.sizes.push((done.ordinal, done.members));
                     }
                 }
             }
             b',' => {
                 if let Some(top) = stack.last_mut() {
-                    top.commas = top.commas.saturating_add(1);
-                    top.in_member = false;
+                    top.close_member();
+                }
+            }
+            b':' => {
+                if let Some(top) = stack.last_mut().filter(|top| top.object) {
+                    top.in_member = true;
                 }
             }
             b' ' | b'\t' | b'\n' | b'\r' => {}
             _ => {
-                if b == b'"' {
-                    in_string = true;
-                }
-                if let Some(top) = stack.last_mut() {
-                    top.in_member = true;
-                }
+                in_string = b == b'"';
+                value_seen(&mut stack);
             }
         }
     }
@@ -211,18 +236,37 @@ impl<'de> Visitor<'de> for ValueSeed<'_, '_> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let mut items = Vec::with_capacity(self.0.take());
+        let hint = self.0.take();
+        let mut items = Vec::with_capacity(hint.min(FIRST_RESERVE));
         while let Some(item) = seq.next_element_seed(self)? {
+            if items.len() == FIRST_RESERVE && hint > FIRST_RESERVE {
+                items.reserve_exact(hint - FIRST_RESERVE);
+            }
             items.push(item);
         }
         Ok(Value::Array(items))
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
-        let mut map = Map::with_capacity(self.0.take());
+        let hint = self.0.take();
+        let mut reserved = hint.min(FIRST_RESERVE);
+        let mut map = Map::with_capacity(reserved);
         while let Some(key) = access.next_key::<String>()? {
             let value = access.next_value_seed(self)?;
+            if map.len() == FIRST_RESERVE && hint > reserved && !map.contains_key(&key) {
+                // The first reservation is full of distinct keys: move them, once, into a
+                // map of the final size (`serde_json::Map` has no `reserve`).
+                let mut full = Map::with_capacity(hint);
+                full.append(&mut map);
+                map = full;
+                reserved = hint;
+            }
             map.insert(key, value);
+        }
+        // Repeated keys fill one entry each: do not keep a reservation mostly unused
+        // (`serde_json::Map` has no `shrink_to_fit`; collecting again sizes it exactly).
+        if map.len() < reserved / 2 {
+            map = map.into_iter().collect();
         }
         Ok(Value::Object(map))
     }
@@ -251,6 +295,20 @@ mod tests {
         assert_eq!(members("[ ]"), vec![]);
         assert_eq!(scan("[[[]]]", 64).depth, 3);
         assert_eq!(scan(r#"{"a":"[[[{{{\"[["}"#, 64).depth, 1);
+    }
+
+    /// Empty members and object members without a `:` count nothing, so no hint is
+    /// larger than the members a parse could build.
+    #[test]
+    fn only_real_members_count() {
+        let commas = ",".repeat(100);
+        assert_eq!(members(&format!("{{{commas}}}")), vec![]);
+        assert_eq!(members(&format!("[{commas}]")), vec![]);
+        let keys_only = vec![r#""a""#; 40].join(",");
+        assert_eq!(members(&format!("{{{keys_only}}}")), vec![]);
+        assert_eq!(members(&format!("[{keys_only}]")), vec![(0, 40)]);
+        let pairs = vec![r#""a":[1,2]"#; 20].join(",,");
+        assert_eq!(members(&format!("{{{pairs}}}")), vec![(0, 20)]);
     }
 
     #[test]
@@ -305,6 +363,30 @@ mod tests {
         assert_eq!(capacity(&outer[0]), (16, 16));
         assert_eq!(capacity(&outer[1]["k"]), (17, 17));
         assert_eq!(capacity(&outer[3]), (18, 18));
+    }
+
+    /// Past the first reservation: an array gets its counted size in one step; objects of
+    /// distinct keys, of repeated keys, and of both, come out as `serde_json` builds them.
+    #[test]
+    fn large_containers_grow_once_and_parse_the_same() {
+        let n = 3 * FIRST_RESERVE;
+        let array = format!("[{}]", vec!["7"; n].join(","));
+        let value = parse_presized(&array, &scan(&array, 64)).expect("valid");
+        let items = value.as_array().expect("array");
+        assert_eq!((items.len(), items.capacity()), (n, n));
+        let distinct = (0..n).map(|i| format!(r#""k{i}":{i}"#));
+        let repeated = (0..n).map(|i| format!(r#""k{}":{i}"#, i % 5));
+        let mixed = (0..n).map(|i| format!(r#""k{}":{i}"#, i % (FIRST_RESERVE + 3)));
+        for members in [
+            distinct.collect::<Vec<_>>(),
+            repeated.collect(),
+            mixed.collect(),
+        ] {
+            let text = format!("{{{}}}", members.join(","));
+            assert!(agrees(&text), "{}", &text[..40]);
+            let broken = format!("{{{},]", members.join(","));
+            assert!(agrees(&broken));
+        }
     }
 
     /// The same outcome as `serde_json::from_str`, value or error message.
