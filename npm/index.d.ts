@@ -78,6 +78,7 @@ export interface RuntimeDescriptor {
   readonly extendedHookEvents: readonly string[];
   readonly extensionEvents: string | null;
   readonly hostIntegration: unknown;
+  /** The known host behaviours only (unknown keys are warned about and ignored; the manifest itself keeps them). */
   readonly hostBehaviors: Readonly<Record<string, unknown>> | null;
   readonly orchestratorExec: unknown;
   readonly harnessIsolationFlag: string | null;

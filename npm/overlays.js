@@ -217,7 +217,7 @@ function listFolder(folder, dirAbs) {
  * Reads one regular file without following a link or blocking: at most
  * `min(bound, budget) + 1` bytes, however large `fstat` says it is (a file may grow while
  * read). Returns `{ text, length }`, `{ overBudget: length }` when more than `budget` bytes
- * came, or `{ fault: [code, what, detail?] }`.
+ * came, or `{ fault: [code, what, detail?], length? }` (`length` when bytes were read).
  * @param {Buffer | string} abs
  * @param {number} bound the core's bound for this kind of file
  * @param {number} [budget] bytes the folder may still read (no limit when omitted)
@@ -253,7 +253,7 @@ function readBounded(abs, bound, budget = Number.POSITIVE_INFINITY) {
     // text is decoded leniently (its length stays over the bound).
     if (length > bound) return { text: lenientUtf8.decode(bytes), length };
     const at = invalidUtf8At(bytes);
-    if (at !== -1) return { fault: ['overlay_not_utf8', `is not valid UTF-8 (invalid byte at offset ${at})`] };
+    if (at !== -1) return { fault: ['overlay_not_utf8', `is not valid UTF-8 (invalid byte at offset ${at})`], length };
     return { text: strictUtf8.decode(bytes), length };
   } catch (err) {
     return { fault: ['overlay_unreadable', err] };
@@ -302,10 +302,10 @@ function readCapabilityFolder(dirPath, name, root = { used: 0 }) {
       spent += result.overBudget;
       return { diagnostic: diagnostic('overlay_too_large', folder, null, `'${folder}/${shown}' grew while being read: the folder passes the ${budget} bytes it may hold; the overlay folder is refused`) };
     }
-    if (!result.fault) {
-      spent += /** @type {number} */ (result.length);
-      return result;
-    }
+    // Bytes read count against the budgets whatever the file turns out to hold (the C
+    // loader charges them before its UTF-8 check too).
+    spent += result.length ?? 0;
+    if (!result.fault) return result;
     const [code, what] = result.fault;
     if (code === 'overlay_unreadable') return { diagnostic: unreadable(folder, shown, what) };
     return { diagnostic: diagnostic(code, folder, shown, `'${folder}/${shown}' ${what}; the overlay folder is refused`) };

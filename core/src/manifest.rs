@@ -180,7 +180,7 @@ where
         type Value = Option<serde_json::Map<String, serde_json::Value>>;
 
         fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            f.write_str("an object of host behaviours, or null")
+            f.write_str("a map")
         }
 
         fn visit_unit<E>(self) -> Result<Self::Value, E> {

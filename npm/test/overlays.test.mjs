@@ -348,7 +348,7 @@ test('overlays: the mixed tree of the C loader\'s test gives the same diagnostic
   ]);
 });
 
-// ---- Byte bounds (docs/reliability.md, "Overlay folders from disk"). The limits are the
+// ---- Byte bounds (docs/reliability.md, "Overlay loading at the edge"). The limits are the
 // contract's numbers, written out here, not read from the module under test.
 const MIB = 1024 * 1024;
 const FOLDER_LIMIT = 32 * MIB;
@@ -476,6 +476,38 @@ require('node:fs').lstatSync = function (p, ...rest) {
     .filter(([p]) => p.startsWith(`${dir}/`))
     .reduce((sum, [, n]) => sum + n, 0);
   assert.equal(read, FOLDER_LIMIT + 1, 'bytes read from the folder: its budget and the one byte that shows the overflow');
+});
+
+test('overlays: bytes read count against the root budget even when the file then refuses its folder (not UTF-8)', (t) => {
+  const root = tempDir(t);
+  // 34 folders, each with one 8 MiB fragment whose first byte is not UTF-8; the child's
+  // lstat reports those fragments as empty (as if they grew after it), so only bytes
+  // counted while reading can hold the root to its budget.
+  const ids = Array.from({ length: 34 }, (_, i) => `acme-bad-${String(i).padStart(2, '0')}`);
+  for (const id of ids) {
+    const file = join(capability(root, id), 'notes.md');
+    writeFileSync(file, Buffer.from([0xff]));
+    truncateSync(file, 8 * MIB);
+  }
+  const shrink = `
+const lstatSync = require('node:fs').lstatSync;
+require('node:fs').lstatSync = function (p, ...rest) {
+  const stat = lstatSync.call(this, p, ...rest);
+  if (/acme-bad-[0-9]+\\/notes\\.md$/.test(String(p))) stat.size = 0;
+  return stat;
+};
+`;
+  const result = load(root, { preamble: OBSERVE_OPENS + shrink, timeout: 120_000 });
+  const byCode = {};
+  for (const d of result.diagnostics) byCode[d.code] = (byCode[d.code] ?? 0) + 1;
+  // 8 MiB + a manifest per folder: 31 folders fit in 256 MiB, the 32nd overflows while
+  // read, and the root has nothing left for the last two.
+  assert.deepStrictEqual(byCode, { overlay_not_utf8: 31, overlay_too_large: 3 });
+  assert.deepStrictEqual(result.accepted, []);
+  const read = Object.entries(result.observed.readBytes)
+    .filter(([p]) => p.startsWith(`${root}/`))
+    .reduce((sum, [, n]) => sum + n, 0);
+  assert.ok(read <= ROOT_LIMIT + 1, `read ${read} bytes from the root, over its ${ROOT_LIMIT}-byte budget + 1`);
 });
 
 test('overlays: an unreadable capability.json or fragment is overlay_unreadable with the OS error (uid 65534 when run as root)', (t) => {
