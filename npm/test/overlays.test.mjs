@@ -5,7 +5,7 @@
 // the test instead of hanging it. The rules are those of docs/node.md "Overlay folders".
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync, symlinkSync, readFileSync, truncateSync, chmodSync, accessSync, constants as fsConstants } from 'node:fs';
+import { mkdirSync, writeFileSync, symlinkSync, unlinkSync, readFileSync, truncateSync, chmodSync, accessSync, constants as fsConstants } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync, execFileSync } from 'node:child_process';
 import { tempDir, npmDir, cli } from './helpers.mjs';
@@ -69,6 +69,19 @@ process.stdout.write(JSON.stringify(out));
  * loadOverlayDir(dir) in a child process that must finish within 20 s (60 s for the big
  * sparse trees); `preamble` runs in the child first, `spawn` adds spawn options (uid, gid).
  */
+/** Node has no mkfifo; the system command makes one. */
+const mkfifo = (path) => execFileSync('mkfifo', [path]);
+
+/** A capability whose fragment is a symbolic link to a file outside the overlay root. */
+function fragmentLinkedOutside(t, root, id) {
+  const elsewhere = tempDir(t);
+  writeFileSync(join(elsewhere, 'secret.md'), OUTSIDE);
+  const dir = capability(root, id, { fragment: 'placeholder' });
+  unlinkSync(join(dir, FRAGMENT));
+  symlinkSync(join(elsewhere, 'secret.md'), join(dir, FRAGMENT));
+  return dir;
+}
+
 function load(dir, { preamble = '', spawn = {}, timeout = 20_000 } = {}) {
   const run = spawnSync(process.execPath, ['-e', childScript(preamble), join(npmDir, 'index.js'), dir], { encoding: 'utf8', timeout, maxBuffer: 256 << 20, ...spawn });
   assert.equal(run.error?.code, undefined, `the loader did not start or did not finish (blocked?): ${run.error}`);
@@ -124,11 +137,7 @@ test('overlays: a symlinked capability.json refuses the folder', (t) => {
 
 test('overlays: a symlinked fragment is refused and the outside file appears nowhere', (t) => {
   const root = tempDir(t);
-  const elsewhere = tempDir(t);
-  writeFileSync(join(elsewhere, 'secret.md'), OUTSIDE);
-  const dir = capability(root, 'acme-notes', { fragment: 'placeholder' });
-  execFileSync('rm', [join(dir, FRAGMENT)]);
-  symlinkSync(join(elsewhere, 'secret.md'), join(dir, FRAGMENT));
+  fragmentLinkedOutside(t, root, 'acme-notes');
   const result = load(root);
   assert.deepStrictEqual(result.accepted, []);
   assert.deepStrictEqual(codes(result), [`overlay_symlink_refused@acme-notes:${FRAGMENT}`]);
@@ -150,7 +159,7 @@ test('overlays: a symlinked directory inside a folder refuses the folder', (t) =
 test('overlays: a FIFO as capability.json is refused without blocking', (t) => {
   const root = tempDir(t);
   mkdirSync(join(root, 'acme-notes'));
-  execFileSync('mkfifo', [join(root, 'acme-notes', 'capability.json')]);
+  mkfifo(join(root, 'acme-notes', 'capability.json'));
   capability(root, 'acme-other');
   const result = load(root);
   assert.deepStrictEqual(result.accepted, ['acme-other']);
@@ -160,8 +169,8 @@ test('overlays: a FIFO as capability.json is refused without blocking', (t) => {
 test('overlays: a FIFO as a fragment is refused without blocking', (t) => {
   const root = tempDir(t);
   const dir = capability(root, 'acme-notes', { fragment: 'placeholder' });
-  execFileSync('rm', [join(dir, FRAGMENT)]);
-  execFileSync('mkfifo', [join(dir, FRAGMENT)]);
+  unlinkSync(join(dir, FRAGMENT));
+  mkfifo(join(dir, FRAGMENT));
   const result = load(root);
   assert.deepStrictEqual(result.accepted, []);
   assert.deepStrictEqual(codes(result), [`overlay_not_regular_file@acme-notes:${FRAGMENT}`]);
@@ -169,7 +178,7 @@ test('overlays: a FIFO as a fragment is refused without blocking', (t) => {
 
 test('overlays: a FIFO or a file at the root is ignored, not opened', (t) => {
   const root = tempDir(t);
-  execFileSync('mkfifo', [join(root, 'a-fifo')]);
+  mkfifo(join(root, 'a-fifo'));
   writeFileSync(join(root, 'README.md'), 'not a capability');
   capability(root, 'acme-notes');
   const result = load(root);
@@ -208,7 +217,7 @@ test('overlays: a file name that is not UTF-8 is refused, and file names are esc
   writeFileSync(Buffer.from(`${dir}/bad-\xff.md`, 'latin1'), 'x');
   const hostile = capability(root, 'acme-ansi');
   mkdirSync(join(hostile, 'x'));
-  execFileSync('mkfifo', [join(hostile, 'x', 'e\u001b[31m\u202ex')]);
+  mkfifo(join(hostile, 'x', 'e\u001b[31m\u202ex'));
   const result = load(root);
   assert.deepStrictEqual(result.diagnostics.map((d) => d.code), ['overlay_not_regular_file', 'overlay_not_utf8']);
   // Escaped as the C loader writes names: \u{..} for hidden characters, \x.. for bad bytes.
@@ -249,7 +258,7 @@ test('overlays: the same tree created in two orders gives identical results', (t
       link: () => symlinkSync(join(root, 'acme-a'), join(root, 'acme-c')),
       fifo: () => {
         mkdirSync(join(root, 'acme-d'));
-        execFileSync('mkfifo', [join(root, 'acme-d', 'capability.json')]);
+        mkfifo(join(root, 'acme-d', 'capability.json'));
       },
       bad: () => {
         mkdirSync(join(root, 'Acme-E'));
@@ -289,7 +298,7 @@ test('overlays: the registry\'s own rejections follow the loader\'s refusals', (
   mkdirSync(join(root, 'acme-wrong'));
   writeFileSync(join(root, 'acme-wrong', 'capability.json'), manifest('acme-other'));
   mkdirSync(join(root, 'acme-z'));
-  execFileSync('mkfifo', [join(root, 'acme-z', 'capability.json')]);
+  mkfifo(join(root, 'acme-z', 'capability.json'));
   const result = load(root);
   assert.equal(result.diagnostics[0].code, 'overlay_not_regular_file');
   assert.ok(result.diagnostics.slice(1).some((d) => d.code === 'overlay_rejected' && d.capabilityId === 'acme-wrong'));
@@ -307,13 +316,9 @@ test('overlays: loadOverlayDir returns a usable registry in-process', (t) => {
 
 test('overlays: the CLI refuses the same trees with the same codes', (t) => {
   const root = tempDir(t);
-  const elsewhere = tempDir(t);
-  writeFileSync(join(elsewhere, 'secret.md'), OUTSIDE);
-  const dir = capability(root, 'acme-frag', { fragment: 'placeholder' });
-  execFileSync('rm', [join(dir, FRAGMENT)]);
-  symlinkSync(join(elsewhere, 'secret.md'), join(dir, FRAGMENT));
+  fragmentLinkedOutside(t, root, 'acme-frag');
   mkdirSync(join(root, 'acme-fifo'));
-  execFileSync('mkfifo', [join(root, 'acme-fifo', 'capability.json')]);
+  mkfifo(join(root, 'acme-fifo', 'capability.json'));
   mkdirSync(join(root, 'acme-dir', 'capability.json'), { recursive: true });
   capability(root, 'acme-ok');
   const api = load(root);
@@ -336,7 +341,7 @@ test('overlays: the mixed tree of the C loader\'s test gives the same diagnostic
   capability(root, 'acme-a', { files: { 'README.md': '# notes\n' } });
   symlinkSync('../outside/acme-link', join(root, 'acme-b'));
   capability(root, 'acme-c', { files: { 'zz.md': 'z' } });
-  execFileSync('mkfifo', [join(root, 'acme-c', 'aa.md')]);
+  mkfifo(join(root, 'acme-c', 'aa.md'));
   mkdirSync(join(root, 'acme-d'));
   writeFileSync(join(root, 'acme-d', 'notes.md'), 'n');
   const result = load(root);
@@ -385,6 +390,21 @@ globalThis.observed = () => ({ opened, readBytes });
 const openedIn = (result, root, folder) => result.observed.opened.filter((p) => p.startsWith(`${join(root, folder)}/`));
 
 /** A sparse file of `size` bytes (no disk blocks). */
+/**
+ * A child preamble whose `lstat` reports the files matching `pattern` as empty, as if they
+ * grew after the walk listed them.
+ * @param {RegExp} pattern
+ */
+const lstatReportsEmpty = (pattern) => `
+const lstatSync = require('node:fs').lstatSync;
+const grown = new RegExp(${JSON.stringify(pattern.source)});
+require('node:fs').lstatSync = function (p, ...rest) {
+  const stat = lstatSync.call(this, p, ...rest);
+  if (grown.test(String(p))) stat.size = 0;
+  return stat;
+};
+`;
+
 function sparse(file, size) {
   mkdirSync(join(file, '..'), { recursive: true });
   writeFileSync(file, '');
@@ -454,15 +474,7 @@ test('overlays: a file that grew after its lstat is read only to the folder budg
   capability(root, 'acme-ok');
   // The child's lstat reports the four files as empty, as if they grew after it: the
   // folder looks tiny, so only the bytes counted while reading can stop it.
-  const shrink = `
-const lstatSync = require('node:fs').lstatSync;
-require('node:fs').lstatSync = function (p, ...rest) {
-  const stat = lstatSync.call(this, p, ...rest);
-  if (/acme-grow\\/[a-d]\\.md$/.test(String(p))) stat.size = 0;
-  return stat;
-};
-`;
-  const result = load(root, { preamble: OBSERVE_OPENS + shrink, timeout: 60_000 });
+  const result = load(root, { preamble: OBSERVE_OPENS + lstatReportsEmpty(/acme-grow\/[a-d]\.md$/), timeout: 60_000 });
   assert.deepStrictEqual(result.diagnostics, [
     {
       code: 'overlay_too_large',
@@ -489,15 +501,7 @@ test('overlays: bytes read count against the root budget even when the file then
     writeFileSync(file, Buffer.from([0xff]));
     truncateSync(file, 8 * MIB);
   }
-  const shrink = `
-const lstatSync = require('node:fs').lstatSync;
-require('node:fs').lstatSync = function (p, ...rest) {
-  const stat = lstatSync.call(this, p, ...rest);
-  if (/acme-bad-[0-9]+\\/notes\\.md$/.test(String(p))) stat.size = 0;
-  return stat;
-};
-`;
-  const result = load(root, { preamble: OBSERVE_OPENS + shrink, timeout: 120_000 });
+  const result = load(root, { preamble: OBSERVE_OPENS + lstatReportsEmpty(/acme-bad-[0-9]+\/notes\.md$/), timeout: 120_000 });
   const byCode = {};
   for (const d of result.diagnostics) byCode[d.code] = (byCode[d.code] ?? 0) + 1;
   // 8 MiB + a manifest per folder: 31 folders fit in 256 MiB, the 32nd overflows while
