@@ -153,6 +153,27 @@ fn feature_with_requires(bases: &Value, n: usize) -> String {
     serde_json::to_string(&manifest).expect("serializable")
 }
 
+/// A case of `parse_manifest` alone, with no target: the parser's hostile shapes.
+fn parse_case(name: &'static str, build: fn(&Value) -> Input) -> Case {
+    Case {
+        name,
+        target_ms: None,
+        target_mib: None,
+        target_counts_input: false,
+        build,
+        run: |i| outcome_of_parse(parse_manifest(i.text())),
+    }
+}
+
+const EIGHT_MIB: usize = 8 * 1024 * 1024;
+
+/// An object of about 8 MiB: the members `first`, then `"a":1` over and over.
+fn repeated_key_after(first: &str) -> Input {
+    let member = "\"a\":1,";
+    let n = (EIGHT_MIB - 16 - first.len()) / member.len();
+    Input::Text(format!("{{{first}{}\"a\":1}}", member.repeat(n)))
+}
+
 fn overlay(folder: &str, manifest: String) -> Input {
     Input::Overlays(vec![Overlay {
         folder: folder.to_owned(),
@@ -233,72 +254,33 @@ fn cases() -> Vec<Case> {
             },
             run: |i| overlay_outcome(i.overlays()),
         },
-        Case {
-            name: "parse: 100k-deep arrays",
-            target_ms: None,
-            target_mib: None,
-            target_counts_input: false,
-            build: |_| Input::Text("[".repeat(100_000)),
-            run: |i| outcome_of_parse(parse_manifest(i.text())),
-        },
-        Case {
-            name: "parse: 100k-deep objects",
-            target_ms: None,
-            target_mib: None,
-            target_counts_input: false,
-            build: |_| {
-                Input::Text(format!(
-                    "{}1{}",
-                    "{\"a\":".repeat(100_000),
-                    "}".repeat(100_000)
-                ))
-            },
-            run: |i| outcome_of_parse(parse_manifest(i.text())),
-        },
-        Case {
-            name: "parse: 8 MiB of empty members {,,,}",
-            target_ms: None,
-            target_mib: None,
-            target_counts_input: false,
-            build: |_| Input::Text(format!("{{{}}}", ",".repeat(8 * 1024 * 1024 - 2))),
-            run: |i| outcome_of_parse(parse_manifest(i.text())),
-        },
-        Case {
-            name: "parse: 8 MiB of one repeated key",
-            target_ms: None,
-            target_mib: None,
-            target_counts_input: false,
-            build: |_| {
-                let member = "\"a\":1,";
-                let n = (8 * 1024 * 1024 - 16) / member.len();
-                Input::Text(format!("{{{}\"a\":1}}", member.repeat(n)))
-            },
-            run: |i| outcome_of_parse(parse_manifest(i.text())),
-        },
-        Case {
-            name: "parse: 8 MiB, 1,024 keys then one repeated",
-            target_ms: None,
-            target_mib: None,
-            target_counts_input: false,
-            build: |_| {
-                let first = (0..1024).fold(String::new(), |mut out, i| {
-                    let _ = write!(out, "\"k{i}\":1,");
-                    out
-                });
-                let member = "\"a\":1,";
-                let n = (8 * 1024 * 1024 - 16 - first.len()) / member.len();
-                Input::Text(format!("{{{first}{}\"a\":1}}", member.repeat(n)))
-            },
-            run: |i| outcome_of_parse(parse_manifest(i.text())),
-        },
-        Case {
-            name: "parse: 8 MiB array [1,1,1,...] (the costliest text per byte)",
-            target_ms: None,
-            target_mib: None,
-            target_counts_input: false,
-            build: |_| Input::Text(format!("[{}1]", "1,".repeat(4 * 1024 * 1024 - 2))),
-            run: |i| outcome_of_parse(parse_manifest(i.text())),
-        },
+        parse_case("parse: 100k-deep arrays", |_| {
+            Input::Text("[".repeat(100_000))
+        }),
+        parse_case("parse: 100k-deep objects", |_| {
+            Input::Text(format!(
+                "{}1{}",
+                "{\"a\":".repeat(100_000),
+                "}".repeat(100_000)
+            ))
+        }),
+        parse_case("parse: 8 MiB of empty members {,,,}", |_| {
+            Input::Text(format!("{{{}}}", ",".repeat(EIGHT_MIB - 2)))
+        }),
+        parse_case("parse: 8 MiB of one repeated key", |_| {
+            repeated_key_after("")
+        }),
+        parse_case("parse: 8 MiB, 1,024 keys then one repeated", |_| {
+            let first = (0..1024).fold(String::new(), |mut out, i| {
+                let _ = write!(out, "\"k{i}\":1,");
+                out
+            });
+            repeated_key_after(&first)
+        }),
+        parse_case(
+            "parse: 8 MiB array [1,1,1,...] (the costliest text per byte)",
+            |_| Input::Text(format!("[{}1]", "1,".repeat(EIGHT_MIB / 2 - 2))),
+        ),
         Case {
             name: "validate: 800k hostBehaviors keys",
             target_ms: Some(1000.0),
