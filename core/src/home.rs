@@ -59,7 +59,7 @@ pub enum Provenance {
 }
 
 /// `~` → home (normalised), `~/rest` → `join(home, rest)`; anything else verbatim.
-fn expand_tilde(value: &str, home: &str) -> String {
+pub(crate) fn expand_tilde(value: &str, home: &str) -> String {
     if value == "~" || value.starts_with("~/") {
         path::join(&[home, &value[1..]])
     } else {

@@ -8,9 +8,9 @@
 //! those on disk.
 
 use crate::error::Error;
-use crate::home::{probe_paths, resolve_config_home};
+use crate::home::{expand_tilde, probe_paths, resolve_config_home};
 use crate::host::Host;
-use crate::manifest::{ConfigHome, RuntimeDescriptor};
+use crate::manifest::ConfigHome;
 use crate::path;
 use crate::registry::Registry;
 use crate::vocab::{ArtifactKindName, ConfigHomeKind, Scope};
@@ -19,24 +19,10 @@ use crate::vocab::{ArtifactKindName, ConfigHomeKind, Scope};
 /// overridable through `GROK_AGENTS_HOME`).
 pub const LEGACY_GROK_ID: &str = "grok";
 
-/// `~` → home, `~/rest` → `join(home, rest)`; anything else verbatim.
-fn expand_tilde(value: &str, home: &str) -> String {
-    if value == "~" || value.starts_with("~/") {
-        path::join(&[home, &value[1..]])
-    } else {
-        value.to_owned()
-    }
-}
-
 /// A variable that is set to a non-empty value (the installer's truthy test: a blank value
 /// counts as set here, unlike the descriptor resolution).
 fn truthy_var<'h>(host: &'h Host, name: &str) -> Option<&'h str> {
     host.var(name).filter(|v| !v.is_empty())
-}
-
-/// The registry descriptor of `runtime`, when it is a registered id.
-fn descriptor<'r>(registry: &'r Registry, runtime: &str) -> Option<&'r RuntimeDescriptor> {
-    registry.runtime(runtime)
 }
 
 /// The global config directory the installer uses for `runtime`:
@@ -62,7 +48,7 @@ pub fn global_config_dir(
             None => path::join(&[&host.home, ".agents"]),
         });
     }
-    if let Some(d) = descriptor(registry, runtime) {
+    if let Some(d) = registry.runtime(runtime) {
         return resolve_config_home(&d.config_home, host).map(|(dir, _)| dir);
     }
     Ok(match truthy_var(host, "CLAUDE_CONFIG_DIR") {
@@ -98,7 +84,7 @@ pub fn global_skills_base(
     runtime: &str,
     host: &Host,
 ) -> Result<Option<String>, Error> {
-    let found = descriptor(registry, runtime);
+    let found = registry.runtime(runtime);
     if let Some(d) = found {
         if d.config_home.kind == ConfigHomeKind::None {
             return Ok(None);
@@ -160,7 +146,7 @@ pub fn global_skill_display_path(
 /// [`Host::existing_paths`] for `runtime` (the config home's probes, then the skills home's).
 #[must_use]
 pub fn global_dirs_probe_paths(registry: &Registry, runtime: &str, host: &Host) -> Vec<String> {
-    let Some(d) = descriptor(registry, runtime) else {
+    let Some(d) = registry.runtime(runtime) else {
         return Vec::new();
     };
     let mut out = probe_paths(&d.config_home, host);
