@@ -33,52 +33,76 @@ enum Color {
     Black,
 }
 
+/// Every cycle of a graph of `edges.len()` nodes (`edges[node]`: the nodes it requires, in
+/// order), found by a depth-first walk from each unvisited node in index order: for every
+/// edge that meets a node still on the walk, `(start, path)` — the node the walk started
+/// from, and the walk's path followed by the node met again. Iterative (one frame of node
+/// and next edge per level), so deep chains stay off the call stack. Shared by this
+/// module and the registry's cross-capability check.
+pub(crate) fn cycles(edges: &[Vec<usize>]) -> Vec<(usize, Vec<usize>)> {
+    let mut color = vec![Color::White; edges.len()];
+    let mut found = Vec::new();
+    for start in 0..edges.len() {
+        if color[start] != Color::White {
+            continue;
+        }
+        let mut stack: Vec<(usize, usize)> = vec![(start, 0)];
+        color[start] = Color::Gray;
+        while let Some(&mut (node, ref mut next)) = stack.last_mut() {
+            let Some(&target) = edges[node].get(*next) else {
+                color[node] = Color::Black;
+                stack.pop();
+                continue;
+            };
+            *next += 1;
+            match color[target] {
+                Color::Gray => {
+                    let mut path: Vec<usize> = stack.iter().map(|&(n, _)| n).collect();
+                    path.push(target);
+                    found.push((start, path));
+                }
+                Color::White => {
+                    color[target] = Color::Gray;
+                    stack.push((target, 0));
+                }
+                Color::Black => {}
+            }
+        }
+    }
+    found
+}
+
 /// Every `requires` cycle, found by a depth-first walk from each unvisited id in map order:
 /// `requires cycle detected: a → b → a` (the walk's path, then the id met again).
 #[must_use]
 pub fn detect_requires_cycles(entries: &[RequiresEntry]) -> Vec<String> {
-    let by_id: HashMap<&str, &RequiresEntry> = entries.iter().map(|e| (e.id.as_str(), e)).collect();
-    let mut color: HashMap<&str, Color> = entries
-        .iter()
-        .map(|e| (e.id.as_str(), Color::White))
-        .collect();
-    let mut errors = Vec::new();
-    for start in entries {
-        if color.get(start.id.as_str()) != Some(&Color::White) {
-            continue;
-        }
-        // An explicit stack of (id, next requires index) keeps deep chains off the call stack.
-        let mut path: Vec<&str> = vec![start.id.as_str()];
-        let mut frames: Vec<(&str, usize)> = vec![(start.id.as_str(), 0)];
-        color.insert(start.id.as_str(), Color::Gray);
-        while let Some(frame) = frames.last_mut() {
-            let reqs = requires_of(&by_id, frame.0);
-            let Some(req) = reqs.get(frame.1) else {
-                let (done, _) = frames.pop().unwrap_or((start.id.as_str(), 0));
-                path.pop();
-                color.insert(done, Color::Black);
-                continue;
-            };
-            frame.1 += 1;
-            let Some(next) = req.as_str().filter(|r| by_id.contains_key(r)) else {
-                continue;
-            };
-            match color.get(next) {
-                Some(Color::Gray) => {
-                    let mut cycle = path.clone();
-                    cycle.push(next);
-                    errors.push(format!("requires cycle detected: {}", cycle.join(" → ")));
-                }
-                Some(Color::Black) => {}
-                _ => {
-                    color.insert(next, Color::Gray);
-                    path.push(next);
-                    frames.push((next, 0));
-                }
-            }
-        }
+    // Nodes are the distinct ids in first-seen order; an id given twice takes the
+    // `requires` of its last entry, as a map keyed by id would hold it.
+    let mut ids: Vec<&str> = Vec::new();
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    for e in entries {
+        index.entry(e.id.as_str()).or_insert_with(|| {
+            ids.push(e.id.as_str());
+            ids.len() - 1
+        });
     }
-    errors
+    let by_id: HashMap<&str, &RequiresEntry> = entries.iter().map(|e| (e.id.as_str(), e)).collect();
+    let edges: Vec<Vec<usize>> = ids
+        .iter()
+        .map(|id| {
+            requires_of(&by_id, id)
+                .iter()
+                .filter_map(|r| r.as_str().and_then(|r| index.get(r)).copied())
+                .collect()
+        })
+        .collect();
+    cycles(&edges)
+        .into_iter()
+        .map(|(_, path)| {
+            let names: Vec<&str> = path.into_iter().map(|n| ids[n]).collect();
+            format!("requires cycle detected: {}", names.join(" → "))
+        })
+        .collect()
 }
 
 /// Every value reachable from `id` through `requires` arrays, breadth first, in the order

@@ -247,50 +247,21 @@ fn runtime_compat(members: &[Member<'_>], out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// DFS colouring of the `requires` graph, in map order (`detectRequiresCycles`).
+/// The `requires` cycles of the members, in map order (`detectRequiresCycles`), by the
+/// walk [`crate::requires_graph`] shares.
 fn requires_cycles(members: &[Member<'_>], out: &mut Vec<Diagnostic>) {
-    #[derive(Clone, Copy, PartialEq)]
-    enum Colour {
-        White,
-        Grey,
-        Black,
-    }
     let index: HashMap<&str, usize> = members.iter().enumerate().map(|(i, m)| (m.id, i)).collect();
-    let requires: Vec<Vec<&str>> = members
+    let edges: Vec<Vec<usize>> = members
         .iter()
-        .map(|m| strings(m.manifest, "requires").collect())
+        .map(|m| {
+            strings(m.manifest, "requires")
+                .filter_map(|r| index.get(r).copied())
+                .collect()
+        })
         .collect();
-    let mut colour = vec![Colour::White; members.len()];
-    // Iterative DFS: a frame is (node, position in its requires list).
-    for start in 0..members.len() {
-        if colour[start] != Colour::White {
-            continue;
-        }
-        let mut stack: Vec<(usize, usize)> = vec![(start, 0)];
-        colour[start] = Colour::Grey;
-        while let Some(&mut (node, ref mut next)) = stack.last_mut() {
-            let Some(req) = requires[node].get(*next) else {
-                colour[node] = Colour::Black;
-                stack.pop();
-                continue;
-            };
-            *next += 1;
-            let Some(&target) = index.get(req) else {
-                continue;
-            };
-            match colour[target] {
-                Colour::Grey => {
-                    let mut path: Vec<&str> = stack.iter().map(|(n, _)| members[*n].id).collect();
-                    path.push(members[target].id);
-                    out.push(messages::cycle(members[start].id, &path));
-                }
-                Colour::White => {
-                    colour[target] = Colour::Grey;
-                    stack.push((target, 0));
-                }
-                Colour::Black => {}
-            }
-        }
+    for (start, path) in crate::requires_graph::cycles(&edges) {
+        let path: Vec<&str> = path.into_iter().map(|n| members[n].id).collect();
+        out.push(messages::cycle(members[start].id, &path));
     }
 }
 
