@@ -11,7 +11,9 @@
 
 pub mod compat;
 mod convert;
+mod core_shim;
 mod error;
+pub mod inventory;
 pub mod plan;
 mod surface;
 

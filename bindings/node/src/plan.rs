@@ -6,13 +6,21 @@
 //! (placements, triggers, ...): JS parses the head at once and each section on first read.
 //! Nothing stays native: a handle per plan would be freed only when Node runs its
 //! finalizers, which a synchronous loop of plans never lets it do.
+//!
+//! A plan over an [`Inventory`] handle crosses in two steps instead: [`plan_head`] returns
+//! the small fields, `kinds` and `uninstall`, and the *lengths* of the three large lists
+//! (placements, triggers, diagnostics); JS keeps the call's inputs (texts and handles),
+//! and the first read of a list calls [`plan_section`], which decides the plan again from
+//! the same inputs (cheap: the core builds no list to decide) and returns that one list.
 
-use gsd_core::{Plan, PlanRequest, Registry as CoreRegistry};
+use gsd_core::{Host, Plan, PlanRequest, Registry as CoreRegistry};
 use napi::Env;
 use napi_derive::napi;
 
 use crate::convert::{self, core};
+use crate::core_shim as core_api;
 use crate::error::{JsCode, JsResult, invalid_argument};
+use crate::inventory::Inventory;
 
 /// The plan's fields in serialization order, and whether each is a large section that JS
 /// parses on first access (`true`) or a small one that crosses in the head (`false`).
@@ -142,6 +150,136 @@ pub fn resolve_install_plan_sections(
     };
     let plan = core(env, gsd_core::resolve_install_plan(registry, &request))?;
     sections(env, &plan)
+}
+
+/// The large lists a plan over an [`Inventory`] reads on first access; the head carries
+/// their lengths in their place.
+pub const LAZY_FIELDS: [&str; 3] = ["placements", "triggers", "diagnostics"];
+
+/// The plan of a decision without its large lists, as one JSON object in field order, each
+/// of [`LAZY_FIELDS`] replaced by its length.
+fn head_json(env: Env, head: &Plan, counts: &core_api::PlanCounts) -> JsResult<String> {
+    let mut out = String::with_capacity(2048);
+    out.push('{');
+    for (name, _) in PLAN_FIELDS {
+        if out.len() > 1 {
+            out.push(',');
+        }
+        out.push('"');
+        out.push_str(name);
+        out.push_str("\":");
+        let count = match name {
+            "placements" => Some(counts.placements),
+            "triggers" => Some(counts.triggers),
+            "diagnostics" => Some(counts.diagnostics),
+            _ => None,
+        };
+        if let Some(count) = count {
+            out.push_str(&count.to_string());
+            continue;
+        }
+        let text = field(env, head, name)?.ok_or_else(|| {
+            invalid_argument(env, "section", &format!("no plan field named {name:?}"))
+        })?;
+        out.push_str(&text);
+    }
+    out.push('}');
+    Ok(out)
+}
+
+/// The options of a plan over an inventory (`{ explicitDir?, profile? }` as JSON text).
+fn decision_options(env: Env, options: Option<String>) -> JsResult<convert::DecisionOptions> {
+    match options {
+        Some(text) => convert::from_json(env, "options", &text),
+        None => Ok(convert::DecisionOptions::default()),
+    }
+}
+
+/// The head of the install plan of a runtime at a scope over an inventory handle:
+/// `[head]`, or `[head, host]` when `host` is omitted. `head` is the plan's JSON object
+/// with `placements`, `triggers` and `diagnostics` replaced by their lengths (read them
+/// with `planSection`). `host` is host data as JSON text; when it is omitted the real
+/// machine is read here, once, and returned as JSON text, so the sections are decided
+/// for the very host the head describes. `options` is JSON text of
+/// `{ explicitDir?, profile? }`.
+#[napi(catch_unwind)]
+pub fn plan_head(
+    env: Env,
+    runtime: String,
+    scope: String,
+    host: Option<String>,
+    options: Option<String>,
+    inventory: &Inventory,
+    registry: Option<&crate::Registry>,
+) -> napi::Result<Vec<String>, JsCode> {
+    let registry: &CoreRegistry = crate::registry_or_default(registry);
+    let scope = core(env, gsd_core::parse_scope(&scope))?;
+    let options = decision_options(env, options)?;
+    let explicit = options.explicit_dir.as_deref();
+    let real = host.is_none();
+    let host: Host = convert::host_json(env, host, |h| {
+        gsd_core::scope_probe_paths(registry, &runtime, scope, h, explicit)
+    })?;
+    let decision = core(
+        env,
+        core_api::decide_install_plan(
+            registry,
+            &runtime,
+            scope,
+            &host,
+            explicit,
+            &inventory.inner,
+            options.profile.as_ref(),
+        ),
+    )?;
+    let mut out = vec![head_json(env, decision.head(), &decision.counts())?];
+    if real {
+        out.push(convert::to_json(env, &host)?);
+    }
+    Ok(out)
+}
+
+/// One large list of a plan over an inventory, as JSON text: `section` is one of
+/// `placements`, `triggers`, `diagnostics`. The other arguments are those `planHead` was
+/// given, with `host` always present (the text `planHead` returned for the real machine).
+#[napi(catch_unwind)]
+#[allow(clippy::too_many_arguments)] // Reason: the inputs of `planHead` plus the section name.
+pub fn plan_section(
+    env: Env,
+    section: String,
+    runtime: String,
+    scope: String,
+    host: String,
+    options: Option<String>,
+    inventory: &Inventory,
+    registry: Option<&crate::Registry>,
+) -> napi::Result<String, JsCode> {
+    let registry: &CoreRegistry = crate::registry_or_default(registry);
+    let scope = core(env, gsd_core::parse_scope(&scope))?;
+    let options = decision_options(env, options)?;
+    let host: Host = convert::from_json(env, "host", &host)?;
+    let decision = core(
+        env,
+        core_api::decide_install_plan(
+            registry,
+            &runtime,
+            scope,
+            &host,
+            options.explicit_dir.as_deref(),
+            &inventory.inner,
+            options.profile.as_ref(),
+        ),
+    )?;
+    match section.as_str() {
+        "placements" => convert::to_json(env, &decision.placements()),
+        "triggers" => convert::to_json(env, &decision.triggers()),
+        "diagnostics" => convert::to_json(env, &decision.diagnostics()),
+        _ => Err(invalid_argument(
+            env,
+            "section",
+            &format!("section must be one of {LAZY_FIELDS:?}, got {section:?}"),
+        )),
+    }
 }
 
 #[cfg(test)]
