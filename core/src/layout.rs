@@ -116,6 +116,20 @@ impl<'a> ConfinedRoot<'a> {
     /// is built in one allocation without normalising anything. Anything else goes through
     /// [`Self::dest`], so errors and edge cases are exactly its own.
     pub(crate) fn dest_of(&self, parts: &[&str]) -> Result<String, Error> {
+        let out = self.append(parts);
+        let relative = &out[self.resolved.len() + 1..];
+        if !self.root.is_empty() && self.resolved != "/" && is_plain_relative(relative) {
+            return Ok(out);
+        }
+        let relative = relative.to_owned();
+        self.dest(&relative)
+    }
+}
+
+impl ConfinedRoot<'_> {
+    /// The resolved root, `/`, then `parts`, in one allocation: the destination when
+    /// [`Self::admits_plain`] holds for `parts`.
+    pub(crate) fn append(&self, parts: &[&str]) -> String {
         let len = parts.iter().map(|p| p.len()).sum::<usize>();
         let mut out = String::with_capacity(self.resolved.len() + 1 + len);
         out.push_str(&self.resolved);
@@ -123,12 +137,14 @@ impl<'a> ConfinedRoot<'a> {
         for part in parts {
             out.push_str(part);
         }
-        let relative = &out[self.resolved.len() + 1..];
-        if !self.root.is_empty() && self.resolved != "/" && is_plain_relative(relative) {
-            return Ok(out);
-        }
-        let relative = relative.to_owned();
-        self.dest(&relative)
+        out
+    }
+
+    /// Whether [`Self::dest_of`] takes its plain path for `parts`: the root is neither empty
+    /// nor `/`, and the concatenation is a plain relative path. Then the destination lies
+    /// strictly inside the root and no error can arise.
+    pub(crate) fn admits_plain(&self, parts: &[&str]) -> bool {
+        !self.root.is_empty() && self.resolved != "/" && is_plain_relative(&path::concat(parts))
     }
 }
 

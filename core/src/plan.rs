@@ -15,17 +15,19 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::error::{Error, ErrorCode};
 use crate::host::Host;
 pub use crate::intent::{ConfigIntent, Hooks, InstallIntent, install_intent};
-use crate::layout::{ArtifactKind, resolve_layout};
+use crate::layout::ArtifactKind;
 use crate::path;
 use crate::registry::Registry;
-use crate::scope::{ResolvedScope, lookup_runtime, resolve_scope};
+use crate::scope::{ResolvedScope, lookup_runtime};
 use crate::trigger::{ShadowedBy, Trigger, surface_of};
 use crate::vocab::{ArtifactKindName, CommandStyle, ConverterName, SandboxTier, Scope};
 
+mod decide;
 mod placement;
 
+pub use decide::{Inventory, PlanCounts, PlanDecision, decide_install_plan};
 pub use placement::{Routers, derive_routers};
-use placement::{is_plain_stem, placements_for, routing_applies};
+use placement::{is_plain_stem, routing_applies};
 
 /// Install-profile allow-lists; `None` installs everything of that class.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -170,28 +172,39 @@ fn check_stem(stem: &str, field: impl FnOnce() -> String) -> Result<(), Error> {
     Ok(())
 }
 
-fn check_request(request: &PlanRequest) -> Result<(), Error> {
-    if !path::is_absolute(&request.host.cwd) {
+/// `host.cwd` must be absolute: every destination is resolved against it.
+fn check_cwd(host: &Host) -> Result<(), Error> {
+    if !path::is_absolute(&host.cwd) {
         return Err(Error::new(
             ErrorCode::InvalidHost,
             format!(
                 "host.cwd must be an absolute path, got {}",
-                serde_json::to_string(&request.host.cwd).unwrap_or_default()
+                serde_json::to_string(&host.cwd).unwrap_or_default()
             ),
         )
         .with_field("host.cwd"));
     }
+    Ok(())
+}
+
+/// Every stem of the inventory must be plain ([`check_stem`]).
+fn check_stems(
+    commands: &[String],
+    agents: &[String],
+    router_stems: &[String],
+    child_to_routers: &BTreeMap<String, Vec<String>>,
+) -> Result<(), Error> {
     let lists = [
-        ("commands", &request.commands),
-        ("agents", &request.agents),
-        ("routerStems", &request.router_stems),
+        ("commands", commands),
+        ("agents", agents),
+        ("routerStems", router_stems),
     ];
     for (name, list) in lists {
         for (index, stem) in list.iter().enumerate() {
             check_stem(stem, || format!("{name}[{index}]"))?;
         }
     }
-    for (child, owners) in &request.child_to_routers {
+    for (child, owners) in child_to_routers {
         check_stem(child, || "childToRouters".to_owned())?;
         for owner in owners {
             check_stem(owner, || format!("childToRouters.{child}"))?;
@@ -200,9 +213,25 @@ fn check_request(request: &PlanRequest) -> Result<(), Error> {
     Ok(())
 }
 
+/// What a plan is computed from besides the runtime, scope and host, borrowed from a
+/// [`PlanRequest`] or an [`Inventory`]. Every stem is plain (checked before a view is made).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Inputs<'a> {
+    /// `host.cwd`, absolute.
+    pub(crate) cwd: &'a str,
+    pub(crate) commands: &'a [String],
+    pub(crate) agents: &'a [String],
+    pub(crate) router_stems: &'a [String],
+    pub(crate) child_to_routers: &'a BTreeMap<String, Vec<String>>,
+    pub(crate) profile: Option<&'a ProfileSelection>,
+    /// Whether `commands` and `agents` are known to list no stem twice.
+    pub(crate) distinct: (bool, bool),
+}
+
 /// Inventory order, duplicates dropped, filtered by an optional allow-list. Borrowed: the
-/// stems are copied only into the records that carry them.
-fn select<'a>(stems: &'a [String], allow: Option<&Vec<String>>) -> Vec<&'a str> {
+/// stems are copied only into the records that carry them. `distinct`: `stems` is known to
+/// list no stem twice.
+fn select<'a>(stems: &'a [String], allow: Option<&Vec<String>>, distinct: bool) -> Vec<&'a str> {
     let mut out: Vec<&str> = match allow {
         None => stems.iter().map(String::as_str).collect(),
         Some(allow) => {
@@ -215,7 +244,7 @@ fn select<'a>(stems: &'a [String], allow: Option<&Vec<String>>) -> Vec<&'a str> 
                 .collect()
         }
     };
-    if crate::trigger::has_duplicates(&out) {
+    if !distinct && crate::trigger::has_duplicates(&out) {
         let mut seen = HashSet::with_capacity(out.len());
         out.retain(|s| seen.insert(*s));
     }
@@ -225,9 +254,9 @@ fn select<'a>(stems: &'a [String], allow: Option<&Vec<String>>) -> Vec<&'a str> 
 /// The router inputs of the trigger surface. Routing is reported only when the profile
 /// selects every router, as only then does the installer nest skills (no router stems: no
 /// candidate is routed, and the child map is never read).
-fn trigger_routers(request: &PlanRequest) -> &[String] {
-    if routing_applies(request) {
-        &request.router_stems
+fn trigger_routers<'a>(inputs: &Inputs<'a>) -> &'a [String] {
+    if routing_applies(inputs) {
+        inputs.router_stems
     } else {
         &[]
     }
@@ -287,80 +316,37 @@ fn shadow_detail(t: &Trigger, by: ShadowedBy) -> Value {
 pub fn resolve_install_plan(registry: &Registry, request: &PlanRequest) -> Result<Plan, Error> {
     let runtime = request.runtime.as_str();
     let descriptor = lookup_runtime(registry, runtime)?;
-    check_request(request)?;
-    let scope = resolve_scope(
+    check_cwd(&request.host)?;
+    check_stems(
+        &request.commands,
+        &request.agents,
+        &request.router_stems,
+        &request.child_to_routers,
+    )?;
+    let inputs = request_inputs(request);
+    let decision = decide::decide(
         registry,
+        descriptor,
         runtime,
         request.scope,
         &request.host,
         request.explicit_dir.as_deref(),
+        inputs,
     )?;
-    let layout = resolve_layout(
-        registry,
-        runtime,
-        &scope.config_home,
-        request.scope,
-        &request.host,
-    )?;
-    let profile = request.profile.as_ref();
-    let commands = select(&request.commands, profile.and_then(|p| p.skills.as_ref()));
-    let agents = select(&request.agents, profile.and_then(|p| p.agents.as_ref()));
-    // One file per selected stem per kind (nesting and Kimi's extra files may add a few).
-    let mut placements = Vec::with_capacity(
-        layout
-            .kinds
-            .iter()
-            .map(|k| match k.kind {
-                ArtifactKindName::Commands | ArtifactKindName::Skills => commands.len(),
-                ArtifactKindName::Agents => agents.len(),
-                ArtifactKindName::KimiAgents => 2 * agents.len() + 2,
-            })
-            .sum(),
-    );
-    for kind in &layout.kinds {
-        placements_for(
-            &mut placements,
-            kind,
-            descriptor,
-            request,
-            &commands,
-            &agents,
-        )?;
+    Ok(decision.into_plan())
+}
+
+/// The inputs of a request whose stems were checked.
+fn request_inputs(request: &PlanRequest) -> Inputs<'_> {
+    Inputs {
+        cwd: &request.host.cwd,
+        commands: &request.commands,
+        agents: &request.agents,
+        router_stems: &request.router_stems,
+        child_to_routers: &request.child_to_routers,
+        profile: request.profile.as_ref(),
+        distinct: (false, false),
     }
-    let triggers = surface_of(
-        descriptor,
-        &[request.scope],
-        &commands,
-        (trigger_routers(request), &request.child_to_routers),
-        true,
-    );
-    let diagnostics = shadow_diagnostics(runtime, &triggers);
-    Ok(Plan {
-        runtime: runtime.to_owned(),
-        command_style: descriptor.command_style,
-        config: ConfigIntent::of(descriptor),
-        hooks: Hooks::of(descriptor),
-        sandbox_tier: descriptor.sandbox_tier,
-        support_tier: descriptor.support_tier,
-        uninstall: layout
-            .kinds
-            .iter()
-            .map(|k| UninstallItem {
-                kind: k.kind,
-                dest_dir: k.dest_dir.clone(),
-            })
-            .collect(),
-        kinds: layout.kinds,
-        placements,
-        triggers,
-        install_manifest: InstallManifestRecord {
-            manifest_version: crate::install_manifest::MANIFEST_SCHEMA_VERSION,
-            runtime: runtime.to_owned(),
-            scope: request.scope,
-        },
-        diagnostics,
-        scope,
-    })
 }
 
 /// Resolves one plan per scope (in `SCOPE_ORDER`, duplicates ignored) plus the trigger
@@ -391,13 +377,15 @@ pub fn resolve_install_plans(
     let stems = select(
         &request.commands,
         request.profile.as_ref().and_then(|p| p.skills.as_ref()),
+        false,
     );
     let descriptor = lookup_runtime(registry, &request.runtime)?;
+    let inputs = request_inputs(request);
     let triggers = surface_of(
         descriptor,
         &wanted,
         &stems,
-        (trigger_routers(request), &request.child_to_routers),
+        (trigger_routers(&inputs), &request.child_to_routers),
         true,
     );
     let diagnostics = shadow_diagnostics(&request.runtime, &triggers);

@@ -165,20 +165,62 @@ pub(crate) fn surface_of<S: AsRef<str>>(
             }
         }
     }
-    let bearing: Vec<&str> = SCOPE_ORDER
-        .iter()
-        .filter(|s| scopes.contains(s))
-        .flat_map(|s| descriptor.artifact_layout.entries(*s))
-        .filter(|e| TriggerKind::of(e.kind).is_some())
-        .map(|e| e.prefix.as_str())
-        .collect();
-    let one_prefix = bearing.windows(2).all(|w| w[0] == w[1]);
-    if one_prefix && (distinct || !has_duplicates(stems)) {
+    if per_stem_rule(descriptor, scopes, stems, distinct).1 {
         assign_aligned_winners(&mut surfaces, stems.len(), &descriptor.trigger_precedence);
     } else {
         assign_winners(&mut surfaces, &descriptor.trigger_precedence);
     }
     surfaces
+}
+
+/// The number of candidates and of shadowed candidates [`surface_of`] returns for the same
+/// arguments, without building them when its per-stem rule applies: every trigger-bearing
+/// entry emits one candidate per stem, and with one prefix and distinct stems each stem's
+/// candidates (one per entry) have one winner, so every entry but one loses per stem.
+pub(crate) fn surface_counts<S: AsRef<str>>(
+    descriptor: &RuntimeDescriptor,
+    scopes: &[Scope],
+    stems: &[S],
+    routers: (&[String], &BTreeMap<String, Vec<String>>),
+    distinct: bool,
+) -> (usize, usize) {
+    let (bearing, per_stem) = per_stem_rule(descriptor, scopes, stems, distinct);
+    if per_stem {
+        return (
+            bearing * stems.len(),
+            bearing.saturating_sub(1) * stems.len(),
+        );
+    }
+    let surface = surface_of(descriptor, scopes, stems, routers, distinct);
+    let shadowed = surface.iter().filter(|t| t.shadowed_by.is_some()).count();
+    (surface.len(), shadowed)
+}
+
+/// The number of trigger-bearing entries at `scopes`, and whether winners can be settled
+/// per stem ([`assign_aligned_winners`]): every such entry has the same prefix and no stem
+/// is listed twice, so two candidates share a trigger exactly when they share a stem.
+fn per_stem_rule<S: AsRef<str>>(
+    descriptor: &RuntimeDescriptor,
+    scopes: &[Scope],
+    stems: &[S],
+    distinct: bool,
+) -> (usize, bool) {
+    let mut bearing = SCOPE_ORDER
+        .iter()
+        .filter(|s| scopes.contains(s))
+        .flat_map(|s| descriptor.artifact_layout.entries(*s))
+        .filter(|e| TriggerKind::of(e.kind).is_some())
+        .map(|e| e.prefix.as_str());
+    let Some(first) = bearing.next() else {
+        return (0, true);
+    };
+    let mut count = 1;
+    let mut one_prefix = true;
+    for prefix in bearing {
+        count += 1;
+        one_prefix &= prefix == first;
+    }
+    (count, one_prefix && (distinct || !has_duplicates(stems)))
 }
 
 /// Whether `stems` lists some stem twice (a sort of the borrowed list, no hashing).
@@ -319,6 +361,62 @@ mod tests {
                 assert_eq!(fast, slow, "{runtime}");
             }
         }
+    }
+
+    /// The counts equal the lengths of the surface they stand for, on the per-stem rule and
+    /// on the general one (repeated stems; a runtime whose entries carry different prefixes).
+    #[test]
+    fn surface_counts_are_the_surface_lengths() {
+        let reg = Registry::first_party();
+        let routers = (
+            vec!["ns-a".to_owned()],
+            BTreeMap::from([("plan".to_owned(), vec!["ns-a".to_owned()])]),
+        );
+        let mut descriptors: Vec<RuntimeDescriptor> = reg
+            .runtime_ids()
+            .filter_map(|id| reg.runtime(id).cloned())
+            .collect();
+        let mut mixed = reg.runtime("claude").cloned().expect("claude");
+        for entry in &mut mixed.artifact_layout.global {
+            if entry.kind == crate::vocab::ArtifactKindName::Commands {
+                // `gs` + `d-help` is the skills' `gsd-` + `help`: two stems share a trigger.
+                entry.prefix = "gs".into();
+            }
+        }
+        descriptors.push(mixed);
+        let stem_sets: [&[&str]; 4] = [
+            &[],
+            &["help", "plan", "ns-a"],
+            &["help", "help", "plan"],
+            &["d-help", "help", "gsd-x"],
+        ];
+        let mut general = 0;
+        for descriptor in &descriptors {
+            for scopes in [
+                &[Scope::Global, Scope::Local][..],
+                &[Scope::Local],
+                &[Scope::Global],
+            ] {
+                for stems in stem_sets {
+                    for distinct in [false, true] {
+                        if distinct && has_duplicates(stems) {
+                            continue;
+                        }
+                        let routers = (routers.0.as_slice(), &routers.1);
+                        let surface = surface_of(descriptor, scopes, stems, routers, distinct);
+                        let shadowed = surface.iter().filter(|t| t.shadowed_by.is_some()).count();
+                        assert_eq!(
+                            surface_counts(descriptor, scopes, stems, routers, distinct),
+                            (surface.len(), shadowed),
+                            "{scopes:?} {stems:?}"
+                        );
+                        general +=
+                            usize::from(!per_stem_rule(descriptor, scopes, stems, distinct).1);
+                    }
+                }
+            }
+        }
+        assert!(general > 0, "the general rule is exercised");
     }
 
     #[test]

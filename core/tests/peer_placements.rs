@@ -22,8 +22,8 @@ use std::sync::OnceLock;
 
 use gsd_core::profile::CommandSource;
 use gsd_core::{
-    ErrorCode, Host, PlanRequest, ProfileSelection, Registry, Scope, derive_routers,
-    resolve_install_plan,
+    ErrorCode, Host, Inventory, PlanCounts, PlanRequest, ProfileSelection, Registry, Scope,
+    decide_install_plan, derive_routers, resolve_install_plan,
 };
 use serde_json::{Value, json};
 
@@ -288,4 +288,64 @@ fn nested_skills_are_duplicated_under_every_owning_router_only_for_full_selectio
     let core = resolve_install_plan(registry, &request_for(find("hermes", "global", "core")))
         .expect("hermes core plan");
     assert!(core.triggers.iter().all(|t| t.router_trigger.is_none()));
+}
+
+/// The decided plan over a checked [`Inventory`] of the real package is the resolved plan,
+/// for every runtime × scope × profile of the peer's cases: its head is the plan without
+/// its large sections, its counts are their lengths, each section on demand is the plan's,
+/// and `into_plan` is the whole plan.
+#[test]
+fn decided_plans_over_the_package_inventory_are_the_resolved_plans() {
+    let registry = Registry::first_party();
+    let mut planned = 0;
+    for case in peer()["cases"].as_array().expect("cases") {
+        let request = request_for(case);
+        let inventory = Inventory::new(
+            request.commands.clone(),
+            request.agents.clone(),
+            request.router_stems.clone(),
+            request.child_to_routers.clone(),
+        )
+        .expect("the package's stems are plain");
+        let decided = decide_install_plan(
+            registry,
+            &request.runtime,
+            request.scope,
+            &request.host,
+            request.explicit_dir.as_deref(),
+            &inventory,
+            request.profile.as_ref(),
+        );
+        let Ok(plan) = resolve_install_plan(registry, &request) else {
+            let expected = resolve_install_plan(registry, &request).err();
+            assert_eq!(decided.err(), expected, "{}", label(case));
+            continue;
+        };
+        let decision = decided.expect("decides where the plan resolves");
+        assert_eq!(
+            decision.counts(),
+            PlanCounts {
+                placements: plan.placements.len(),
+                triggers: plan.triggers.len(),
+                diagnostics: plan.diagnostics.len(),
+            },
+            "{}",
+            label(case)
+        );
+        let mut head = plan.clone();
+        head.placements.clear();
+        head.triggers.clear();
+        head.diagnostics.clear();
+        assert_eq!(decision.head(), &head, "{}", label(case));
+        assert_eq!(decision.placements(), plan.placements, "{}", label(case));
+        assert_eq!(decision.triggers(), plan.triggers, "{}", label(case));
+        assert_eq!(decision.diagnostics(), plan.diagnostics, "{}", label(case));
+        assert_eq!(decision.into_plan(), plan, "{}", label(case));
+        planned += 1;
+    }
+    // vscode cannot be planned (2 scopes × 3 profiles); every other case is.
+    assert_eq!(
+        planned,
+        (Registry::first_party().runtime_ids().count() - 1) * 6
+    );
 }

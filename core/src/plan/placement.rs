@@ -15,6 +15,7 @@
 //! callers need not know the `requires:` rule.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::convert::Infallible;
 
 use serde::Serialize;
 
@@ -25,7 +26,7 @@ use crate::path;
 use crate::profile::{CommandSource, parse_requires};
 use crate::vocab::{ArtifactKindName, Nesting};
 
-use super::{Placement, PlanRequest};
+use super::{Inputs, Placement};
 
 /// The file stem of the Kimi root agent (`gsd.yaml`, `gsd.md`).
 const KIMI_ROOT: &str = "gsd";
@@ -87,18 +88,18 @@ pub fn derive_routers(commands: &[CommandSource]) -> Routers {
     routers
 }
 
-/// `hostBehaviors.agentFileExtension` when declared: a suffix starting with `.` that names a
-/// file (no separator, no NUL).
-fn agent_file_extension(descriptor: &RuntimeDescriptor) -> Result<Option<&str>, Error> {
+/// The agent file suffix: `hostBehaviors.agentFileExtension` when declared (a suffix starting
+/// with `.` that names a file: no separator, no NUL), else `.md`.
+pub(crate) fn agent_file_extension(descriptor: &RuntimeDescriptor) -> Result<&str, Error> {
     let Some(value) = descriptor
         .host_behaviors
         .as_ref()
         .and_then(|b| b.get("agentFileExtension"))
     else {
-        return Ok(None);
+        return Ok(".md");
     };
     match value.as_str() {
-        Some(ext) if ext.len() > 1 && ext.starts_with('.') && is_plain_stem(ext) => Ok(Some(ext)),
+        Some(ext) if ext.len() > 1 && ext.starts_with('.') && is_plain_stem(ext) => Ok(ext),
         _ => Err(Error::new(
             ErrorCode::InvalidDescriptor,
             format!(
@@ -123,96 +124,208 @@ fn kimi_subagent_name(stem: &str) -> Option<&str> {
 
 /// Whether router nesting applies: routers are known and the profile selects every one of
 /// them (an absent skills allow-list selects everything, as the peer's `full` sentinel).
-pub(crate) fn routing_applies(request: &PlanRequest) -> bool {
-    let allow = request.profile.as_ref().and_then(|p| p.skills.as_ref());
-    !request.router_stems.is_empty()
-        && allow.is_none_or(|allow| request.router_stems.iter().all(|r| allow.contains(r)))
+pub(crate) fn routing_applies(inputs: &Inputs<'_>) -> bool {
+    let allow = inputs.profile.and_then(|p| p.skills.as_ref());
+    !inputs.router_stems.is_empty()
+        && allow.is_none_or(|allow| inputs.router_stems.iter().all(|r| allow.contains(r)))
 }
 
-/// Appends every placement of one kind, for the selected `commands` and `agents`, to `out`.
-pub(crate) fn placements_for(
+/// Where a placement's body comes from.
+#[derive(Clone, Copy)]
+enum Source<'s> {
+    /// `commands/gsd/<stem>.md`.
+    Command(&'s str),
+    /// `agents/<stem>.md`.
+    Agent(&'s str),
+    /// The Kimi root agent, generated from the whole agent set.
+    KimiRoot,
+}
+
+impl Source<'_> {
+    fn path(self) -> String {
+        match self {
+            Source::Command(stem) => path::concat(&["commands/gsd/", stem, ".md"]),
+            Source::Agent(stem) => path::concat(&["agents/", stem, ".md"]),
+            Source::KimiRoot => KIMI_ROOT_SOURCE.to_owned(),
+        }
+    }
+}
+
+/// Appends every placement of one kind, for the selected `commands` and `agents`, to `out`,
+/// each destination resolved and confined under the kind's root ([`ConfinedRoot::dest_of`]).
+pub(crate) fn placements_checked<S: AsRef<str>>(
     out: &mut Vec<Placement>,
     kind: &ArtifactKind,
-    descriptor: &RuntimeDescriptor,
-    request: &PlanRequest,
-    commands: &[&str],
-    agents: &[&str],
+    agent_ext: &str,
+    inputs: &Inputs<'_>,
+    commands: &[S],
+    agents: &[S],
 ) -> Result<(), Error> {
-    // The root is resolved once for all of the kind's destinations; each destination is the
-    // root plus its relative parts ([`ConfinedRoot::dest_of`]).
-    let root = ConfinedRoot::new(&request.host.cwd, &kind.dest_dir);
-    let place = |stem: &str, source: String, relative: &[&str]| -> Result<Placement, Error> {
-        Ok(Placement {
-            kind: kind.kind,
-            stem: stem.to_owned(),
-            source,
-            destination: root.dest_of(relative)?,
-            converter: kind.converter,
-        })
-    };
-    let command_source = |stem: &str| path::concat(&["commands/gsd/", stem, ".md"]);
-    let agent_source = |stem: &str| path::concat(&["agents/", stem, ".md"]);
+    // The root is resolved once for all of the kind's destinations.
+    let root = ConfinedRoot::new(inputs.cwd, &kind.dest_dir);
+    walk(
+        kind,
+        agent_ext,
+        inputs,
+        commands,
+        agents,
+        &mut |stem, source, relative| {
+            out.push(placement(kind, stem, source, root.dest_of(relative)?));
+            Ok(())
+        },
+    )
+}
+
+/// [`placements_checked`] for a kind whose destinations [`plain_count`] admitted: each is
+/// the root plus its relative parts, so nothing can fail.
+pub(crate) fn placements_plain<S: AsRef<str>>(
+    out: &mut Vec<Placement>,
+    kind: &ArtifactKind,
+    agent_ext: &str,
+    inputs: &Inputs<'_>,
+    commands: &[S],
+    agents: &[S],
+) {
+    let root = ConfinedRoot::new(inputs.cwd, &kind.dest_dir);
+    let walked = walk::<Infallible, S>(
+        kind,
+        agent_ext,
+        inputs,
+        commands,
+        agents,
+        &mut |stem, source, relative| {
+            out.push(placement(kind, stem, source, root.append(relative)));
+            Ok(())
+        },
+    );
+    match walked {
+        Ok(()) => {}
+        Err(never) => match never {},
+    }
+}
+
+fn placement(
+    kind: &ArtifactKind,
+    stem: &str,
+    source: Source<'_>,
+    destination: String,
+) -> Placement {
+    Placement {
+        kind: kind.kind,
+        stem: stem.to_owned(),
+        source: source.path(),
+        destination,
+        converter: kind.converter,
+    }
+}
+
+/// How many placements one kind has when every destination is provably plain (the root
+/// plus its relative parts, strictly inside the root); `None` when one is not, and the
+/// kind must be planned with [`placements_checked`].
+///
+/// A stem is plain (non-empty, not `.`/`..`, no `/`, no control character), so a path
+/// segment that contains a stem is never empty, `.` or `..`; whether the concatenated
+/// relative path is plain therefore depends only on the fixed parts around the stems, and
+/// is decided once per shape of parts ([`ConfinedRoot::admits_plain`]) without building
+/// any destination.
+pub(crate) fn plain_count<S: AsRef<str>>(
+    kind: &ArtifactKind,
+    agent_ext: &str,
+    inputs: &Inputs<'_>,
+    commands: &[S],
+    agents: &[S],
+) -> Option<usize> {
+    let root = ConfinedRoot::new(inputs.cwd, &kind.dest_dir);
+    // A kind has at most two shapes (flat and nested skills, the Kimi root and its
+    // subagents), told apart by their number of parts.
+    let mut plain: [Option<bool>; 6] = [None; 6];
+    let mut count = 0;
+    walk(
+        kind,
+        agent_ext,
+        inputs,
+        commands,
+        agents,
+        &mut |_, _, relative| {
+            let admitted = match plain.get_mut(relative.len()) {
+                Some(known) => *known.get_or_insert_with(|| root.admits_plain(relative)),
+                None => false,
+            };
+            count += 1;
+            if admitted { Ok(()) } else { Err(()) }
+        },
+    )
+    .ok()?;
+    Some(count)
+}
+
+/// Receives `(stem, source, relative destination parts)` for each placement.
+type Emit<'e, E> = dyn FnMut(&str, Source<'_>, &[&str]) -> Result<(), E> + 'e;
+
+/// Calls `emit(stem, source, relative destination parts)` for every placement of one kind,
+/// in plan order. The relative parts of one kind differ only in their stems (see
+/// [`count_placements`]).
+fn walk<E, S: AsRef<str>>(
+    kind: &ArtifactKind,
+    agent_ext: &str,
+    inputs: &Inputs<'_>,
+    commands: &[S],
+    agents: &[S],
+    emit: &mut Emit<'_, E>,
+) -> Result<(), E> {
     let prefix = kind.prefix.as_str();
     match kind.kind {
         ArtifactKindName::Commands => {
             let namespaced = is_namespaced_by_dir(kind.kind, &kind.dest_subpath, prefix);
             // `compose_command_filename`, as parts.
             let prefix = if namespaced { "" } else { prefix };
-            out.reserve(commands.len());
-            for &stem in commands {
-                out.push(place(stem, command_source(stem), &[prefix, stem, ".md"])?);
+            for stem in commands {
+                let stem = stem.as_ref();
+                emit(stem, Source::Command(stem), &[prefix, stem, ".md"])?;
             }
         }
         ArtifactKindName::Skills => {
-            let nest = kind.nesting == Nesting::Nested && routing_applies(request);
+            let nest = kind.nesting == Nesting::Nested && routing_applies(inputs);
             let routers: BTreeSet<&str> = if nest {
-                request.router_stems.iter().map(String::as_str).collect()
+                inputs.router_stems.iter().map(String::as_str).collect()
             } else {
                 BTreeSet::new()
             };
-            out.reserve(commands.len());
             let mut owners: Vec<&str> = Vec::new();
-            for &stem in commands {
+            for stem in commands {
+                let stem = stem.as_ref();
                 owners.clear();
                 if nest && !routers.contains(stem) {
-                    for owner in request.child_to_routers.get(stem).into_iter().flatten() {
+                    for owner in inputs.child_to_routers.get(stem).into_iter().flatten() {
                         if routers.contains(owner.as_str()) && !owners.contains(&owner.as_str()) {
                             owners.push(owner);
                         }
                     }
                 }
                 if owners.is_empty() {
-                    out.push(place(
-                        stem,
-                        command_source(stem),
-                        &[prefix, stem, "/SKILL.md"],
-                    )?);
+                    emit(stem, Source::Command(stem), &[prefix, stem, "/SKILL.md"])?;
                 }
                 for owner in &owners {
                     let relative = [prefix, owner, "/skills/", stem, "/SKILL.md"];
-                    out.push(place(stem, command_source(stem), &relative)?);
+                    emit(stem, Source::Command(stem), &relative)?;
                 }
             }
         }
         ArtifactKindName::Agents => {
-            let ext = agent_file_extension(descriptor)?.unwrap_or(".md");
-            out.reserve(agents.len());
-            for &stem in agents {
-                out.push(place(stem, agent_source(stem), &[stem, ext])?);
+            for stem in agents {
+                let stem = stem.as_ref();
+                emit(stem, Source::Agent(stem), &[stem, agent_ext])?;
             }
         }
         ArtifactKindName::KimiAgents => {
             for ext in [".yaml", ".md"] {
-                out.push(place(
-                    KIMI_ROOT,
-                    KIMI_ROOT_SOURCE.to_owned(),
-                    &[KIMI_ROOT, ext],
-                )?);
+                emit(KIMI_ROOT, Source::KimiRoot, &[KIMI_ROOT, ext])?;
             }
             // One subagent per distinct name; its body comes from the full agent when both
             // it and its compact variant are selected (the full file is read last).
             let mut names: Vec<(&str, &str)> = Vec::new();
-            for &stem in agents {
+            for stem in agents {
+                let stem = stem.as_ref();
                 let Some(name) = kimi_subagent_name(stem) else {
                     continue;
                 };
@@ -224,8 +337,7 @@ pub(crate) fn placements_for(
             }
             for (name, stem) in names {
                 for ext in [".yaml", ".md"] {
-                    let relative = ["subagents/", name, ext];
-                    out.push(place(name, agent_source(stem), &relative)?);
+                    emit(name, Source::Agent(stem), &["subagents/", name, ext])?;
                 }
             }
         }
@@ -266,6 +378,85 @@ mod tests {
                 ),
             ])
         );
+    }
+
+    /// Every kind, shape and root: where [`plain_count`] admits a kind, the placements built
+    /// without resolving equal the resolved ones and their number is the count; where it
+    /// does not, the kind is left to the resolving path. Both outcomes must occur.
+    #[test]
+    fn plain_placements_equal_resolved_ones() {
+        let roots = ["/c/skills", "/", "", "rel/x", "/c/../d", "/c/./e/", "//c"];
+        let prefixes = [
+            "gsd-", "", "gsd/", "a//", "./", "../", "x/.", "/abs", "a/..", ".", "..", "a\0b", "-/",
+            "a/./",
+        ];
+        let routers = vec!["ns-a".to_owned(), "ns-b".to_owned()];
+        let child_to_routers = BTreeMap::from([
+            (
+                "plan".to_owned(),
+                vec!["ns-a".to_owned(), "ns-b".to_owned()],
+            ),
+            ("x".to_owned(), vec!["ns-b".to_owned()]),
+        ]);
+        let commands = ["help", "ns-a", "plan", "x", "..x", ".hidden", "ns-b"].map(String::from);
+        let agents =
+            ["gsd-a", "gsd-a.compact", "gsd-B", "other", "gsd-c.compact"].map(String::from);
+        let inputs = Inputs {
+            cwd: "/w",
+            commands: &commands,
+            agents: &agents,
+            router_stems: &routers,
+            child_to_routers: &child_to_routers,
+            profile: None,
+            distinct: (true, true),
+        };
+        let (mut admitted, mut refused) = (0, 0);
+        for root in roots {
+            for prefix in prefixes {
+                for (name, nesting) in [
+                    (ArtifactKindName::Commands, Nesting::Flat),
+                    (ArtifactKindName::Skills, Nesting::Flat),
+                    (ArtifactKindName::Skills, Nesting::Nested),
+                    (ArtifactKindName::Agents, Nesting::Flat),
+                    (ArtifactKindName::KimiAgents, Nesting::Flat),
+                ] {
+                    for ext in [".md", ".agent.md"] {
+                        let kind = ArtifactKind {
+                            kind: name,
+                            dest_subpath: "sub".into(),
+                            prefix: prefix.into(),
+                            nesting,
+                            recursive: false,
+                            converter: None,
+                            home: None,
+                            dest_dir: root.into(),
+                        };
+                        let mut checked = Vec::new();
+                        let resolved = placements_checked(
+                            &mut checked,
+                            &kind,
+                            ext,
+                            &inputs,
+                            &commands,
+                            &agents,
+                        );
+                        let Some(count) = plain_count(&kind, ext, &inputs, &commands, &agents)
+                        else {
+                            refused += 1;
+                            continue;
+                        };
+                        admitted += 1;
+                        let mut plain = Vec::new();
+                        placements_plain(&mut plain, &kind, ext, &inputs, &commands, &agents);
+                        let case = format!("{root:?} {prefix:?} {name:?} {nesting:?} {ext}");
+                        assert_eq!(resolved, Ok(()), "{case}");
+                        assert_eq!(plain, checked, "{case}");
+                        assert_eq!(count, plain.len(), "{case}");
+                    }
+                }
+            }
+        }
+        assert!(admitted > 100 && refused > 100, "{admitted} {refused}");
     }
 
     #[test]

@@ -1,0 +1,323 @@
+//! The plan decided before it is spelled out.
+//!
+//! [`decide_install_plan`] does every check and every choice of a plan — scope, layout,
+//! which stems are planned, which destinations are confined, how many placements,
+//! triggers and shadowed triggers there are — and raises every error
+//! [`super::resolve_install_plan`] would raise. What it leaves for later is spelling the
+//! large sections out as records (one string per destination, per trigger, per
+//! diagnostic): [`PlanDecision::placements`], [`PlanDecision::triggers`] and
+//! [`PlanDecision::diagnostics`] build them on demand, and [`PlanDecision::into_plan`]
+//! builds the whole [`Plan`]. `resolve_install_plan` is `decide` followed by `into_plan`,
+//! so both give the same plan by construction.
+//!
+//! An [`Inventory`] holds the source stems checked once, for callers that plan many times
+//! over the same package (a binding keeps one behind a handle).
+
+use std::collections::BTreeMap;
+
+use crate::diagnostic::Diagnostic;
+use crate::error::Error;
+use crate::host::Host;
+use crate::intent::{ConfigIntent, Hooks};
+use crate::layout::resolve_layout;
+use crate::manifest::RuntimeDescriptor;
+use crate::registry::Registry;
+use crate::scope::{lookup_runtime, resolve_scope};
+use crate::trigger::{Trigger, has_duplicates, surface_counts, surface_of};
+use crate::vocab::{ArtifactKindName, Scope};
+
+use super::placement::{agent_file_extension, placements_checked, placements_plain, plain_count};
+use super::{
+    Inputs, InstallManifestRecord, Placement, Plan, ProfileSelection, UninstallItem, check_cwd,
+    check_stems, select, shadow_diagnostics, trigger_routers,
+};
+
+/// The source inventory of a package, every stem checked once: command stems
+/// (`commands/gsd/<stem>.md`), agent stems (`agents/<stem>.md`), router stems (`ns-*`) and
+/// the routed children of each router, as in [`super::PlanRequest`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Inventory {
+    commands: Vec<String>,
+    agents: Vec<String>,
+    router_stems: Vec<String>,
+    child_to_routers: BTreeMap<String, Vec<String>>,
+    /// Whether `commands` and `agents` list no stem twice.
+    distinct: (bool, bool),
+}
+
+impl Inventory {
+    /// Checks every stem as [`super::resolve_install_plan`] does and keeps them.
+    ///
+    /// # Errors
+    /// [`crate::ErrorCode::InvalidArgument`] naming the first stem that is empty, `.`/`..`,
+    /// or contains `/`, `\`, a control, bidi or invisible character (`commands[3]`,
+    /// `childToRouters.<child>`, ...).
+    pub fn new(
+        commands: Vec<String>,
+        agents: Vec<String>,
+        router_stems: Vec<String>,
+        child_to_routers: BTreeMap<String, Vec<String>>,
+    ) -> Result<Self, Error> {
+        check_stems(&commands, &agents, &router_stems, &child_to_routers)?;
+        let distinct = (!has_duplicates(&commands), !has_duplicates(&agents));
+        Ok(Self {
+            commands,
+            agents,
+            router_stems,
+            child_to_routers,
+            distinct,
+        })
+    }
+
+    /// Command stems, in the given order.
+    #[must_use]
+    pub fn commands(&self) -> &[String] {
+        &self.commands
+    }
+
+    /// Agent stems, in the given order.
+    #[must_use]
+    pub fn agents(&self) -> &[String] {
+        &self.agents
+    }
+
+    /// Router command stems.
+    #[must_use]
+    pub fn router_stems(&self) -> &[String] {
+        &self.router_stems
+    }
+
+    /// Routed child stem → owning routers.
+    #[must_use]
+    pub fn child_to_routers(&self) -> &BTreeMap<String, Vec<String>> {
+        &self.child_to_routers
+    }
+
+    fn inputs<'a>(&'a self, cwd: &'a str, profile: Option<&'a ProfileSelection>) -> Inputs<'a> {
+        Inputs {
+            cwd,
+            commands: &self.commands,
+            agents: &self.agents,
+            router_stems: &self.router_stems,
+            child_to_routers: &self.child_to_routers,
+            profile,
+            distinct: self.distinct,
+        }
+    }
+}
+
+/// The lengths of a plan's large sections.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PlanCounts {
+    /// `placements.len()`.
+    pub placements: usize,
+    /// `triggers.len()`.
+    pub triggers: usize,
+    /// `diagnostics.len()`.
+    pub diagnostics: usize,
+}
+
+/// How one kind's placements are spelled out.
+#[derive(Debug)]
+enum KindPlacements {
+    /// Every destination is the kind's root plus plain relative parts: built on demand.
+    Plain,
+    /// Some destination needed resolving: built (and checked) at decision time.
+    Checked(Vec<Placement>),
+}
+
+/// A decided plan: every check done, the large sections spelled out on demand.
+#[derive(Debug)]
+pub struct PlanDecision<'a> {
+    descriptor: &'a RuntimeDescriptor,
+    inputs: Inputs<'a>,
+    commands: Vec<&'a str>,
+    agents: Vec<&'a str>,
+    agent_ext: &'a str,
+    /// One per `head.kinds` entry.
+    kinds: Vec<KindPlacements>,
+    head: Plan,
+    counts: PlanCounts,
+}
+
+/// Decides the install plan of `runtime` at `scope` over a checked [`Inventory`].
+///
+/// # Errors
+/// As [`super::resolve_install_plan`], except stem errors, which [`Inventory::new`] raised.
+pub fn decide_install_plan<'a>(
+    registry: &'a Registry,
+    runtime: &'a str,
+    scope: Scope,
+    host: &'a Host,
+    explicit_dir: Option<&'a str>,
+    inventory: &'a Inventory,
+    profile: Option<&'a ProfileSelection>,
+) -> Result<PlanDecision<'a>, Error> {
+    let descriptor = lookup_runtime(registry, runtime)?;
+    check_cwd(host)?;
+    decide(
+        registry,
+        descriptor,
+        runtime,
+        scope,
+        host,
+        explicit_dir,
+        inventory.inputs(&host.cwd, profile),
+    )
+}
+
+/// [`decide_install_plan`] of a known runtime over checked inputs.
+pub(super) fn decide<'a>(
+    registry: &Registry,
+    descriptor: &'a RuntimeDescriptor,
+    runtime: &str,
+    scope: Scope,
+    host: &Host,
+    explicit_dir: Option<&str>,
+    inputs: Inputs<'a>,
+) -> Result<PlanDecision<'a>, Error> {
+    let resolved = resolve_scope(registry, runtime, scope, host, explicit_dir)?;
+    let layout = resolve_layout(registry, runtime, &resolved.config_home, scope, host)?;
+    let profile = inputs.profile;
+    let commands = select(
+        inputs.commands,
+        profile.and_then(|p| p.skills.as_ref()),
+        inputs.distinct.0,
+    );
+    let agents = select(
+        inputs.agents,
+        profile.and_then(|p| p.agents.as_ref()),
+        inputs.distinct.1,
+    );
+    let mut agent_ext = ".md";
+    let mut kinds = Vec::with_capacity(layout.kinds.len());
+    let mut placements = 0;
+    for kind in &layout.kinds {
+        if kind.kind == ArtifactKindName::Agents {
+            agent_ext = agent_file_extension(descriptor)?;
+        }
+        if let Some(count) = plain_count(kind, agent_ext, &inputs, &commands, &agents) {
+            placements += count;
+            kinds.push(KindPlacements::Plain);
+        } else {
+            let mut out = Vec::new();
+            placements_checked(&mut out, kind, agent_ext, &inputs, &commands, &agents)?;
+            placements += out.len();
+            kinds.push(KindPlacements::Checked(out));
+        }
+    }
+    let (triggers, diagnostics) = surface_counts(
+        descriptor,
+        &[scope],
+        &commands,
+        (trigger_routers(&inputs), inputs.child_to_routers),
+        true,
+    );
+    let head = Plan {
+        runtime: runtime.to_owned(),
+        command_style: descriptor.command_style,
+        config: ConfigIntent::of(descriptor),
+        hooks: Hooks::of(descriptor),
+        sandbox_tier: descriptor.sandbox_tier,
+        support_tier: descriptor.support_tier,
+        uninstall: layout
+            .kinds
+            .iter()
+            .map(|k| UninstallItem {
+                kind: k.kind,
+                dest_dir: k.dest_dir.clone(),
+            })
+            .collect(),
+        kinds: layout.kinds,
+        placements: Vec::new(),
+        triggers: Vec::new(),
+        install_manifest: InstallManifestRecord {
+            manifest_version: crate::install_manifest::MANIFEST_SCHEMA_VERSION,
+            runtime: runtime.to_owned(),
+            scope,
+        },
+        diagnostics: Vec::new(),
+        scope: resolved,
+    };
+    Ok(PlanDecision {
+        descriptor,
+        inputs,
+        commands,
+        agents,
+        agent_ext,
+        kinds,
+        head,
+        counts: PlanCounts {
+            placements,
+            triggers,
+            diagnostics,
+        },
+    })
+}
+
+impl PlanDecision<'_> {
+    /// The plan without its large sections: every field is final except `placements`,
+    /// `triggers` and `diagnostics`, which are empty here (see [`Self::counts`]).
+    #[must_use]
+    pub fn head(&self) -> &Plan {
+        &self.head
+    }
+
+    /// The lengths the large sections will have.
+    #[must_use]
+    pub fn counts(&self) -> PlanCounts {
+        self.counts
+    }
+
+    /// Every file to write, by kind (layout order) then stem (inventory order).
+    #[must_use]
+    pub fn placements(&self) -> Vec<Placement> {
+        let mut out = Vec::with_capacity(self.counts.placements);
+        for (kind, how) in self.head.kinds.iter().zip(&self.kinds) {
+            match how {
+                KindPlacements::Plain => placements_plain(
+                    &mut out,
+                    kind,
+                    self.agent_ext,
+                    &self.inputs,
+                    &self.commands,
+                    &self.agents,
+                ),
+                KindPlacements::Checked(list) => out.extend(list.iter().cloned()),
+            }
+        }
+        out
+    }
+
+    /// The trigger surface at the plan's scope.
+    #[must_use]
+    pub fn triggers(&self) -> Vec<Trigger> {
+        surface_of(
+            self.descriptor,
+            &[self.head.install_manifest.scope],
+            &self.commands,
+            (trigger_routers(&self.inputs), self.inputs.child_to_routers),
+            true,
+        )
+    }
+
+    /// One `trigger_shadowed` warning per shadowed trigger.
+    #[must_use]
+    pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        shadow_diagnostics(&self.head.runtime, &self.triggers())
+    }
+
+    /// The whole plan.
+    #[must_use]
+    pub fn into_plan(self) -> Plan {
+        let placements = self.placements();
+        let triggers = self.triggers();
+        let diagnostics = shadow_diagnostics(&self.head.runtime, &triggers);
+        Plan {
+            placements,
+            triggers,
+            diagnostics,
+            ..self.head
+        }
+    }
+}
