@@ -13,7 +13,7 @@ use napi_derive::napi;
 use serde::Deserialize;
 
 use crate::convert::{self, core};
-use crate::core_shim as core_api;
+
 use crate::error::JsCode;
 
 /// `{ commands?, agents?, routerStems?, childToRouters? }` as the caller wrote it.
@@ -33,8 +33,9 @@ struct InventoryInput {
 /// A validated source inventory (command, agent and router stems, routed children), kept
 /// native; build it once with `Inventory.fromJson` and pass it to every plan.
 #[napi]
+#[derive(Debug)]
 pub struct Inventory {
-    pub(crate) inner: core_api::Inventory,
+    pub(crate) inner: gsd_core::Inventory,
 }
 
 #[napi]
@@ -47,7 +48,7 @@ impl Inventory {
         let input: InventoryInput = convert::from_json(env, "inventory", &text)?;
         let inner = core(
             env,
-            core_api::Inventory::new(
+            gsd_core::Inventory::new(
                 input.commands,
                 input.agents,
                 input.router_stems,

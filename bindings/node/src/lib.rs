@@ -11,7 +11,6 @@
 
 pub mod compat;
 mod convert;
-mod core_shim;
 mod error;
 pub mod inventory;
 pub mod plan;

@@ -18,7 +18,7 @@ use napi::Env;
 use napi_derive::napi;
 
 use crate::convert::{self, core};
-use crate::core_shim as core_api;
+
 use crate::error::{JsCode, JsResult, invalid_argument};
 use crate::inventory::Inventory;
 
@@ -158,7 +158,7 @@ pub const LAZY_FIELDS: [&str; 3] = ["placements", "triggers", "diagnostics"];
 
 /// The plan of a decision without its large lists, as one JSON object in field order, each
 /// of [`LAZY_FIELDS`] replaced by its length.
-fn head_json(env: Env, head: &Plan, counts: &core_api::PlanCounts) -> JsResult<String> {
+fn head_json(env: Env, head: &Plan, counts: &gsd_core::PlanCounts) -> JsResult<String> {
     let mut out = String::with_capacity(2048);
     out.push('{');
     for (name, _) in PLAN_FIELDS {
@@ -222,7 +222,7 @@ pub fn plan_head(
     })?;
     let decision = core(
         env,
-        core_api::decide_install_plan(
+        gsd_core::decide_install_plan(
             registry,
             &runtime,
             scope,
@@ -260,7 +260,7 @@ pub fn plan_section(
     let host: Host = convert::from_json(env, "host", &host)?;
     let decision = core(
         env,
-        core_api::decide_install_plan(
+        gsd_core::decide_install_plan(
             registry,
             &runtime,
             scope,
