@@ -16,6 +16,7 @@
 use gsd_core::{Host, Plan, PlanRequest, Registry as CoreRegistry};
 use napi::Env;
 use napi_derive::napi;
+use serde::Serialize;
 
 use crate::convert::{self, core};
 
@@ -156,35 +157,62 @@ pub fn resolve_install_plan_sections(
 /// their lengths in their place.
 pub const LAZY_FIELDS: [&str; 3] = ["placements", "triggers", "diagnostics"];
 
-/// The plan of a decision without its large lists, as one JSON object in field order, each
-/// of [`LAZY_FIELDS`] replaced by its length.
-fn head_json(env: Env, head: &Plan, counts: &gsd_core::PlanCounts) -> JsResult<String> {
-    let mut out = String::with_capacity(2048);
-    out.push('{');
-    for (name, _) in PLAN_FIELDS {
-        if out.len() > 1 {
-            out.push(',');
+/// The head of a plan over an inventory as it crosses: the plan's fields in
+/// [`PLAN_FIELDS`] order, each of [`LAZY_FIELDS`] replaced by its length.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Head<'a> {
+    runtime: &'a str,
+    scope: &'a gsd_core::ResolvedScope,
+    command_style: gsd_core::vocab::CommandStyle,
+    config: &'a gsd_core::ConfigIntent,
+    hooks: &'a gsd_core::Hooks,
+    sandbox_tier: gsd_core::vocab::SandboxTier,
+    support_tier: u8,
+    kinds: &'a [gsd_core::ArtifactKind],
+    placements: usize,
+    uninstall: &'a [gsd_core::UninstallItem],
+    triggers: usize,
+    install_manifest: &'a gsd_core::InstallManifestRecord,
+    diagnostics: usize,
+}
+
+impl<'a> Head<'a> {
+    /// The head of a decided plan: `head` without its large lists (empty there), `counts`
+    /// their lengths.
+    fn new(head: &'a Plan, counts: gsd_core::PlanCounts) -> Self {
+        // Destructured in full so a field added to `Plan` fails to compile here.
+        let Plan {
+            runtime,
+            scope,
+            command_style,
+            config,
+            hooks,
+            sandbox_tier,
+            support_tier,
+            kinds,
+            placements: _,
+            uninstall,
+            triggers: _,
+            install_manifest,
+            diagnostics: _,
+        } = head;
+        Head {
+            runtime,
+            scope,
+            command_style: *command_style,
+            config,
+            hooks,
+            sandbox_tier: *sandbox_tier,
+            support_tier: *support_tier,
+            kinds,
+            placements: counts.placements,
+            uninstall,
+            triggers: counts.triggers,
+            install_manifest,
+            diagnostics: counts.diagnostics,
         }
-        out.push('"');
-        out.push_str(name);
-        out.push_str("\":");
-        let count = match name {
-            "placements" => Some(counts.placements),
-            "triggers" => Some(counts.triggers),
-            "diagnostics" => Some(counts.diagnostics),
-            _ => None,
-        };
-        if let Some(count) = count {
-            out.push_str(&count.to_string());
-            continue;
-        }
-        let text = field(env, head, name)?.ok_or_else(|| {
-            invalid_argument(env, "section", &format!("no plan field named {name:?}"))
-        })?;
-        out.push_str(&text);
     }
-    out.push('}');
-    Ok(out)
 }
 
 /// The options of a plan over an inventory (`{ explicitDir?, profile? }` as JSON text).
@@ -232,7 +260,10 @@ pub fn plan_head(
             options.profile.as_ref(),
         ),
     )?;
-    let mut out = vec![head_json(env, decision.head(), &decision.counts())?];
+    let mut out = vec![convert::to_json(
+        env,
+        &Head::new(decision.head(), decision.counts()),
+    )?];
     if real {
         out.push(convert::to_json(env, &host)?);
     }
@@ -314,5 +345,25 @@ mod tests {
             .collect();
         let listed: Vec<&str> = PLAN_FIELDS.iter().map(|(name, _)| *name).collect();
         assert_eq!(keys, listed);
+
+        let counts = gsd_core::PlanCounts {
+            placements: plan.placements.len(),
+            triggers: plan.triggers.len(),
+            diagnostics: plan.diagnostics.len(),
+        };
+        let head = serde_json::to_value(Head::new(&plan, counts)).expect("a head serializes");
+        let head = head.as_object().expect("a head is an object");
+        let head_keys: Vec<&str> = head.keys().map(String::as_str).collect();
+        assert_eq!(head_keys, listed);
+        for (name, value) in head {
+            if LAZY_FIELDS.contains(&name.as_str()) {
+                assert_eq!(
+                    value.as_u64(),
+                    serialized[name].as_array().map(|l| l.len() as u64)
+                );
+            } else {
+                assert_eq!(value, &serialized[name], "{name}");
+            }
+        }
     }
 }
