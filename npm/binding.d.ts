@@ -186,9 +186,12 @@ export declare function planFields(): Array<[string, boolean]>
  * with `planSection`). `host` is host data as JSON text; when it is omitted the real
  * machine is read here, once, and returned as JSON text, so the sections are decided
  * for the very host the head describes. `options` is JSON text of
- * `{ explicitDir?, profile? }`.
+ * `{ explicitDir?, profile? }`. Without `constants` the head leaves out the fields that
+ * depend only on the registry, the runtime and the scope (`runtime`, `commandStyle`,
+ * `config`, `hooks`, `sandboxTier`, `supportTier`, `installManifest`), which the caller
+ * keeps from an earlier head.
  */
-export declare function planHead(runtime: string, scope: string, host: string | undefined | null, options: string | undefined | null, inventory: Inventory, registry?: Registry | undefined | null): Array<string>
+export declare function planHead(runtime: string, scope: string, host: string | undefined | null, options: string | undefined | null, inventory: Inventory, constants: boolean, registry?: Registry | undefined | null): Array<string>
 
 /**
  * One large list of a plan over an inventory, as JSON text: `section` is one of

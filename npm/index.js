@@ -474,28 +474,71 @@ class LazySection {
 }
 
 /**
- * A plan over an inventory: the head's small fields, `kinds` and `uninstall` deep-frozen
- * now; `placements`, `triggers` and `diagnostics` as lazy lists of the lengths the head
- * gave (an empty one is the shared frozen `[]`).
- * @param {string} headText
+ * Per registry handle: `runtime` + newline + `scope` → the plan fields that depend on
+ * neither the host nor the inventory (`runtime`, `commandStyle`, `config`, `hooks`,
+ * `sandboxTier`, `supportTier`, `installManifest`), deep-frozen, from the first head of
+ * that runtime and scope. Later heads leave them out. At most two entries per runtime.
+ * @type {WeakMap<object, Map<string, Record<string, any>>>}
+ */
+const planConstants = new WeakMap();
+
+/**
+ * A plan over an inventory: the runtime's constants (shared, frozen), the head's `scope`,
+ * `kinds` and `uninstall` deep-frozen now, and `placements`, `triggers` and
+ * `diagnostics` as lazy lists of the lengths the head gave (an empty one is the shared
+ * frozen `[]`). The literal lists the keys in the plan's field order.
+ * @param {Record<string, any>} constants
+ * @param {Record<string, any>} head
  * @param {PlanInputs} inputs
  */
-function lazyPlanObject(headText, inputs) {
-  const plan = JSON.parse(headText);
-  for (const key of Object.keys(plan)) {
-    const value = plan[key];
-    if (typeof value === 'number' && LAZY_SECTIONS.has(key)) {
-      plan[key] = value === 0 ? EMPTY : new Proxy(new Array(value), new LazySection(inputs, key));
-    } else if (typeof value === 'object' && value !== null) {
-      freezeParsed(value);
-    }
-  }
+function lazyPlanObject(constants, head, inputs) {
+  const plan = {
+    runtime: constants.runtime,
+    scope: freezeParsed(head.scope),
+    commandStyle: constants.commandStyle,
+    config: constants.config,
+    hooks: constants.hooks,
+    sandboxTier: constants.sandboxTier,
+    supportTier: constants.supportTier,
+    kinds: freezeParsed(head.kinds),
+    placements: lazyList(head.placements, inputs, 'placements'),
+    uninstall: freezeParsed(head.uninstall),
+    triggers: lazyList(head.triggers, inputs, 'triggers'),
+    installManifest: constants.installManifest,
+    diagnostics: lazyList(head.diagnostics, inputs, 'diagnostics'),
+  };
   Object.defineProperty(plan, INSPECT, { value: inspectPlan });
   return Object.freeze(plan);
 }
 
+/**
+ * A lazy list of `length` records, or the shared frozen `[]`.
+ * @param {number} length
+ * @param {PlanInputs} inputs
+ * @param {string} name
+ */
+function lazyList(length, inputs, name) {
+  return length === 0 ? EMPTY : new Proxy(new Array(length), new LazySection(inputs, name));
+}
+
+/**
+ * The runtime's constants of a head that carries them.
+ * @param {Record<string, any>} head
+ */
+function constantsOf(head) {
+  return {
+    runtime: head.runtime,
+    commandStyle: head.commandStyle,
+    config: freezeParsed(head.config),
+    hooks: freezeParsed(head.hooks),
+    sandboxTier: head.sandboxTier,
+    supportTier: head.supportTier,
+    installManifest: freezeParsed(head.installManifest),
+  };
+}
+
 /** The plan lists a plan over an inventory computes on first access. */
-const LAZY_SECTIONS = new Set(['placements', 'triggers', 'diagnostics']);
+const LAZY_SECTIONS = ['placements', 'triggers', 'diagnostics'];
 
 /**
  * The install plan of a runtime at a scope: scope, config intent, hooks, layout kinds,
@@ -545,10 +588,16 @@ function resolveInstallPlan(runtime, scope, host, options) {
     inventory: handle,
     registry: registryOrDefault(registry),
   };
-  const texts = native.planHead(inputs.runtime, inputs.scope, inputs.host, inputs.options, handle, inputs.registry);
+  let known = planConstants.get(inputs.registry);
+  if (known === undefined) planConstants.set(inputs.registry, (known = new Map()));
+  const key = `${inputs.runtime}\n${inputs.scope}`;
+  let constants = known.get(key);
+  const texts = native.planHead(inputs.runtime, inputs.scope, inputs.host, inputs.options, handle, constants === undefined, inputs.registry);
   // Without host data the addon read the machine once; the sections use that same host.
   if (texts.length > 1) inputs.host = texts[1];
-  return lazyPlanObject(texts[0], inputs);
+  const head = JSON.parse(texts[0]);
+  if (constants === undefined) known.set(key, (constants = constantsOf(head)));
+  return lazyPlanObject(constants, head, inputs);
 }
 
 /**

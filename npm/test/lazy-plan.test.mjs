@@ -257,3 +257,27 @@ test('without host data the machine is read once: the lists describe the host th
   assert.deepStrictEqual(plan.triggers, expected.triggers);
   assert.deepStrictEqual(plan.diagnostics, expected.diagnostics);
 });
+
+test('the runtime\'s constants cross once per registry, runtime and scope, and are shared frozen values', () => {
+  const heads = [];
+  const original = native.planHead;
+  native.planHead = (...args) => {
+    const texts = original(...args);
+    heads.push(JSON.parse(texts[0]));
+    return texts;
+  };
+  let plans;
+  const registry = gsd.buildRegistry([]);
+  try {
+    plans = [lazy('kilo', 'local'), lazy('kilo', 'local'), lazy('kilo', 'global'), lazy('kilo', 'local', { registry })];
+  } finally {
+    native.planHead = original;
+  }
+  assert.deepStrictEqual(heads.map((h) => 'config' in h), [true, false, true, true]);
+  assert.deepStrictEqual(Object.keys(heads[1]), ['scope', 'kinds', 'placements', 'uninstall', 'triggers', 'diagnostics']);
+  assert.equal(plans[0].config, plans[1].config);
+  assert.ok(Object.isFrozen(plans[1].config) && Object.isFrozen(plans[1].hooks.extendedHookEvents));
+  assert.deepStrictEqual(plans[1], eager('kilo', 'local'));
+  assert.deepStrictEqual(plans[2], eager('kilo', 'global'));
+  assert.deepStrictEqual(plans[3], eager('kilo', 'local'));
+});

@@ -158,29 +158,40 @@ pub fn resolve_install_plan_sections(
 pub const LAZY_FIELDS: [&str; 3] = ["placements", "triggers", "diagnostics"];
 
 /// The head of a plan over an inventory as it crosses: the plan's fields in
-/// [`PLAN_FIELDS`] order, each of [`LAZY_FIELDS`] replaced by its length.
+/// [`PLAN_FIELDS`] order, each of [`LAZY_FIELDS`] replaced by its length. The fields that
+/// depend on neither the host nor the inventory (the runtime's constants: `runtime`,
+/// `commandStyle`, `config`, `hooks`, `sandboxTier`, `supportTier`, `installManifest`)
+/// are left out (`None`) when the caller already holds them for this registry, runtime
+/// and scope.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Head<'a> {
-    runtime: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    runtime: Option<&'a str>,
     scope: &'a gsd_core::ResolvedScope,
-    command_style: gsd_core::vocab::CommandStyle,
-    config: &'a gsd_core::ConfigIntent,
-    hooks: &'a gsd_core::Hooks,
-    sandbox_tier: gsd_core::vocab::SandboxTier,
-    support_tier: u8,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    command_style: Option<gsd_core::vocab::CommandStyle>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    config: Option<&'a gsd_core::ConfigIntent>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hooks: Option<&'a gsd_core::Hooks>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sandbox_tier: Option<gsd_core::vocab::SandboxTier>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    support_tier: Option<u8>,
     kinds: &'a [gsd_core::ArtifactKind],
     placements: usize,
     uninstall: &'a [gsd_core::UninstallItem],
     triggers: usize,
-    install_manifest: &'a gsd_core::InstallManifestRecord,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    install_manifest: Option<&'a gsd_core::InstallManifestRecord>,
     diagnostics: usize,
 }
 
 impl<'a> Head<'a> {
     /// The head of a decided plan: `head` without its large lists (empty there), `counts`
-    /// their lengths.
-    fn new(head: &'a Plan, counts: gsd_core::PlanCounts) -> Self {
+    /// their lengths; the runtime's constants only when `constants` is set.
+    fn new(head: &'a Plan, counts: gsd_core::PlanCounts, constants: bool) -> Self {
         // Destructured in full so a field added to `Plan` fails to compile here.
         let Plan {
             runtime,
@@ -198,18 +209,18 @@ impl<'a> Head<'a> {
             diagnostics: _,
         } = head;
         Head {
-            runtime,
+            runtime: constants.then_some(runtime.as_str()),
             scope,
-            command_style: *command_style,
-            config,
-            hooks,
-            sandbox_tier: *sandbox_tier,
-            support_tier: *support_tier,
+            command_style: constants.then_some(*command_style),
+            config: constants.then_some(config),
+            hooks: constants.then_some(hooks),
+            sandbox_tier: constants.then_some(*sandbox_tier),
+            support_tier: constants.then_some(*support_tier),
             kinds,
             placements: counts.placements,
             uninstall,
             triggers: counts.triggers,
-            install_manifest,
+            install_manifest: constants.then_some(install_manifest),
             diagnostics: counts.diagnostics,
         }
     }
@@ -229,8 +240,12 @@ fn decision_options(env: Env, options: Option<String>) -> JsResult<convert::Deci
 /// with `planSection`). `host` is host data as JSON text; when it is omitted the real
 /// machine is read here, once, and returned as JSON text, so the sections are decided
 /// for the very host the head describes. `options` is JSON text of
-/// `{ explicitDir?, profile? }`.
+/// `{ explicitDir?, profile? }`. Without `constants` the head leaves out the fields that
+/// depend only on the registry, the runtime and the scope (`runtime`, `commandStyle`,
+/// `config`, `hooks`, `sandboxTier`, `supportTier`, `installManifest`), which the caller
+/// keeps from an earlier head.
 #[napi(catch_unwind)]
+#[allow(clippy::too_many_arguments)] // Reason: a plan's inputs plus the `constants` switch.
 pub fn plan_head(
     env: Env,
     runtime: String,
@@ -238,6 +253,7 @@ pub fn plan_head(
     host: Option<String>,
     options: Option<String>,
     inventory: &Inventory,
+    constants: bool,
     registry: Option<&crate::Registry>,
 ) -> napi::Result<Vec<String>, JsCode> {
     let registry: &CoreRegistry = crate::registry_or_default(registry);
@@ -262,7 +278,7 @@ pub fn plan_head(
     )?;
     let mut out = vec![convert::to_json(
         env,
-        &Head::new(decision.head(), decision.counts()),
+        &Head::new(decision.head(), decision.counts(), constants),
     )?];
     if real {
         out.push(convert::to_json(env, &host)?);
@@ -351,7 +367,7 @@ mod tests {
             triggers: plan.triggers.len(),
             diagnostics: plan.diagnostics.len(),
         };
-        let head = serde_json::to_value(Head::new(&plan, counts)).expect("a head serializes");
+        let head = serde_json::to_value(Head::new(&plan, counts, true)).expect("a head serializes");
         let head = head.as_object().expect("a head is an object");
         let head_keys: Vec<&str> = head.keys().map(String::as_str).collect();
         assert_eq!(head_keys, listed);
@@ -365,5 +381,23 @@ mod tests {
                 assert_eq!(value, &serialized[name], "{name}");
             }
         }
+        let lean = serde_json::to_value(Head::new(&plan, counts, false)).expect("serializes");
+        let lean_keys: Vec<&str> = lean
+            .as_object()
+            .expect("a head is an object")
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(
+            lean_keys,
+            [
+                "scope",
+                "kinds",
+                "placements",
+                "uninstall",
+                "triggers",
+                "diagnostics"
+            ]
+        );
     }
 }
