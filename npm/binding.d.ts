@@ -195,7 +195,8 @@ export declare function planHead(runtime: string, scope: string, host: string | 
 
 /**
  * One large list of a plan over an inventory, as JSON text: `section` is one of
- * `placements`, `triggers`, `diagnostics`. The other arguments are those `planHead` was
+ * `placements`, `triggers` (both as rows, see [`crate::rows`]) and `diagnostics`
+ * (records). The other arguments are those `planHead` was
  * given, with `host` always present (the text `planHead` returned for the real machine).
  */
 export declare function planSection(section: string, runtime: string, scope: string, host: string, options: string | undefined | null, inventory: Inventory, registry?: Registry | undefined | null): string

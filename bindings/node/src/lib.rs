@@ -14,6 +14,7 @@ mod convert;
 mod error;
 pub mod inventory;
 pub mod plan;
+mod rows;
 mod surface;
 
 use gsd_core::{ConfigHome, Registry as CoreRegistry};

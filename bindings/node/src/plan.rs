@@ -287,7 +287,8 @@ pub fn plan_head(
 }
 
 /// One large list of a plan over an inventory, as JSON text: `section` is one of
-/// `placements`, `triggers`, `diagnostics`. The other arguments are those `planHead` was
+/// `placements`, `triggers` (both as rows, see [`crate::rows`]) and `diagnostics`
+/// (records). The other arguments are those `planHead` was
 /// given, with `host` always present (the text `planHead` returned for the real machine).
 #[napi(catch_unwind)]
 #[allow(clippy::too_many_arguments)] // Reason: the inputs of `planHead` plus the section name.
@@ -318,8 +319,8 @@ pub fn plan_section(
         ),
     )?;
     match section.as_str() {
-        "placements" => convert::to_json(env, &decision.placements()),
-        "triggers" => convert::to_json(env, &decision.triggers()),
+        "placements" => convert::to_json(env, &crate::rows::placements(&decision.placements())),
+        "triggers" => convert::to_json(env, &crate::rows::triggers(&decision.triggers())),
         "diagnostics" => convert::to_json(env, &decision.diagnostics()),
         _ => Err(invalid_argument(
             env,
