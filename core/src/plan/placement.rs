@@ -236,11 +236,18 @@ pub(crate) fn plain_count<S: AsRef<str>>(
     agents: &[S],
 ) -> Option<usize> {
     let root = ConfinedRoot::new(inputs.cwd, &kind.dest_dir);
-    // A kind has at most two shapes (flat and nested skills, the Kimi root and its
-    // subagents), told apart by their number of parts.
+    // Commands, agents and flat skills have one placement per stem, all of one shape: the
+    // first placement decides for every one. Otherwise a kind has at most two shapes
+    // (nested skills, the Kimi root and its subagents), told apart by their number of parts.
+    let uniform = match kind.kind {
+        ArtifactKindName::Commands => Some(commands.len()),
+        ArtifactKindName::Agents => Some(agents.len()),
+        ArtifactKindName::Skills if !nests(kind, inputs) => Some(commands.len()),
+        ArtifactKindName::Skills | ArtifactKindName::KimiAgents => None,
+    };
     let mut plain: [Option<bool>; 6] = [None; 6];
     let mut count = 0;
-    walk(
+    let walked = walk(
         kind,
         agent_ext,
         inputs,
@@ -252,11 +259,23 @@ pub(crate) fn plain_count<S: AsRef<str>>(
                 None => false,
             };
             count += 1;
-            if admitted { Ok(()) } else { Err(()) }
+            match (admitted, uniform) {
+                (false, _) => Err(false),
+                (true, Some(_)) => Err(true),
+                (true, None) => Ok(()),
+            }
         },
-    )
-    .ok()?;
-    Some(count)
+    );
+    match walked {
+        Ok(()) => Some(count),
+        Err(true) => uniform,
+        Err(false) => None,
+    }
+}
+
+/// Whether a skills kind nests routed children under their routers.
+fn nests(kind: &ArtifactKind, inputs: &Inputs<'_>) -> bool {
+    kind.nesting == Nesting::Nested && routing_applies(inputs)
 }
 
 /// Receives `(stem, source, relative destination parts)` for each placement.
@@ -285,7 +304,7 @@ fn walk<E, S: AsRef<str>>(
             }
         }
         ArtifactKindName::Skills => {
-            let nest = kind.nesting == Nesting::Nested && routing_applies(inputs);
+            let nest = nests(kind, inputs);
             let routers: BTreeSet<&str> = if nest {
                 inputs.router_stems.iter().map(String::as_str).collect()
             } else {
