@@ -49,13 +49,7 @@ fn validate(reps: usize) {
 /// every check and count, no section spelled out.
 fn decide(registry: &Registry, claude_only: bool, reps: usize) {
     let inv = common::inventory();
-    let inventory = gsd_core::Inventory::new(
-        inv.commands.clone(),
-        inv.agents.clone(),
-        inv.routers.clone(),
-        inv.child_to_routers.clone(),
-    )
-    .expect("inventory");
+    let inventory = common::checked_inventory(&inv);
     let runtimes = if claude_only {
         vec!["claude".to_owned()]
     } else {
