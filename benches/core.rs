@@ -19,8 +19,8 @@ use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use gsd_core::{
-    Overlay, PlanRequest, Registry, Scope, TriggerInput, parse_manifest, resolve_install_plan,
-    resolve_trigger_surface, validate_capability, warning_records,
+    Overlay, PlanRequest, Registry, Scope, TriggerInput, decide_install_plan, parse_manifest,
+    resolve_install_plan, resolve_trigger_surface, validate_capability, warning_records,
 };
 
 fn capability_texts() -> Vec<(String, String)> {
@@ -109,6 +109,51 @@ fn bench_plans(c: &mut Criterion) {
             }
         });
     });
+    group.finish();
+    bench_decisions(c, &common::checked_inventory(&inv), &claude, &all);
+}
+
+fn decide<'a>(
+    registry: &'a Registry,
+    inventory: &'a gsd_core::Inventory,
+    r: &'a PlanRequest,
+) -> gsd_core::PlanDecision<'a> {
+    decide_install_plan(
+        registry, &r.runtime, r.scope, &r.host, None, inventory, None,
+    )
+    .expect("decision")
+}
+
+/// The decided plan over an inventory checked once (what the Node binding computes per
+/// call), alone and with its trigger surface spelled out.
+fn bench_decisions(
+    c: &mut Criterion,
+    inventory: &gsd_core::Inventory,
+    claude: &[PlanRequest],
+    all: &[PlanRequest],
+) {
+    let registry = Registry::first_party();
+    let mut group = c.benchmark_group("decide");
+    for (name, requests) in [
+        ("claude x 2 scopes", claude),
+        ("18 runtimes x 2 scopes", all),
+    ] {
+        group.throughput(Throughput::Elements(requests.len() as u64));
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                for r in requests {
+                    black_box(decide(registry, inventory, black_box(r)).counts());
+                }
+            });
+        });
+        group.bench_function(format!("{name}, triggers spelled out"), |b| {
+            b.iter(|| {
+                for r in requests {
+                    black_box(decide(registry, inventory, black_box(r)).triggers());
+                }
+            });
+        });
+    }
     group.finish();
 }
 

@@ -3,7 +3,8 @@
 //!
 //! `workload <case> <n> <reps>` with case one of `validate`, `overlays`, `overlays-index`
 //! (the registry plus its derived index views), `plan-claude`,
-//! `plan-all`, `plan-claude-json` (request parsed from JSON, plan written as JSON: the work
+//! `plan-all`, `decide-claude`, `decide-all` (the decided plan over a checked inventory,
+//! no section spelled out), `plan-claude-json` (request parsed from JSON, plan written as JSON: the work
 //! the C ABI adds), `triggers` (`n` = overlays or stems; ignored otherwise).
 //! `workload print-request <runtime> <global|local>` prints one plan request as JSON (the
 //! input of `benches/c/plan_bench.c`). Setup is the same for every `reps`, so the
@@ -44,6 +45,37 @@ fn validate(reps: usize) {
     }
 }
 
+/// The decided plan over an inventory checked once (what the Node binding does per call):
+/// every check and count, no section spelled out.
+fn decide(registry: &Registry, claude_only: bool, reps: usize) {
+    let inv = common::inventory();
+    let inventory = common::checked_inventory(&inv);
+    let runtimes = if claude_only {
+        vec!["claude".to_owned()]
+    } else {
+        common::installable_runtimes(registry)
+    };
+    let requests: Vec<PlanRequest> = runtimes
+        .iter()
+        .flat_map(|r| [Scope::Global, Scope::Local].map(|s| common::plan_request(&inv, r, s, 1)))
+        .collect();
+    for _ in 0..reps {
+        for r in &requests {
+            let decision = gsd_core::decide_install_plan(
+                registry,
+                &r.runtime,
+                r.scope,
+                black_box(&r.host),
+                None,
+                &inventory,
+                None,
+            )
+            .expect("decision");
+            black_box(decision.counts());
+        }
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("print-request") {
@@ -56,7 +88,7 @@ fn main() {
         args.get(2).and_then(|a| a.parse::<usize>().ok()),
     ) else {
         eprintln!(
-            "usage: workload <validate|overlays|overlays-index|plan-claude|plan-all|plan-claude-json|triggers> <n> <reps>"
+            "usage: workload <validate|overlays|overlays-index|plan-claude|plan-all|decide-claude|decide-all|plan-claude-json|triggers> <n> <reps>"
         );
         return;
     };
@@ -103,6 +135,7 @@ fn main() {
                 }
             }
         }
+        "decide-claude" | "decide-all" => decide(registry, case == "decide-claude", reps),
         "plan-claude-json" => {
             let inv = common::inventory();
             let texts: Vec<String> = [Scope::Global, Scope::Local]

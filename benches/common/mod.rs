@@ -109,6 +109,18 @@ pub fn installable_runtimes(registry: &Registry) -> Vec<String> {
 }
 
 /// The plan request of one runtime at one scope over the real inventory.
+/// The inventory checked once, as a binding keeps it behind a handle.
+#[allow(dead_code)] // Reason: not every bench binary that includes this module uses it.
+pub fn checked_inventory(inv: &Inventory) -> gsd_core::Inventory {
+    gsd_core::Inventory::new(
+        inv.commands.clone(),
+        inv.agents.clone(),
+        inv.routers.clone(),
+        inv.child_to_routers.clone(),
+    )
+    .expect("the package's stems are plain")
+}
+
 pub fn plan_request(inv: &Inventory, runtime: &str, scope: Scope, salt: usize) -> PlanRequest {
     let home = format!("/home/bench-{salt}");
     let mut host = Host::new(home.clone(), format!("/work/project-{salt}"));

@@ -83,6 +83,11 @@ impl<'a> ConfinedRoot<'a> {
 
     /// `dest_subpath` resolved under the root, as [`dest_within_root`].
     pub(crate) fn dest(&self, dest_subpath: &str) -> Result<String, Error> {
+        if !self.root.is_empty() && self.resolved != "/" && is_plain_relative(dest_subpath) {
+            // As in `dest_of`: a plain relative path under a root other than `/` resolves
+            // to the root, `/`, the path, strictly inside the root.
+            return Ok(self.append(&[dest_subpath]));
+        }
         let root = self.root;
         if dest_subpath.contains('\0') {
             return Err(Error::new(

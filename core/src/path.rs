@@ -61,6 +61,22 @@ pub fn normalize(path: &str) -> String {
 /// normalised; no parts (or only empty ones) give `.`.
 #[must_use]
 pub fn join(parts: &[&str]) -> String {
+    // Parts whose segments are all plain (a leading `/` on the first aside) join into a
+    // normal path: the result is the parts joined with `/`, in one allocation.
+    let mut kept = parts.iter().filter(|p| !p.is_empty());
+    let plain = kept.next().is_some_and(|first| {
+        plain_segments(first.strip_prefix('/').unwrap_or(first)) && kept.all(|p| plain_segments(p))
+    });
+    if plain {
+        let mut out = String::with_capacity(parts.iter().map(|p| p.len() + 1).sum());
+        for part in parts.iter().filter(|p| !p.is_empty()) {
+            if !out.is_empty() {
+                out.push('/');
+            }
+            out.push_str(part);
+        }
+        return out;
+    }
     let joined = parts
         .iter()
         .filter(|p| !p.is_empty())
@@ -81,6 +97,13 @@ pub fn join(parts: &[&str]) -> String {
 /// The result has no trailing `/` (except the root itself).
 #[must_use]
 pub fn resolve(cwd: &str, parts: &[&str]) -> String {
+    // An absolute, already normal last part (a resolved directory resolved again) is its
+    // own result.
+    if let Some(last) = parts.iter().rev().find(|p| !p.is_empty())
+        && is_normal_absolute(last)
+    {
+        return (*last).to_owned();
+    }
     let mut collected: Vec<&str> = Vec::with_capacity(parts.len() + 1);
     for part in parts.iter().rev().chain(std::iter::once(&cwd)) {
         if part.is_empty() {
@@ -112,6 +135,19 @@ pub fn resolve(cwd: &str, parts: &[&str]) -> String {
         out.push('/');
     }
     out
+}
+
+/// Whether `path` is what [`resolve`] returns for it: `/`, or `/` followed by segments
+/// that are neither empty, `.` nor `..` (so no trailing `/`).
+fn is_normal_absolute(path: &str) -> bool {
+    path == "/" || path.strip_prefix('/').is_some_and(plain_segments)
+}
+
+/// Whether every `/`-separated segment of `path` is non-empty and neither `.` nor `..` (so
+/// `path` is non-empty and has no leading or trailing `/`).
+fn plain_segments(path: &str) -> bool {
+    path.split('/')
+        .all(|segment| !segment.is_empty() && segment != "." && segment != "..")
 }
 
 /// The parts concatenated into one string allocated once (hot paths use it instead of
@@ -203,6 +239,43 @@ mod tests {
         assert_eq!(join(&["/", ".."]), "/");
         assert_eq!(join(&["a", ".."]), ".");
         assert_eq!(join(&["a/", "../"]), "./");
+        // Plain parts join as they are; anything else is normalised.
+        assert_eq!(join(&["/h", "", ".claude"]), "/h/.claude");
+        assert_eq!(join(&["rel", "a/b"]), "rel/a/b");
+        assert_eq!(join(&["/h/", "x"]), "/h/x");
+        assert_eq!(join(&["/h", "x/"]), "/h/x/");
+        assert_eq!(join(&["//h", "x"]), "/h/x");
+        assert_eq!(join(&["/", "x"]), "/x");
+    }
+
+    /// The plain-parts shortcuts of [`join`] and [`resolve`] give what the general rule
+    /// gives (parts drawn from pieces that make every kind of segment).
+    #[quickcheck_macros::quickcheck]
+    #[allow(clippy::needless_pass_by_value)] // Reason: quickcheck passes generated values by value.
+    fn shortcuts_equal_the_general_rule(picks: Vec<(u8, u8)>) -> bool {
+        const PIECES: [&str; 9] = ["a", "bc", "", ".", "..", "/", "a/", "/x", "x/./y"];
+        let parts: Vec<String> = picks
+            .chunks(2)
+            .take(4)
+            .map(|chunk| {
+                chunk
+                    .iter()
+                    .map(|(a, b)| {
+                        [PIECES[usize::from(*a) % 9], PIECES[usize::from(*b) % 9]].concat()
+                    })
+                    .collect()
+            })
+            .collect();
+        let parts: Vec<&str> = parts.iter().map(String::as_str).collect();
+        let kept: Vec<&str> = parts.iter().copied().filter(|p| !p.is_empty()).collect();
+        let general_join = if kept.is_empty() {
+            ".".to_owned()
+        } else {
+            normalize(&kept.join("/"))
+        };
+        join(&parts) == general_join
+            && (!parts.last().is_some_and(|p| is_normal_absolute(p))
+                || resolve("/cwd", &parts) == normalize(parts.last().copied().unwrap_or("/")))
     }
 
     #[test]
@@ -213,6 +286,13 @@ mod tests {
         assert_eq!(resolve("/cwd", &["/c", "/etc"]), "/etc");
         assert_eq!(resolve("/cwd", &["/"]), "/");
         assert_eq!(resolve("rel", &["x"]), "/rel/x");
+        // Already normal absolute paths come back as they are; others are normalised.
+        assert_eq!(resolve("/cwd", &["/a/b", ""]), "/a/b");
+        for path in ["/a/b/", "//a", "/a/./b", "/a/../b", "/a//b", "/.", "/.."] {
+            assert!(!is_normal_absolute(path), "{path}");
+        }
+        assert_eq!(resolve("/cwd", &["/a/../b/"]), "/b");
+        assert_eq!(resolve("/cwd", &["/a//b/."]), "/a/b");
     }
 
     #[test]

@@ -226,6 +226,9 @@ pub(crate) struct Inputs<'a> {
     pub(crate) profile: Option<&'a ProfileSelection>,
     /// Whether `commands` and `agents` are known to list no stem twice.
     pub(crate) distinct: (bool, bool),
+    /// The number of nested skills placements of the whole (distinct) `commands` list when
+    /// routing applies, counted once by the [`Inventory`].
+    pub(crate) nested_skills: Option<usize>,
 }
 
 /// Inventory order, duplicates dropped, filtered by an optional allow-list. Borrowed: the
@@ -346,6 +349,7 @@ fn request_inputs(request: &PlanRequest) -> Inputs<'_> {
         child_to_routers: &request.child_to_routers,
         profile: request.profile.as_ref(),
         distinct: (false, false),
+        nested_skills: None,
     }
 }
 

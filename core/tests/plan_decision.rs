@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use gsd_core::{
-    Error, ErrorCode, Host, Inventory, PlanRequest, ProfileSelection, Registry, Scope,
+    Error, ErrorCode, Host, Inventory, PlanCounts, PlanRequest, ProfileSelection, Registry, Scope,
     decide_install_plan, resolve_install_plan,
 };
 
@@ -22,8 +22,12 @@ fn request(runtime: &str, scope: Scope, cwd: &str, commands: &[&str]) -> PlanReq
         explicit_dir: None,
         commands: strings(commands),
         agents: strings(&["gsd-a", "gsd-a.compact", "gsd-b", "gsd-a"]),
-        router_stems: strings(&["ns-x"]),
-        child_to_routers: BTreeMap::from([("plan".to_owned(), strings(&["ns-x"]))]),
+        router_stems: strings(&["ns-x", "ns-y"]),
+        child_to_routers: BTreeMap::from([
+            ("plan".to_owned(), strings(&["ns-x", "ns-y", "ns-x"])),
+            ("help".to_owned(), strings(&["ns-y"])),
+            ("ns-y".to_owned(), strings(&["ns-x"])),
+        ]),
         profile: None,
     }
 }
@@ -38,9 +42,10 @@ fn inventory(request: &PlanRequest) -> Result<Inventory, Error> {
 }
 
 /// The decision's whole plan, or the first error of checking the inventory or deciding.
+/// The decision's counts must be the lengths of its plan's sections.
 fn decided(request: &PlanRequest) -> Result<gsd_core::Plan, Error> {
     let inventory = inventory(request)?;
-    decide_install_plan(
+    let decision = decide_install_plan(
         Registry::first_party(),
         &request.runtime,
         request.scope,
@@ -48,8 +53,19 @@ fn decided(request: &PlanRequest) -> Result<gsd_core::Plan, Error> {
         request.explicit_dir.as_deref(),
         &inventory,
         request.profile.as_ref(),
-    )
-    .map(gsd_core::PlanDecision::into_plan)
+    )?;
+    let counts = decision.counts();
+    let plan = decision.into_plan();
+    assert_eq!(
+        counts,
+        PlanCounts {
+            placements: plan.placements.len(),
+            triggers: plan.triggers.len(),
+            diagnostics: plan.diagnostics.len(),
+        },
+        "{request:?}"
+    );
+    Ok(plan)
 }
 
 #[test]
@@ -61,7 +77,7 @@ fn every_runtime_and_inventory_shape_plans_the_same() {
             agents: Some(strings(&["gsd-b"])),
         }),
         Some(ProfileSelection {
-            skills: Some(strings(&["ns-x", "plan", "help"])),
+            skills: Some(strings(&["ns-x", "ns-y", "plan", "help"])),
             agents: None,
         }),
     ];
@@ -71,6 +87,7 @@ fn every_runtime_and_inventory_shape_plans_the_same() {
             for commands in [
                 &["help", "ns-x", "plan", "help"][..],
                 &["plan", "help"],
+                &["ns-x", "plan", "ns-y", "help", "other"],
                 &[],
             ] {
                 for profile in &profiles {
@@ -87,7 +104,7 @@ fn every_runtime_and_inventory_shape_plans_the_same() {
             }
         }
     }
-    assert_eq!(planned, 18 * 2 * 3 * 3, "every runtime but vscode plans");
+    assert_eq!(planned, 18 * 2 * 4 * 3, "every runtime but vscode plans");
 }
 
 #[test]

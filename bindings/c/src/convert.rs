@@ -19,6 +19,13 @@ use crate::boundary::{bytes_from_vec, gsd_bytes};
 
 /// Decodes a JSON request; `name` is the C argument name used in error messages.
 pub(crate) fn decode<T: DeserializeOwned>(text: &str, name: &str) -> Result<T, Error> {
+    // A valid request (the common case) is parsed once, straight into its type: a scope the
+    // type accepts is one the core's parser accepts. Anything else is parsed again as a
+    // value, so a bad scope gets the core's own error and every other failure the message
+    // of the value path.
+    if let Ok(request) = serde_json::from_str(text) {
+        return Ok(request);
+    }
     let bad = |e: serde_json::Error| {
         boundary_error(
             ErrorCode::InvalidArgument,

@@ -26,7 +26,9 @@ use crate::scope::{lookup_runtime, resolve_scope};
 use crate::trigger::{Trigger, has_duplicates, surface_counts, surface_of};
 use crate::vocab::{ArtifactKindName, Scope};
 
-use super::placement::{agent_file_extension, placements_checked, placements_plain, plain_count};
+use super::placement::{
+    agent_file_extension, nested_skills_count, placements_checked, placements_plain, plain_count,
+};
 use super::{
     Inputs, InstallManifestRecord, Placement, Plan, ProfileSelection, UninstallItem, check_cwd,
     check_stems, select, shadow_diagnostics, trigger_routers,
@@ -43,6 +45,8 @@ pub struct Inventory {
     child_to_routers: BTreeMap<String, Vec<String>>,
     /// Whether `commands` and `agents` list no stem twice.
     distinct: (bool, bool),
+    /// See [`Inputs::nested_skills`].
+    nested_skills: Option<usize>,
 }
 
 impl Inventory {
@@ -60,12 +64,16 @@ impl Inventory {
     ) -> Result<Self, Error> {
         check_stems(&commands, &agents, &router_stems, &child_to_routers)?;
         let distinct = (!has_duplicates(&commands), !has_duplicates(&agents));
+        let nested_skills = distinct
+            .0
+            .then(|| nested_skills_count(&commands, &router_stems, &child_to_routers));
         Ok(Self {
             commands,
             agents,
             router_stems,
             child_to_routers,
             distinct,
+            nested_skills,
         })
     }
 
@@ -102,6 +110,7 @@ impl Inventory {
             child_to_routers: &self.child_to_routers,
             profile,
             distinct: self.distinct,
+            nested_skills: self.nested_skills,
         }
     }
 }

@@ -236,11 +236,32 @@ pub(crate) fn plain_count<S: AsRef<str>>(
     agents: &[S],
 ) -> Option<usize> {
     let root = ConfinedRoot::new(inputs.cwd, &kind.dest_dir);
-    // A kind has at most two shapes (flat and nested skills, the Kimi root and its
-    // subagents), told apart by their number of parts.
+    // Commands, agents and flat skills have one placement per stem, all of one shape: the
+    // first placement decides for every one. Otherwise a kind has at most two shapes
+    // (nested skills, the Kimi root and its subagents), told apart by their number of parts.
+    let uniform = match kind.kind {
+        ArtifactKindName::Commands => Some(commands.len()),
+        ArtifactKindName::Agents => Some(agents.len()),
+        ArtifactKindName::Skills if !nests(kind, inputs) => Some(commands.len()),
+        ArtifactKindName::Skills => {
+            // Every command is selected (the selection only filters, in order): the
+            // inventory counted the nested placements once. Both shapes are checked with a
+            // stand-in stem, which decides for every plain stem (see above).
+            if let Some(total) = inputs.nested_skills
+                && commands.len() == inputs.commands.len()
+            {
+                let prefix = kind.prefix.as_str();
+                let flat = root.admits_plain(&[prefix, "x", "/SKILL.md"]);
+                let nested = root.admits_plain(&[prefix, "x", "/skills/", "x", "/SKILL.md"]);
+                return (flat && nested).then_some(total);
+            }
+            None
+        }
+        ArtifactKindName::KimiAgents => None,
+    };
     let mut plain: [Option<bool>; 6] = [None; 6];
     let mut count = 0;
-    walk(
+    let walked = walk(
         kind,
         agent_ext,
         inputs,
@@ -252,11 +273,60 @@ pub(crate) fn plain_count<S: AsRef<str>>(
                 None => false,
             };
             count += 1;
-            if admitted { Ok(()) } else { Err(()) }
+            match (admitted, uniform) {
+                (false, _) => Err(false),
+                (true, Some(_)) => Err(true),
+                (true, None) => Ok(()),
+            }
         },
-    )
-    .ok()?;
-    Some(count)
+    );
+    match walked {
+        Ok(()) => Some(count),
+        Err(true) => uniform,
+        Err(false) => None,
+    }
+}
+
+/// The routers a nested skill is placed under: none for a router itself, else the distinct
+/// owners of `stem` that are routers, first owner first.
+fn owners_of<'a>(
+    stem: &str,
+    routers: &BTreeSet<&str>,
+    child_to_routers: &'a BTreeMap<String, Vec<String>>,
+    owners: &mut Vec<&'a str>,
+) {
+    if routers.contains(stem) {
+        return;
+    }
+    for owner in child_to_routers.get(stem).into_iter().flatten() {
+        if routers.contains(owner.as_str()) && !owners.contains(&owner.as_str()) {
+            owners.push(owner);
+        }
+    }
+}
+
+/// How many skills placements a nested kind writes for `commands` when routing applies:
+/// one per router owning a routed child, else one.
+pub(crate) fn nested_skills_count(
+    commands: &[String],
+    router_stems: &[String],
+    child_to_routers: &BTreeMap<String, Vec<String>>,
+) -> usize {
+    let routers: BTreeSet<&str> = router_stems.iter().map(String::as_str).collect();
+    let mut owners = Vec::new();
+    commands
+        .iter()
+        .map(|stem| {
+            owners.clear();
+            owners_of(stem, &routers, child_to_routers, &mut owners);
+            owners.len().max(1)
+        })
+        .sum()
+}
+
+/// Whether a skills kind nests routed children under their routers.
+fn nests(kind: &ArtifactKind, inputs: &Inputs<'_>) -> bool {
+    kind.nesting == Nesting::Nested && routing_applies(inputs)
 }
 
 /// Receives `(stem, source, relative destination parts)` for each placement.
@@ -285,7 +355,7 @@ fn walk<E, S: AsRef<str>>(
             }
         }
         ArtifactKindName::Skills => {
-            let nest = kind.nesting == Nesting::Nested && routing_applies(inputs);
+            let nest = nests(kind, inputs);
             let routers: BTreeSet<&str> = if nest {
                 inputs.router_stems.iter().map(String::as_str).collect()
             } else {
@@ -295,12 +365,8 @@ fn walk<E, S: AsRef<str>>(
             for stem in commands {
                 let stem = stem.as_ref();
                 owners.clear();
-                if nest && !routers.contains(stem) {
-                    for owner in inputs.child_to_routers.get(stem).into_iter().flatten() {
-                        if routers.contains(owner.as_str()) && !owners.contains(&owner.as_str()) {
-                            owners.push(owner);
-                        }
-                    }
+                if nest {
+                    owners_of(stem, &routers, inputs.child_to_routers, &mut owners);
                 }
                 if owners.is_empty() {
                     emit(stem, Source::Command(stem), &[prefix, stem, "/SKILL.md"])?;
@@ -401,7 +467,7 @@ mod tests {
         let commands = ["help", "ns-a", "plan", "x", "..x", ".hidden", "ns-b"].map(String::from);
         let agents =
             ["gsd-a", "gsd-a.compact", "gsd-B", "other", "gsd-c.compact"].map(String::from);
-        let inputs = Inputs {
+        let walked = Inputs {
             cwd: "/w",
             commands: &commands,
             agents: &agents,
@@ -409,49 +475,57 @@ mod tests {
             child_to_routers: &child_to_routers,
             profile: None,
             distinct: (true, true),
+            nested_skills: None,
+        };
+        // As an inventory gives them: the nested skills counted once.
+        let counted = Inputs {
+            nested_skills: Some(nested_skills_count(&commands, &routers, &child_to_routers)),
+            ..walked
         };
         let (mut admitted, mut refused) = (0, 0);
-        for root in roots {
-            for prefix in prefixes {
-                for (name, nesting) in [
-                    (ArtifactKindName::Commands, Nesting::Flat),
-                    (ArtifactKindName::Skills, Nesting::Flat),
-                    (ArtifactKindName::Skills, Nesting::Nested),
-                    (ArtifactKindName::Agents, Nesting::Flat),
-                    (ArtifactKindName::KimiAgents, Nesting::Flat),
-                ] {
-                    for ext in [".md", ".agent.md"] {
-                        let kind = ArtifactKind {
-                            kind: name,
-                            dest_subpath: "sub".into(),
-                            prefix: prefix.into(),
-                            nesting,
-                            recursive: false,
-                            converter: None,
-                            home: None,
-                            dest_dir: root.into(),
-                        };
-                        let mut checked = Vec::new();
-                        let resolved = placements_checked(
-                            &mut checked,
-                            &kind,
-                            ext,
-                            &inputs,
-                            &commands,
-                            &agents,
-                        );
-                        let Some(count) = plain_count(&kind, ext, &inputs, &commands, &agents)
-                        else {
-                            refused += 1;
-                            continue;
-                        };
-                        admitted += 1;
-                        let mut plain = Vec::new();
-                        placements_plain(&mut plain, &kind, ext, &inputs, &commands, &agents);
-                        let case = format!("{root:?} {prefix:?} {name:?} {nesting:?} {ext}");
-                        assert_eq!(resolved, Ok(()), "{case}");
-                        assert_eq!(plain, checked, "{case}");
-                        assert_eq!(count, plain.len(), "{case}");
+        for inputs in [walked, counted] {
+            for root in roots {
+                for prefix in prefixes {
+                    for (name, nesting) in [
+                        (ArtifactKindName::Commands, Nesting::Flat),
+                        (ArtifactKindName::Skills, Nesting::Flat),
+                        (ArtifactKindName::Skills, Nesting::Nested),
+                        (ArtifactKindName::Agents, Nesting::Flat),
+                        (ArtifactKindName::KimiAgents, Nesting::Flat),
+                    ] {
+                        for ext in [".md", ".agent.md"] {
+                            let kind = ArtifactKind {
+                                kind: name,
+                                dest_subpath: "sub".into(),
+                                prefix: prefix.into(),
+                                nesting,
+                                recursive: false,
+                                converter: None,
+                                home: None,
+                                dest_dir: root.into(),
+                            };
+                            let mut checked = Vec::new();
+                            let resolved = placements_checked(
+                                &mut checked,
+                                &kind,
+                                ext,
+                                &inputs,
+                                &commands,
+                                &agents,
+                            );
+                            let Some(count) = plain_count(&kind, ext, &inputs, &commands, &agents)
+                            else {
+                                refused += 1;
+                                continue;
+                            };
+                            admitted += 1;
+                            let mut plain = Vec::new();
+                            placements_plain(&mut plain, &kind, ext, &inputs, &commands, &agents);
+                            let case = format!("{root:?} {prefix:?} {name:?} {nesting:?} {ext}");
+                            assert_eq!(resolved, Ok(()), "{case}");
+                            assert_eq!(plain, checked, "{case}");
+                            assert_eq!(count, plain.len(), "{case}");
+                        }
                     }
                 }
             }
