@@ -8,7 +8,12 @@
 //     claude alone and every installable runtime; host home/cwd/env change on every call.
 //     Peer: resolveScope + resolveInstallPlan + resolveRuntimeArtifactLayout +
 //     resolveTriggerSurface (its pure half; staging files is IO and is left out).
-//     Ours: resolveInstallPlan (scope, intent, layout, placements, triggers, diagnostics).
+//     Ours: resolveInstallPlan (scope, intent, layout, placements, triggers, diagnostics)
+//     over an inventory built once, outside the timed loop, with `inventory()` (the peer
+//     memoises its registry the same way); the rows read `.triggers.length` (answered
+//     without building the trigger records on our side).
+//     "every trigger record read": the same plans, reading `.trigger` of every trigger
+//     record (the peer from its trigger surface, ours from `plan.triggers`).
 // P3  cold start: `node -e` that requires the library and resolves one plan, minus bare
 //     `node -e 0`, runs interleaved.
 // P4  validation of the 46 first-party manifests: peer JSON.parse + validateCapability +
@@ -225,8 +230,39 @@ const PLAN_OPTIONS = {
   childToRouters: INV.childToRouters,
 };
 
+// Built once, like the peer's registry, which it memoises on first use.
+const OURS_INVENTORY = ours && typeof ours.inventory === 'function' ? ours.inventory(PLAN_OPTIONS) : null;
+
 function oursPlan(runtime, scopeId, host) {
-  return ours.resolveInstallPlan(runtime, scopeId, { ...host, existingPaths: [] }, PLAN_OPTIONS);
+  const options = OURS_INVENTORY ? { inventory: OURS_INVENTORY } : PLAN_OPTIONS;
+  return ours.resolveInstallPlan(runtime, scopeId, { ...host, existingPaths: [] }, options);
+}
+
+/** The length of every trigger name of a list of trigger records (reads each record). */
+function readTriggers(triggers) {
+  let n = 0;
+  for (const t of triggers) n += t.trigger.length;
+  return n;
+}
+
+/** The same plans, every trigger record read (`.trigger`), on both sides. */
+function triggerReadCase(runtimes) {
+  const calls = runtimes.flatMap((r) => [
+    [r, 'global'],
+    [r, 'local'],
+  ]);
+  let sink = 0;
+  const peerFn = (i) => {
+    const host = hostFor(i);
+    for (const [r, s] of calls) sink += readTriggers(peerPlan(r, s, host)[3]);
+  };
+  const oursFn = ours
+    ? (i) => {
+        const host = hostFor(i);
+        for (const [r, s] of calls) sink += readTriggers(oursPlan(r, s, host).triggers);
+      }
+    : null;
+  return { ...sideBySide(peerFn, oursFn), callsPerOp: calls.length, sink };
 }
 
 function planCase(runtimes) {
@@ -365,9 +401,11 @@ if (!ours) console.log(`ours: not measured — ${oursMissing}`);
 if (wanted('P1')) {
   const claude = planCase(['claude']);
   printWarm('P1 warm plan: claude, global + local', claude);
+  const claudeTriggers = triggerReadCase(['claude']);
+  printWarm('P1 warm plan: claude, global + local, every trigger record read', claudeTriggers);
   const all = planCase(INSTALLABLE);
   printWarm(`P1 warm plan: ${INSTALLABLE.length} installable runtimes × 2 scopes`, all);
-  report.results.P1 = { claude, all, runtimes: INSTALLABLE };
+  report.results.P1 = { claude, claudeTriggers, all, runtimes: INSTALLABLE };
 }
 if (wanted('P4')) {
   const v = validationCase();

@@ -9,6 +9,19 @@
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
+/**
+ * A validated source inventory (command, agent and router stems, routed children), kept
+ * native; build it once with `Inventory.fromJson` and pass it to every plan.
+ */
+export declare class Inventory {
+  /**
+   * An inventory from JSON text of `{ commands?, agents?, routerStems?, childToRouters? }`.
+   * Every stem is checked here, once (`INVALID_ARGUMENT` naming the stem, e.g.
+   * `commands[3]`); an unknown key or a wrong shape fails on the field `inventory`.
+   */
+  static fromJson(text: string): Inventory
+}
+
 /** A capability registry kept native; pass it to the resolvers to use overlays. */
 export declare class Registry {
   /** The embedded first-party registry (46 capabilities, 19 runtimes). */
@@ -165,6 +178,28 @@ export declare function parseScope(scope: string): string
  * crosses as its own text and is parsed on first access.
  */
 export declare function planFields(): Array<[string, boolean]>
+
+/**
+ * The head of the install plan of a runtime at a scope over an inventory handle:
+ * `[head]`, or `[head, host]` when `host` is omitted. `head` is the plan's JSON object
+ * with `placements`, `triggers` and `diagnostics` replaced by their lengths (read them
+ * with `planSection`). `host` is host data as JSON text; when it is omitted the real
+ * machine is read here, once, and returned as JSON text, so the sections are decided
+ * for the very host the head describes. `options` is JSON text of
+ * `{ explicitDir?, profile? }`. Without `constants` the head leaves out the fields that
+ * depend only on the registry, the runtime and the scope (`runtime`, `commandStyle`,
+ * `config`, `hooks`, `sandboxTier`, `supportTier`, `installManifest`), which the caller
+ * keeps from an earlier head.
+ */
+export declare function planHead(runtime: string, scope: string, host: string | undefined | null, options: string | undefined | null, inventory: Inventory, constants: boolean, registry?: Registry | undefined | null): Array<string>
+
+/**
+ * One large list of a plan over an inventory, as JSON text: `section` is one of
+ * `placements`, `triggers` (both as rows, see [`crate::rows`]) and `diagnostics`
+ * (records). The other arguments are those `planHead` was
+ * given, with `host` always present (the text `planHead` returned for the real machine).
+ */
+export declare function planSection(section: string, runtime: string, scope: string, host: string, options: string | undefined | null, inventory: Inventory, registry?: Registry | undefined | null): string
 
 /**
  * The named install profiles and their base skill lists: `{ core: [...], standard: [...] }`

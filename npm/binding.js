@@ -835,6 +835,7 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
+module.exports.Inventory = nativeBinding.Inventory
 module.exports.Registry = nativeBinding.Registry
 module.exports.buildShadowReport = nativeBinding.buildShadowReport
 module.exports.canonicalizeRuntimeName = nativeBinding.canonicalizeRuntimeName
@@ -872,6 +873,8 @@ module.exports.parseManifest = nativeBinding.parseManifest
 module.exports.parseRequires = nativeBinding.parseRequires
 module.exports.parseScope = nativeBinding.parseScope
 module.exports.planFields = nativeBinding.planFields
+module.exports.planHead = nativeBinding.planHead
+module.exports.planSection = nativeBinding.planSection
 module.exports.profiles = nativeBinding.profiles
 module.exports.resolveConfigHome = nativeBinding.resolveConfigHome
 module.exports.resolveConfigHomeOf = nativeBinding.resolveConfigHomeOf

@@ -243,10 +243,27 @@ export declare function resolveTriggerSurface(
   options?: RegistryOption,
 ): readonly Trigger[];
 
-/** Inputs of a plan besides runtime, scope and host. */
-export interface PlanOptions extends RegistryOption {
-  /** Explicit config directory (`--config-dir`). */
-  explicitDir?: string;
+declare const inventoryBrand: unique symbol;
+
+/**
+ * A source inventory from {@link inventory}: a frozen copy of the lists, whose stems the
+ * core checked once and keeps natively for any number of plans.
+ */
+export interface Inventory {
+  /** Command stems (`commands/gsd/<stem>.md`). */
+  readonly commands: readonly string[];
+  /** Agent stems (`agents/<stem>.md`). */
+  readonly agents: readonly string[];
+  /** Router command stems (`ns-*`). */
+  readonly routerStems: readonly string[];
+  /** Routed child stem → owning routers, first owner first. */
+  readonly childToRouters: Readonly<Record<string, readonly string[]>>;
+  /** Only objects returned by {@link inventory} are inventories (a plain copy is refused). */
+  readonly [inventoryBrand]: true;
+}
+
+/** The lists of a source inventory, as given to {@link inventory} or to a plan directly. */
+export interface InventoryInput {
   /** Command stems of the source inventory (`commands/gsd/<stem>.md`). */
   commands?: readonly string[];
   /** Agent stems of the source inventory (`agents/<stem>.md`). */
@@ -255,14 +272,50 @@ export interface PlanOptions extends RegistryOption {
   routerStems?: readonly string[];
   /** Routed child stem → owning routers, first owner first. */
   childToRouters?: Readonly<Record<string, readonly string[]>>;
+}
+
+/**
+ * A source inventory checked once (an invalid stem throws `INVALID_ARGUMENT` naming it)
+ * and kept natively, for plans given `{ inventory }`: they send no stems, and compute
+ * `placements`, `triggers` and `diagnostics` only when read.
+ */
+export declare function inventory(input?: InventoryInput): Inventory;
+
+/** Inputs of a plan besides runtime, scope, host and the inventory. */
+interface PlanOptionsBase extends RegistryOption {
+  /** Explicit config directory (`--config-dir`). */
+  explicitDir?: string;
   /** Install-profile allow-lists; omitted: everything. */
   profile?: { skills?: readonly string[] | null; agents?: readonly string[] | null } | null;
 }
 
+/** A plan over the lists themselves (they cross on every call). */
+export interface RawInventoryPlanOptions extends PlanOptionsBase, InventoryInput {
+  inventory?: null;
+}
+
+/** A plan over an {@link Inventory} (the fast path); the raw lists may not be given too. */
+export interface InventoryPlanOptions extends PlanOptionsBase {
+  /** From {@link inventory}. */
+  inventory: Inventory;
+  commands?: undefined;
+  agents?: undefined;
+  routerStems?: undefined;
+  childToRouters?: undefined;
+}
+
+/** Inputs of a plan besides runtime, scope and host. */
+export type PlanOptions = RawInventoryPlanOptions | InventoryPlanOptions;
+
 /**
- * The install plan for one runtime at one scope: a frozen plain object. `kinds`,
- * `placements`, `uninstall`, `triggers` and `diagnostics` are enumerable getters that parse
- * their section on first read and then return the same deep-frozen value.
+ * The install plan for one runtime at one scope: a frozen plain object.
+ *
+ * Over raw lists, `kinds`, `placements`, `uninstall`, `triggers` and `diagnostics` are
+ * enumerable getters that parse their section on first read and then return the same
+ * deep-frozen value. Over an {@link Inventory}, `placements`, `triggers` and
+ * `diagnostics` are lazy frozen arrays (Proxies: `Array.isArray` is true, `length` is
+ * known at once, any other access computes the list once); `structuredClone` refuses
+ * them, JSON and spreading do not.
  */
 export interface Plan {
   readonly runtime: string;

@@ -335,31 +335,295 @@ const INSPECT = Symbol.for('nodejs.util.inspect.custom');
  * @param {(value: unknown, options: object) => string} inspect
  */
 function inspectPlan(depth, options, inspect) {
-  return inspect({ ...this }, options);
+  const shown = { ...this };
+  // A lazy list is inspected as its values (util.inspect looks through a Proxy at its
+  // target, which holds nothing before the first read).
+  for (const key of LAZY_SECTIONS) shown[key] = [...shown[key]];
+  return inspect(shown, options);
 }
+
+/** The inventory keys of the plan options (given raw, or held by an {@link inventory}). */
+const INVENTORY_FIELDS = ['commands', 'agents', 'routerStems', 'childToRouters'];
+
+/** The native handle of each object {@link inventory} returned (no other object has one). */
+const inventoryHandles = new WeakMap();
+
+/**
+ * A source inventory built once for any number of plans: the stems are copied, checked by
+ * the core once (an invalid stem fails here, `INVALID_ARGUMENT` naming it, e.g.
+ * `commands[3]`) and kept native, so a plan given `{ inventory }` sends no stems. Returns
+ * a frozen plain object with the four lists (a copy: changing the caller's arrays later
+ * changes nothing).
+ * @param {{ commands?: string[], agents?: string[], routerStems?: string[], childToRouters?: Record<string, string[]> }} [input]
+ */
+function inventory(input) {
+  if (input !== undefined && input !== null && (typeof input !== 'object' || Array.isArray(input))) {
+    throw invalidArgument('inventory', `inventory must be an object { commands?, agents?, routerStems?, childToRouters? }, got ${render(input)}`);
+  }
+  const text = /** @type {string} */ (jsonArg(input ?? {}, 'inventory'));
+  const handle = native.Inventory.fromJson(text);
+  const given = JSON.parse(text);
+  const copy = freezeParsed({
+    commands: given.commands ?? [],
+    agents: given.agents ?? [],
+    routerStems: given.routerStems ?? [],
+    childToRouters: given.childToRouters ?? {},
+  });
+  inventoryHandles.set(copy, handle);
+  return copy;
+}
+
+/**
+ * What a lazy section needs to be computed: the inputs of the head call, kept as given
+ * (texts and shared handles, no native object per plan).
+ * @typedef {{ runtime: string, scope: string, host: string, options: string | undefined, inventory: object, registry: object }} PlanInputs
+ */
+
+/**
+ * Records from the rows the core sends for placements and triggers (values in field
+ * order, no keys: about half the text, parsed in about half the time); the literals list
+ * the keys in the core's field order. Diagnostics cross as records.
+ * @type {Record<string, (row: any[]) => object>}
+ */
+const RECORD_OF_ROW = {
+  placements: (row) => Object.freeze({ kind: row[0], stem: row[1], source: row[2], destination: row[3], converter: row[4] }),
+  triggers: (row) =>
+    Object.freeze({
+      trigger: row[0],
+      kind: row[1],
+      scope: row[2],
+      destPath: row[3],
+      registration: row[4],
+      routerTrigger: row[5],
+      shadowedBy: row[6] === null ? null : Object.freeze({ kind: row[6], scope: row[7] }),
+    }),
+};
+
+/**
+ * The Proxy handler of one lazy list of a plan (`this` in the traps). `length` is the
+ * target's own (the target is created with the list's length, holey); every other
+ * operation first fills the target from the core (one native call, `JSON.parse`,
+ * deep-freeze), freezes it, and then acts on it, so the proxy behaves exactly as the
+ * frozen array and the Proxy invariants hold (the target is extensible until filled and
+ * frozen after). The prototype is the target's (`Array.prototype`) without filling.
+ */
+class LazySection {
+  /**
+   * @param {PlanInputs} inputs
+   * @param {string} name
+   */
+  constructor(inputs, name) {
+    /** @type {PlanInputs | null} */
+    this.inputs = inputs;
+    this.name = name;
+    /** @type {(() => Iterator<any>) | undefined} */
+    this.iterate = undefined;
+  }
+
+  /**
+   * The filled, frozen target.
+   * @param {any[]} target
+   */
+  filled(target) {
+    const inputs = this.inputs;
+    if (inputs !== null) {
+      const items = JSON.parse(
+        native.planSection(this.name, inputs.runtime, inputs.scope, inputs.host, inputs.options, inputs.inventory, inputs.registry),
+      );
+      if (items.length !== target.length) {
+        throw new Error(`plan.${this.name}: the core returned ${items.length} records for a list of ${target.length}`);
+      }
+      const record = RECORD_OF_ROW[this.name];
+      for (let i = 0; i < items.length; i += 1) {
+        target[i] = record === undefined ? freezeParsed(items[i]) : record(items[i]);
+      }
+      Object.freeze(target);
+      this.inputs = null;
+    }
+    return target;
+  }
+
+  /** @param {any[]} target @param {string | symbol} key */
+  get(target, key) {
+    if (key === 'length') return target.length;
+    const filled = this.filled(target);
+    // Iteration (for-of, spreading, Array.from, destructuring) walks the frozen array
+    // itself: the same values in the same order, without a trap per element.
+    if (key === Symbol.iterator) return (this.iterate ??= () => filled[Symbol.iterator]());
+    return filled[/** @type {any} */ (key)];
+  }
+
+  /** @param {any[]} target @param {string | symbol} key @param {unknown} value */
+  set(target, key, value) {
+    return Reflect.set(this.filled(target), key, value);
+  }
+
+  /** @param {any[]} target @param {string | symbol} key */
+  has(target, key) {
+    return Reflect.has(this.filled(target), key);
+  }
+
+  /** @param {any[]} target */
+  ownKeys(target) {
+    return Reflect.ownKeys(this.filled(target));
+  }
+
+  /** @param {any[]} target @param {string | symbol} key */
+  getOwnPropertyDescriptor(target, key) {
+    return Reflect.getOwnPropertyDescriptor(this.filled(target), key);
+  }
+
+  /** @param {any[]} target @param {string | symbol} key @param {PropertyDescriptor} descriptor */
+  defineProperty(target, key, descriptor) {
+    return Reflect.defineProperty(this.filled(target), key, descriptor);
+  }
+
+  /** @param {any[]} target @param {string | symbol} key */
+  deleteProperty(target, key) {
+    return Reflect.deleteProperty(this.filled(target), key);
+  }
+
+  /** @param {any[]} target */
+  isExtensible(target) {
+    return Reflect.isExtensible(this.filled(target));
+  }
+
+  /** @param {any[]} target */
+  preventExtensions(target) {
+    return Reflect.preventExtensions(this.filled(target));
+  }
+
+  /** @param {any[]} target @param {object | null} proto */
+  setPrototypeOf(target, proto) {
+    return Reflect.setPrototypeOf(this.filled(target), proto);
+  }
+}
+
+/**
+ * Per registry handle: `runtime` + newline + `scope` → the plan fields that depend on
+ * neither the host nor the inventory (`runtime`, `commandStyle`, `config`, `hooks`,
+ * `sandboxTier`, `supportTier`, `installManifest`), deep-frozen, from the first head of
+ * that runtime and scope. Later heads leave them out. At most two entries per runtime.
+ * @type {WeakMap<object, Map<string, Record<string, any>>>}
+ */
+const planConstants = new WeakMap();
+
+/**
+ * A plan over an inventory: the runtime's constants (shared, frozen), the head's `scope`,
+ * `kinds` and `uninstall` deep-frozen now, and `placements`, `triggers` and
+ * `diagnostics` as lazy lists of the lengths the head gave (an empty one is the shared
+ * frozen `[]`). The literal lists the keys in the plan's field order.
+ * @param {Record<string, any>} constants
+ * @param {Record<string, any>} head
+ * @param {PlanInputs} inputs
+ */
+function lazyPlanObject(constants, head, inputs) {
+  const plan = {
+    runtime: constants.runtime,
+    scope: freezeParsed(head.scope),
+    commandStyle: constants.commandStyle,
+    config: constants.config,
+    hooks: constants.hooks,
+    sandboxTier: constants.sandboxTier,
+    supportTier: constants.supportTier,
+    kinds: freezeParsed(head.kinds),
+    placements: lazyList(head.placements, inputs, 'placements'),
+    uninstall: freezeParsed(head.uninstall),
+    triggers: lazyList(head.triggers, inputs, 'triggers'),
+    installManifest: constants.installManifest,
+    diagnostics: lazyList(head.diagnostics, inputs, 'diagnostics'),
+  };
+  Object.defineProperty(plan, INSPECT, { value: inspectPlan });
+  return Object.freeze(plan);
+}
+
+/**
+ * A lazy list of `length` records, or the shared frozen `[]`.
+ * @param {number} length
+ * @param {PlanInputs} inputs
+ * @param {string} name
+ */
+function lazyList(length, inputs, name) {
+  return length === 0 ? EMPTY : new Proxy(new Array(length), new LazySection(inputs, name));
+}
+
+/**
+ * The runtime's constants of a head that carries them.
+ * @param {Record<string, any>} head
+ */
+function constantsOf(head) {
+  return {
+    runtime: head.runtime,
+    commandStyle: head.commandStyle,
+    config: freezeParsed(head.config),
+    hooks: freezeParsed(head.hooks),
+    sandboxTier: head.sandboxTier,
+    supportTier: head.supportTier,
+    installManifest: freezeParsed(head.installManifest),
+  };
+}
+
+/** The plan lists a plan over an inventory computes on first access. */
+const LAZY_SECTIONS = ['placements', 'triggers', 'diagnostics'];
 
 /**
  * The install plan of a runtime at a scope: scope, config intent, hooks, layout kinds,
  * placements, uninstall items, trigger surface (with shadowing), the install-manifest
- * record, and diagnostics. The plan is a deep-frozen plain object; its large sections are
- * parsed from the core's text on first access (see the module doc), which callers do not
- * observe except in timing.
+ * record, and diagnostics. The plan is a deep-frozen plain object.
+ *
+ * Give the source inventory as `{ inventory }` (from {@link inventory}, built once) for the
+ * fast path: the core then returns the small fields and the lengths of `placements`,
+ * `triggers` and `diagnostics`, and each of these lists is computed by the core on first
+ * access (its `length` is known without that). Raw `commands` / `agents` / `routerStems`
+ * / `childToRouters` still work (they cross as text on every call, and the plan's large
+ * sections are parsed on first read); giving both is an `INVALID_ARGUMENT` naming the raw
+ * field. Either way the values are the same.
  * @param {string} runtime
  * @param {string} scope
  * @param {object} [host] plain host data; omitted: the real machine
- * @param {object} [options] explicitDir, commands, agents, routerStems, childToRouters, profile, registry
+ * @param {object} [options] inventory or (commands, agents, routerStems, childToRouters); explicitDir, profile, registry
  */
 function resolveInstallPlan(runtime, scope, host, options) {
-  const { registry, ...rest } = optionsArg(options);
-  return planObject(
-    native.resolveInstallPlanSections(
-      requireString(runtime, 'runtime'),
-      requireString(scope, 'scope'),
-      jsonArg(hostArg(host), 'host'),
-      jsonArg(rest, 'options'),
-      registryOrDefault(registry),
-    ),
-  );
+  const { registry, inventory: held, ...rest } = optionsArg(options);
+  if (held === undefined || held === null) {
+    return planObject(
+      native.resolveInstallPlanSections(
+        requireString(runtime, 'runtime'),
+        requireString(scope, 'scope'),
+        jsonArg(hostArg(host), 'host'),
+        jsonArg(rest, 'options'),
+        registryOrDefault(registry),
+      ),
+    );
+  }
+  const handle = typeof held === 'object' ? inventoryHandles.get(held) : undefined;
+  if (handle === undefined) throw invalidArgument('inventory', 'inventory must be an object returned by inventory()');
+  let hasOptions = false;
+  for (const key in rest) {
+    if (INVENTORY_FIELDS.includes(key) && rest[key] !== undefined) {
+      throw invalidArgument(key, `${key} cannot be given together with inventory (the inventory holds the stems)`);
+    }
+    hasOptions = true;
+  }
+  /** @type {PlanInputs} */
+  const inputs = {
+    runtime: requireString(runtime, 'runtime'),
+    scope: requireString(scope, 'scope'),
+    host: /** @type {string} */ (jsonArg(hostArg(host), 'host')),
+    options: hasOptions ? jsonArg(rest, 'options') : undefined,
+    inventory: handle,
+    registry: registryOrDefault(registry),
+  };
+  let known = planConstants.get(inputs.registry);
+  if (known === undefined) planConstants.set(inputs.registry, (known = new Map()));
+  const key = `${inputs.runtime}\n${inputs.scope}`;
+  let constants = known.get(key);
+  const texts = native.planHead(inputs.runtime, inputs.scope, inputs.host, inputs.options, handle, constants === undefined, inputs.registry);
+  // Without host data the addon read the machine once; the sections use that same host.
+  if (texts.length > 1) inputs.host = texts[1];
+  const head = JSON.parse(texts[0]);
+  if (constants === undefined) known.set(key, (constants = constantsOf(head)));
+  return lazyPlanObject(constants, head, inputs);
 }
 
 /**
@@ -485,6 +749,7 @@ module.exports = {
   resolveLayout,
   resolveTriggerSurface,
   resolveInstallPlan,
+  inventory,
   installIntent,
   formatGsdSlash,
   validateCapability,

@@ -1,7 +1,7 @@
 // Shared test helpers: the peer (the behaviour we must equal), temp homes, CLI runs.
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -82,4 +82,24 @@ export function probedPaths(call) {
     // the peer may throw for this input; the paths asked so far still count
   }
   return [...new Set(asked)];
+}
+
+/**
+ * The peer package's own source inventory, read the way its installer reads it: command
+ * and agent stems (sorted), the `ns-*` routers and the children each router requires.
+ */
+export function peerInventory() {
+  const profiles = peer('install-profiles');
+  const commandsDir = join(peerRoot, 'commands', 'gsd');
+  const stems = (dir) => readdirSync(dir).filter((f) => f.endsWith('.md')).map((f) => f.slice(0, -3)).sort();
+  const commands = stems(commandsDir);
+  const agents = stems(join(peerRoot, 'agents'));
+  const routerStems = commands.filter((s) => s.startsWith('ns-'));
+  const childToRouters = {};
+  for (const router of routerStems) {
+    for (const child of profiles.parseRequires(readFileSync(join(commandsDir, `${router}.md`), 'utf8'))) {
+      (childToRouters[child] ??= []).push(router);
+    }
+  }
+  return { commands, agents, routerStems, childToRouters };
 }

@@ -21,3 +21,12 @@ const report: gsd.ShadowReport = gsd.buildShadowReport('claude', null, { sampleL
 const profile: gsd.ResolvedProfile = gsd.resolveProfile(['core'], { commands: [{ stem: 'help', body: '' }] });
 const limits: number = gsd.manifestLimits.maxBytes;
 export const rest = [firstScope, report.reason, profile.skills, limits, gsd.parseRequires('---\nrequires: [a]\n---')];
+
+const held: gsd.Inventory = gsd.inventory({ commands: ['help'], childToRouters: { help: ['ns-x'] } });
+const lazyPlan: gsd.Plan = gsd.resolveInstallPlan('claude', 'global', null, { inventory: held, explicitDir: '/x' });
+const count: number = lazyPlan.triggers.length + held.commands.length;
+// @ts-expect-error an inventory and raw lists together are refused
+gsd.resolveInstallPlan('claude', 'global', null, { inventory: held, commands: ['help'] });
+// @ts-expect-error a plain object is not an inventory
+gsd.resolveInstallPlan('claude', 'global', null, { inventory: { commands: [], agents: [], routerStems: [], childToRouters: {} } });
+export const lazy = [count];

@@ -215,6 +215,19 @@ pub struct PlanOptions {
     pub profile: Option<ProfileSelection>,
 }
 
+/// The options of a plan built from an `Inventory` handle: the stems are in the handle, so
+/// `commands`, `agents`, `routerStems` and `childToRouters` are unknown fields here.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DecisionOptions {
+    /// Explicit config directory (`--config-dir`).
+    #[serde(default)]
+    pub explicit_dir: Option<String>,
+    /// Install-profile selection (`null`: full).
+    #[serde(default)]
+    pub profile: Option<ProfileSelection>,
+}
+
 /// Parses a list of scope ids (each exactly `global` or `local`).
 pub fn scopes(env: Env, ids: &[String]) -> JsResult<Vec<gsd_core::Scope>> {
     ids.iter()

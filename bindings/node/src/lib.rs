@@ -12,7 +12,9 @@
 pub mod compat;
 mod convert;
 mod error;
+pub mod inventory;
 pub mod plan;
+mod rows;
 mod surface;
 
 use gsd_core::{ConfigHome, Registry as CoreRegistry};
