@@ -62,6 +62,8 @@ const WORKLOADS = [
   ['plan claude x 2 scopes', 'plan-claude', 2, 2],
   ['plan claude x 2 scopes, JSON', 'plan-claude-json', 2, 2],
   ['plan 18 runtimes x 2 scopes', 'plan-all', 36, 36],
+  ['decide claude x 2 scopes', 'decide-claude', 2, 2],
+  ['decide 18 runtimes x 2 scopes', 'decide-all', 36, 36],
   ['triggers 1000', 'triggers', 1000, 1000],
   ['triggers 10000', 'triggers', 10000, 10000],
   ['overlays 1000', 'overlays', 1000, 1000],
