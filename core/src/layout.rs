@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use crate::error::{Error, ErrorCode};
 use crate::host::Host;
+use crate::manifest::RuntimeDescriptor;
 use crate::path;
 use crate::registry::Registry;
 use crate::scope::lookup_runtime;
@@ -181,6 +182,17 @@ pub fn resolve_layout(
     scope: Scope,
     host: &Host,
 ) -> Result<Layout, Error> {
+    require_config_dir(config_dir)?;
+    let descriptor = lookup_runtime(registry, runtime)?;
+    Ok(Layout {
+        runtime: runtime.to_owned(),
+        config_dir: config_dir.to_owned(),
+        scope,
+        kinds: kinds_of(descriptor, runtime, config_dir, scope, host)?,
+    })
+}
+
+fn require_config_dir(config_dir: &str) -> Result<(), Error> {
     if config_dir.is_empty() {
         return Err(Error::new(
             ErrorCode::InvalidArgument,
@@ -188,9 +200,22 @@ pub fn resolve_layout(
         )
         .with_field("configDir"));
     }
-    let descriptor = lookup_runtime(registry, runtime)?;
-    let mut kinds = Vec::new();
-    for (index, entry) in descriptor.artifact_layout.entries(scope).iter().enumerate() {
+    Ok(())
+}
+
+/// The layout kinds of a runtime already looked up ([`resolve_layout`] after its runtime
+/// lookup).
+pub(crate) fn kinds_of(
+    descriptor: &RuntimeDescriptor,
+    runtime: &str,
+    config_dir: &str,
+    scope: Scope,
+    host: &Host,
+) -> Result<Vec<ArtifactKind>, Error> {
+    require_config_dir(config_dir)?;
+    let entries = descriptor.artifact_layout.entries(scope);
+    let mut kinds = Vec::with_capacity(entries.len());
+    for (index, entry) in entries.iter().enumerate() {
         if entry.kind == ArtifactKindName::Skills && entry.converter.is_none() {
             return Err(Error::new(
                 ErrorCode::InvalidDescriptor,
@@ -215,12 +240,7 @@ pub fn resolve_layout(
             dest_dir,
         });
     }
-    Ok(Layout {
-        runtime: runtime.to_owned(),
-        config_dir: config_dir.to_owned(),
-        scope,
-        kinds,
-    })
+    Ok(kinds)
 }
 
 /// Whether a `commands` entry is namespaced by its directory: the last segment of

@@ -328,7 +328,6 @@ pub fn resolve_install_plan(registry: &Registry, request: &PlanRequest) -> Resul
     )?;
     let inputs = request_inputs(request);
     let decision = decide::decide(
-        registry,
         descriptor,
         runtime,
         request.scope,

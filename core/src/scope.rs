@@ -120,6 +120,17 @@ pub fn resolve_scope(
     explicit_dir: Option<&str>,
 ) -> Result<ResolvedScope, Error> {
     let descriptor = lookup_runtime(registry, runtime)?;
+    scope_of(descriptor, runtime, scope, host, explicit_dir)
+}
+
+/// [`resolve_scope`] of a runtime already looked up.
+pub(crate) fn scope_of(
+    descriptor: &RuntimeDescriptor,
+    runtime: &str,
+    scope: Scope,
+    host: &Host,
+    explicit_dir: Option<&str>,
+) -> Result<ResolvedScope, Error> {
     if descriptor.config_home.kind == ConfigHomeKind::None {
         return Err(no_config_home(runtime));
     }

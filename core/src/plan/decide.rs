@@ -19,10 +19,10 @@ use crate::diagnostic::Diagnostic;
 use crate::error::Error;
 use crate::host::Host;
 use crate::intent::{ConfigIntent, Hooks};
-use crate::layout::resolve_layout;
+use crate::layout::kinds_of;
 use crate::manifest::RuntimeDescriptor;
 use crate::registry::Registry;
-use crate::scope::{lookup_runtime, resolve_scope};
+use crate::scope::{lookup_runtime, scope_of};
 use crate::trigger::{Trigger, has_duplicates, surface_counts, surface_of};
 use crate::vocab::{ArtifactKindName, Scope};
 
@@ -165,7 +165,6 @@ pub fn decide_install_plan<'a>(
     let descriptor = lookup_runtime(registry, runtime)?;
     check_cwd(host)?;
     decide(
-        registry,
         descriptor,
         runtime,
         scope,
@@ -177,7 +176,6 @@ pub fn decide_install_plan<'a>(
 
 /// [`decide_install_plan`] of a known runtime over checked inputs.
 pub(super) fn decide<'a>(
-    registry: &Registry,
     descriptor: &'a RuntimeDescriptor,
     runtime: &str,
     scope: Scope,
@@ -185,8 +183,8 @@ pub(super) fn decide<'a>(
     explicit_dir: Option<&str>,
     inputs: Inputs<'a>,
 ) -> Result<PlanDecision<'a>, Error> {
-    let resolved = resolve_scope(registry, runtime, scope, host, explicit_dir)?;
-    let layout = resolve_layout(registry, runtime, &resolved.config_home, scope, host)?;
+    let resolved = scope_of(descriptor, runtime, scope, host, explicit_dir)?;
+    let layout_kinds = kinds_of(descriptor, runtime, &resolved.config_home, scope, host)?;
     let profile = inputs.profile;
     let commands = select(
         inputs.commands,
@@ -199,20 +197,20 @@ pub(super) fn decide<'a>(
         inputs.distinct.1,
     );
     let mut agent_ext = ".md";
-    let mut kinds = Vec::with_capacity(layout.kinds.len());
+    let mut spelling = Vec::with_capacity(layout_kinds.len());
     let mut placements = 0;
-    for kind in &layout.kinds {
+    for kind in &layout_kinds {
         if kind.kind == ArtifactKindName::Agents {
             agent_ext = agent_file_extension(descriptor)?;
         }
         if let Some(count) = plain_count(kind, agent_ext, &inputs, &commands, &agents) {
             placements += count;
-            kinds.push(KindPlacements::Plain);
+            spelling.push(KindPlacements::Plain);
         } else {
             let mut out = Vec::new();
             placements_checked(&mut out, kind, agent_ext, &inputs, &commands, &agents)?;
             placements += out.len();
-            kinds.push(KindPlacements::Checked(out));
+            spelling.push(KindPlacements::Checked(out));
         }
     }
     let (triggers, diagnostics) = surface_counts(
@@ -229,15 +227,14 @@ pub(super) fn decide<'a>(
         hooks: Hooks::of(descriptor),
         sandbox_tier: descriptor.sandbox_tier,
         support_tier: descriptor.support_tier,
-        uninstall: layout
-            .kinds
+        uninstall: layout_kinds
             .iter()
             .map(|k| UninstallItem {
                 kind: k.kind,
                 dest_dir: k.dest_dir.clone(),
             })
             .collect(),
-        kinds: layout.kinds,
+        kinds: layout_kinds,
         placements: Vec::new(),
         triggers: Vec::new(),
         install_manifest: InstallManifestRecord {
@@ -254,7 +251,7 @@ pub(super) fn decide<'a>(
         commands,
         agents,
         agent_ext,
-        kinds,
+        kinds: spelling,
         head,
         counts: PlanCounts {
             placements,
