@@ -150,7 +150,10 @@ impl ConfinedRoot<'_> {
     /// nor `/`, and the concatenation is a plain relative path. Then the destination lies
     /// strictly inside the root and no error can arise.
     pub(crate) fn admits_plain(&self, parts: &[&str]) -> bool {
-        !self.root.is_empty() && self.resolved != "/" && is_plain_relative(&path::concat(parts))
+        !self.root.is_empty()
+            && self.resolved != "/"
+            && !parts.iter().any(|p| p.contains('\0'))
+            && path::plain_segments_of(parts)
     }
 }
 
@@ -158,11 +161,7 @@ impl ConfinedRoot<'_> {
 /// and every `/`-separated segment non-empty and neither `.` nor `..` (so no leading or
 /// trailing `/` either).
 fn is_plain_relative(relative: &str) -> bool {
-    !relative.is_empty()
-        && !relative.contains('\0')
-        && relative
-            .split('/')
-            .all(|segment| !segment.is_empty() && segment != "." && segment != "..")
+    !relative.contains('\0') && path::plain_segments(relative)
 }
 
 /// Resolves the layout of `runtime` at `scope` into `config_dir`.

@@ -145,9 +145,29 @@ fn is_normal_absolute(path: &str) -> bool {
 
 /// Whether every `/`-separated segment of `path` is non-empty and neither `.` nor `..` (so
 /// `path` is non-empty and has no leading or trailing `/`).
-fn plain_segments(path: &str) -> bool {
-    path.split('/')
-        .all(|segment| !segment.is_empty() && segment != "." && segment != "..")
+pub(crate) fn plain_segments(path: &str) -> bool {
+    plain_segments_of(&[path])
+}
+
+/// [`plain_segments`] of the parts' concatenation, without building it: one pass over the
+/// bytes (`/` is ASCII, so it never splits a character), counting each segment's length and
+/// leading dots.
+pub(crate) fn plain_segments_of(parts: &[&str]) -> bool {
+    let (mut len, mut dots) = (0usize, 0usize);
+    for &b in parts.iter().flat_map(|p| p.as_bytes()) {
+        if b == b'/' {
+            if len == 0 || (len == dots && len <= 2) {
+                return false;
+            }
+            (len, dots) = (0, 0);
+        } else {
+            if b == b'.' && dots == len {
+                dots += 1;
+            }
+            len += 1;
+        }
+    }
+    !(len == 0 || (len == dots && len <= 2))
 }
 
 /// The parts concatenated into one string allocated once (hot paths use it instead of
@@ -293,6 +313,33 @@ mod tests {
         }
         assert_eq!(resolve("/cwd", &["/a/../b/"]), "/b");
         assert_eq!(resolve("/cwd", &["/a//b/."]), "/a/b");
+        for (path, plain) in [
+            ("a", true),
+            ("a/b.c/..d", true),
+            ("", false),
+            ("/a", false),
+            ("a/", false),
+            ("a//b", false),
+            ("a/./b", false),
+            ("a/..", false),
+            ("é/ü", true),
+            ("...", true),
+            ("a/.b/b.", true),
+            (".", false),
+            ("..", false),
+        ] {
+            assert_eq!(plain_segments(path), plain, "{path:?}");
+            let mid = (0..=path.len() / 2)
+                .rev()
+                .find(|&i| path.is_char_boundary(i))
+                .unwrap_or(0);
+            let (head, tail) = path.split_at(mid);
+            assert_eq!(
+                plain_segments_of(&[head, "", tail]),
+                plain,
+                "{path:?} in parts"
+            );
+        }
     }
 
     #[test]
