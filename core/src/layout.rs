@@ -6,6 +6,8 @@
 //! or the global-only `home` root): a destination outside its root is an error, never a
 //! write target.
 
+use std::borrow::Cow;
+
 use serde::Serialize;
 
 use crate::error::{Error, ErrorCode};
@@ -69,7 +71,8 @@ pub fn dest_within_root(cwd: &str, root: &str, dest_subpath: &str) -> Result<Str
 pub(crate) struct ConfinedRoot<'a> {
     cwd: &'a str,
     root: &'a str,
-    resolved: String,
+    /// Borrowed when `root` is already resolved (absolute and normal), as layout roots are.
+    resolved: Cow<'a, str>,
 }
 
 impl<'a> ConfinedRoot<'a> {
@@ -78,7 +81,11 @@ impl<'a> ConfinedRoot<'a> {
         Self {
             cwd,
             root,
-            resolved: path::resolve(cwd, &[root]),
+            resolved: if path::is_normal_absolute(root) {
+                Cow::Borrowed(root)
+            } else {
+                Cow::Owned(path::resolve(cwd, &[root]))
+            },
         }
     }
 

@@ -139,7 +139,7 @@ pub fn resolve(cwd: &str, parts: &[&str]) -> String {
 
 /// Whether `path` is what [`resolve`] returns for it: `/`, or `/` followed by segments
 /// that are neither empty, `.` nor `..` (so no trailing `/`).
-fn is_normal_absolute(path: &str) -> bool {
+pub(crate) fn is_normal_absolute(path: &str) -> bool {
     path == "/" || path.strip_prefix('/').is_some_and(plain_segments)
 }
 
