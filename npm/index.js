@@ -376,7 +376,7 @@ function inventory(input) {
 /**
  * What a lazy section needs to be computed: the inputs of the head call, kept as given
  * (texts and shared handles, no native object per plan).
- * @typedef {{ runtime: string, scope: string, host: string, options: string | undefined, inventory: object, registry: object }} PlanInputs
+ * @typedef {{ runtime: string, scope: string, host: string | undefined, options: string | undefined, inventory: object, registry: object }} PlanInputs
  */
 
 /**
@@ -509,29 +509,50 @@ class LazySection {
 const planConstants = new WeakMap();
 
 /**
- * A plan over an inventory: the runtime's constants (shared, frozen), the head's `scope`,
- * `kinds` and `uninstall` deep-frozen now, and `placements`, `triggers` and
+ * `scope`, `kinds` and `uninstall` of a plan over an inventory, deep-frozen: one native
+ * call that decides the plan again from the kept inputs.
+ * @param {PlanInputs} inputs
+ * @returns {{ scope: object, kinds: readonly object[], uninstall: readonly object[] }}
+ */
+function hostFields(inputs) {
+  return freezeParsed(
+    JSON.parse(native.planSection('head', inputs.runtime, inputs.scope, inputs.host, inputs.options, inputs.inventory, inputs.registry)),
+  );
+}
+
+/**
+ * A plan over an inventory: the runtime's constants (shared, frozen); `scope`, `kinds`
+ * and `uninstall` as enumerable getters that fill all three with one native call on the
+ * first read of any of them, then keep them; and `placements`, `triggers` and
  * `diagnostics` as lazy lists of the lengths the head gave (an empty one is the shared
  * frozen `[]`). The literal lists the keys in the plan's field order.
  * @param {Record<string, any>} constants
- * @param {Record<string, any>} head
+ * @param {ArrayLike<number>} lengths `[placements, triggers, diagnostics]`
  * @param {PlanInputs} inputs
  */
-function lazyPlanObject(constants, head, inputs) {
+function lazyPlanObject(constants, lengths, inputs) {
+  /** @type {ReturnType<typeof hostFields> | undefined} */
+  let fields;
   const plan = {
     runtime: constants.runtime,
-    scope: freezeParsed(head.scope),
+    get scope() {
+      return (fields ??= hostFields(inputs)).scope;
+    },
     commandStyle: constants.commandStyle,
     config: constants.config,
     hooks: constants.hooks,
     sandboxTier: constants.sandboxTier,
     supportTier: constants.supportTier,
-    kinds: freezeParsed(head.kinds),
-    placements: lazyList(head.placements, inputs, 'placements'),
-    uninstall: freezeParsed(head.uninstall),
-    triggers: lazyList(head.triggers, inputs, 'triggers'),
+    get kinds() {
+      return (fields ??= hostFields(inputs)).kinds;
+    },
+    placements: lazyList(lengths[0], inputs, 'placements'),
+    get uninstall() {
+      return (fields ??= hostFields(inputs)).uninstall;
+    },
+    triggers: lazyList(lengths[1], inputs, 'triggers'),
     installManifest: constants.installManifest,
-    diagnostics: lazyList(head.diagnostics, inputs, 'diagnostics'),
+    diagnostics: lazyList(lengths[2], inputs, 'diagnostics'),
   };
   Object.defineProperty(plan, INSPECT, { value: inspectPlan });
   return Object.freeze(plan);
@@ -548,19 +569,11 @@ function lazyList(length, inputs, name) {
 }
 
 /**
- * The runtime's constants of a head that carries them.
- * @param {Record<string, any>} head
+ * The runtime's constants as the first head of a registry, runtime and scope gave them.
+ * @param {string} text
  */
-function constantsOf(head) {
-  return {
-    runtime: head.runtime,
-    commandStyle: head.commandStyle,
-    config: freezeParsed(head.config),
-    hooks: freezeParsed(head.hooks),
-    sandboxTier: head.sandboxTier,
-    supportTier: head.supportTier,
-    installManifest: freezeParsed(head.installManifest),
-  };
+function constantsOf(text) {
+  return freezeParsed(JSON.parse(text));
 }
 
 /** The plan lists a plan over an inventory computes on first access. */
@@ -572,9 +585,10 @@ const LAZY_SECTIONS = ['placements', 'triggers', 'diagnostics'];
  * record, and diagnostics. The plan is a deep-frozen plain object.
  *
  * Give the source inventory as `{ inventory }` (from {@link inventory}, built once) for the
- * fast path: the core then returns the small fields and the lengths of `placements`,
- * `triggers` and `diagnostics`, and each of these lists is computed by the core on first
- * access (its `length` is known without that). Raw `commands` / `agents` / `routerStems`
+ * fast path: the call decides the plan (every error raises here) but only the lengths of
+ * `placements`, `triggers` and `diagnostics` cross; `scope`, `kinds` and `uninstall` are
+ * computed together by the core on the first read of any of them, and each list on its
+ * own first access (its `length` is known without that). Raw `commands` / `agents` / `routerStems`
  * / `childToRouters` still work (they cross as text on every call, and the plan's large
  * sections are parsed on first read); giving both is an `INVALID_ARGUMENT` naming the raw
  * field. Either way the values are the same.
@@ -609,7 +623,7 @@ function resolveInstallPlan(runtime, scope, host, options) {
   const inputs = {
     runtime: requireString(runtime, 'runtime'),
     scope: requireString(scope, 'scope'),
-    host: /** @type {string} */ (jsonArg(hostArg(host), 'host')),
+    host: jsonArg(hostArg(host), 'host'),
     options: hasOptions ? jsonArg(rest, 'options') : undefined,
     inventory: handle,
     registry: registryOrDefault(registry),
@@ -617,13 +631,18 @@ function resolveInstallPlan(runtime, scope, host, options) {
   let known = planConstants.get(inputs.registry);
   if (known === undefined) planConstants.set(inputs.registry, (known = new Map()));
   const key = `${inputs.runtime}\n${inputs.scope}`;
-  let constants = known.get(key);
-  const texts = native.planHead(inputs.runtime, inputs.scope, inputs.host, inputs.options, handle, constants === undefined, inputs.registry);
-  // Without host data the addon read the machine once; the sections use that same host.
-  if (texts.length > 1) inputs.host = texts[1];
-  const head = JSON.parse(texts[0]);
-  if (constants === undefined) known.set(key, (constants = constantsOf(head)));
-  return lazyPlanObject(constants, head, inputs);
+  const constants = known.get(key);
+  if (constants !== undefined && inputs.host !== undefined) {
+    // The common call: only the three lengths cross.
+    const lengths = native.planHead(inputs.runtime, inputs.scope, inputs.host, inputs.options, handle, inputs.registry);
+    return lazyPlanObject(constants, lengths, inputs);
+  }
+  const texts = native.planHeadFirst(inputs.runtime, inputs.scope, inputs.host, inputs.options, handle, constants === undefined, inputs.registry);
+  // Without host data the addon read the machine once; the lazy parts use that same host.
+  if (texts[2] !== '') inputs.host = texts[2];
+  let shared = constants;
+  if (shared === undefined) known.set(key, (shared = constantsOf(texts[1])));
+  return lazyPlanObject(shared, JSON.parse(texts[0]), inputs);
 }
 
 /**
