@@ -339,6 +339,8 @@ function inspectPlan(depth, options, inspect) {
   // A lazy list is inspected as its values (util.inspect looks through a Proxy at its
   // target, which holds nothing before the first read).
   for (const key of LAZY_SECTIONS) shown[key] = [...shown[key]];
+  for (const key of ['kinds', 'uninstall']) shown[key] = [...shown[key]];
+  shown.scope = { ...shown.scope };
   return inspect(shown, options);
 }
 
@@ -449,7 +451,7 @@ class LazySection {
     const filled = this.filled(target);
     // Iteration (for-of, spreading, Array.from, destructuring) walks the frozen array
     // itself: the same values in the same order, without a trap per element.
-    if (key === Symbol.iterator) return (this.iterate ??= () => filled[Symbol.iterator]());
+    if (key === Symbol.iterator && Array.isArray(filled)) return (this.iterate ??= () => filled[Symbol.iterator]());
     return filled[/** @type {any} */ (key)];
   }
 
@@ -509,53 +511,106 @@ class LazySection {
 const planConstants = new WeakMap();
 
 /**
- * `scope`, `kinds` and `uninstall` of a plan over an inventory, deep-frozen: one native
- * call that decides the plan again from the kept inputs.
- * @param {PlanInputs} inputs
- * @returns {{ scope: object, kinds: readonly object[], uninstall: readonly object[] }}
+ * The shared state of a plan's `scope`, `kinds` and `uninstall`: the plan's inputs until
+ * the first access of any of the three, which fills all three targets with one native call
+ * (deciding the plan again from the inputs) and freezes them.
  */
-function hostFields(inputs) {
-  return freezeParsed(
-    JSON.parse(native.planSection('head', inputs.runtime, inputs.scope, inputs.host, inputs.options, inputs.inventory, inputs.registry)),
-  );
+class HeadParts {
+  /** @param {PlanInputs} inputs */
+  constructor(inputs) {
+    /** @type {PlanInputs | null} */
+    this.inputs = inputs;
+    /** @type {Record<string, any>} the unfilled targets by field name */
+    this.targets = {};
+  }
+
+  fill() {
+    const inputs = this.inputs;
+    if (inputs === null) return;
+    const parts = JSON.parse(
+      native.planSection('head', inputs.runtime, inputs.scope, inputs.host, inputs.options, inputs.inventory, inputs.registry),
+    );
+    this.inputs = null;
+    const scope = this.targets.scope;
+    Object.assign(scope, freezeParsed(parts.scope));
+    Object.freeze(scope);
+    for (const name of ['kinds', 'uninstall']) {
+      const target = this.targets[name];
+      if (target === undefined) continue;
+      const items = parts[name];
+      if (items.length !== target.length) {
+        throw new Error(`plan.${name}: the core returned ${items.length} records for a list of ${target.length}`);
+      }
+      for (let i = 0; i < items.length; i += 1) target[i] = freezeParsed(items[i]);
+      Object.freeze(target);
+    }
+  }
 }
 
 /**
- * A plan over an inventory: the runtime's constants (shared, frozen); `scope`, `kinds`
- * and `uninstall` as enumerable getters that fill all three with one native call on the
- * first read of any of them, then keep them; and `placements`, `triggers` and
- * `diagnostics` as lazy lists of the lengths the head gave (an empty one is the shared
- * frozen `[]`). The literal lists the keys in the plan's field order.
+ * The Proxy handler of `scope`, `kinds` or `uninstall` of a plan over an inventory: as a
+ * lazy list, but filled through the plan's shared {@link HeadParts}. `scope` is a plain
+ * object (its target `{}`); `length` of `kinds` and `uninstall` is known at once.
+ */
+class LazyHeadPart extends LazySection {
+  /**
+   * @param {HeadParts} parts
+   * @param {string} name
+   * @param {object} target
+   */
+  constructor(parts, name, target) {
+    super(/** @type {any} */ (null), name);
+    this.parts = parts;
+    parts.targets[name] = target;
+  }
+
+  /** @param {any} target */
+  filled(target) {
+    this.parts.fill();
+    return target;
+  }
+}
+
+/**
+ * A plan over an inventory: the runtime's constants (shared, frozen) and, as lazy values
+ * of known shape, the rest: `scope` (an object), `kinds` and `uninstall` (lists of the
+ * same length), all three filled by one native call on the first access of any of them;
+ * and `placements`, `triggers` and `diagnostics`, each filled by its own native call on
+ * first access. An empty list is the shared frozen `[]`. The literal lists the keys in
+ * the plan's field order; each value is the plan's own, kept once filled.
  * @param {Record<string, any>} constants
- * @param {ArrayLike<number>} lengths `[placements, triggers, diagnostics]`
+ * @param {ArrayLike<number>} lengths `[placements, triggers, diagnostics, kinds]`
  * @param {PlanInputs} inputs
  */
 function lazyPlanObject(constants, lengths, inputs) {
-  /** @type {ReturnType<typeof hostFields> | undefined} */
-  let fields;
+  const parts = new HeadParts(inputs);
   const plan = {
     runtime: constants.runtime,
-    get scope() {
-      return (fields ??= hostFields(inputs)).scope;
-    },
+    scope: headPart(parts, 'scope', {}),
     commandStyle: constants.commandStyle,
     config: constants.config,
     hooks: constants.hooks,
     sandboxTier: constants.sandboxTier,
     supportTier: constants.supportTier,
-    get kinds() {
-      return (fields ??= hostFields(inputs)).kinds;
-    },
+    kinds: lengths[3] === 0 ? EMPTY : headPart(parts, 'kinds', new Array(lengths[3])),
     placements: lazyList(lengths[0], inputs, 'placements'),
-    get uninstall() {
-      return (fields ??= hostFields(inputs)).uninstall;
-    },
+    uninstall: lengths[3] === 0 ? EMPTY : headPart(parts, 'uninstall', new Array(lengths[3])),
     triggers: lazyList(lengths[1], inputs, 'triggers'),
     installManifest: constants.installManifest,
     diagnostics: lazyList(lengths[2], inputs, 'diagnostics'),
   };
   Object.defineProperty(plan, INSPECT, { value: inspectPlan });
   return Object.freeze(plan);
+}
+
+/**
+ * One of `scope`, `kinds` and `uninstall` of a plan over an inventory, lazily.
+ * @param {HeadParts} parts
+ * @param {string} name
+ * @param {object} target
+ */
+function headPart(parts, name, target) {
+  return new Proxy(target, new LazyHeadPart(parts, name, target));
 }
 
 /**
@@ -586,9 +641,9 @@ const LAZY_SECTIONS = ['placements', 'triggers', 'diagnostics'];
  *
  * Give the source inventory as `{ inventory }` (from {@link inventory}, built once) for the
  * fast path: the call decides the plan (every error raises here) but only the lengths of
- * `placements`, `triggers` and `diagnostics` cross; `scope`, `kinds` and `uninstall` are
- * computed together by the core on the first read of any of them, and each list on its
- * own first access (its `length` is known without that). Raw `commands` / `agents` / `routerStems`
+ * its lists cross; `scope`, `kinds` and `uninstall` are computed together by the core on
+ * the first access of any of them, and `placements`, `triggers` and `diagnostics` each on
+ * its own first access (a list's `length` is known without that). Raw `commands` / `agents` / `routerStems`
  * / `childToRouters` still work (they cross as text on every call, and the plan's large
  * sections are parsed on first read); giving both is an `INVALID_ARGUMENT` naming the raw
  * field. Either way the values are the same.

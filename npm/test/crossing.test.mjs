@@ -78,14 +78,22 @@ test('a plan equals its JSON round trip, spreads to plain values, and inspects a
   assert.match(shown, /triggers: \[Array\]/);
 });
 
-test('a plan over an inventory round-trips through JSON; structuredClone refuses its lazy lists (Proxies)', () => {
+test('a plan over an inventory round-trips through JSON; structuredClone refuses its lazy values (Proxies)', () => {
   const plan = gsd.resolveInstallPlan('codex', 'global', host, { inventory: gsd.inventory(options) });
   const copy = JSON.parse(JSON.stringify(plan));
   assert.deepStrictEqual(plan, copy);
   assert.deepStrictEqual({ ...plan }, copy);
-  // V8 cannot clone a Proxy (documented in docs/node.md): copy the lists, or go through JSON.
+  // V8 cannot clone a Proxy (documented in docs/node.md): copy the lazy values, or go through JSON.
   assert.throws(() => structuredClone(plan), { name: 'DataCloneError' });
-  const plain = { ...plan, placements: [...plan.placements], triggers: [...plan.triggers], diagnostics: [...plan.diagnostics] };
+  const plain = {
+    ...plan,
+    scope: { ...plan.scope, provenance: { ...plan.scope.provenance } },
+    kinds: plan.kinds.map((k) => ({ ...k })),
+    placements: [...plan.placements],
+    uninstall: [...plan.uninstall],
+    triggers: [...plan.triggers],
+    diagnostics: [...plan.diagnostics],
+  };
   assert.deepStrictEqual(structuredClone(plain), copy);
 });
 

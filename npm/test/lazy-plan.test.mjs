@@ -322,7 +322,8 @@ test('the runtime\'s constants cross once per registry, runtime and scope, and a
     native.planFields().map(([name]) => name).filter((name) => !['scope', 'kinds', 'uninstall', ...LISTS].includes(name)),
   );
   assert.equal(last[2], '', 'no host text when host data was given');
-  assert.deepStrictEqual(JSON.parse(last[0]), LISTS.map((key) => plans[3][key].length));
+  assert.deepStrictEqual(JSON.parse(last[0]), [...LISTS, 'kinds'].map((key) => plans[3][key].length));
+  assert.equal(plans[3].uninstall.length, plans[3].kinds.length);
   assert.equal(plans[0].config, plans[1].config);
   assert.ok(Object.isFrozen(plans[1].config) && Object.isFrozen(plans[1].hooks.extendedHookEvents));
   assert.deepStrictEqual(plans[1], eager('kilo', 'local'));
@@ -330,12 +331,13 @@ test('the runtime\'s constants cross once per registry, runtime and scope, and a
   assert.deepStrictEqual(plans[3], eager('kilo', 'local'));
 });
 
-test('a plan crosses its lengths only: reading .length makes no native call beyond the head', () => {
+test('a plan crosses its lengths only: creating it and reading .length makes one native call, the head call', () => {
   for (const [runtime, scope] of [['cursor', 'global'], ['cursor', 'global'], ['opencode', 'local']]) {
     let plan;
     const calls = nativeCalls(() => {
       plan = lazy(runtime, scope);
-      for (const key of LISTS) void plan[key].length;
+      for (const key of [...LISTS, 'kinds', 'uninstall']) void plan[key].length;
+      void plan.scope;
       void plan.runtime;
       void plan.config.installSurface;
       void plan.installManifest.scope;
@@ -350,11 +352,12 @@ test('a plan crosses its lengths only: reading .length makes no native call beyo
   assert.deepStrictEqual(calls, ['planHead']);
 });
 
-test('scope, kinds and uninstall: the first read of any of them makes one native call that fills all three', () => {
+test('scope, kinds and uninstall: the first access into any of them makes one native call that fills all three', () => {
   const full = eager('opencode', 'global');
   for (const first of ['scope', 'kinds', 'uninstall']) {
     const plan = lazy('opencode', 'global');
-    assert.deepStrictEqual(nativeCalls(() => void plan[first]), ['planSection:head'], first);
+    assert.deepStrictEqual(nativeCalls(() => void plan[first]), [], `${first}: the value itself`);
+    assert.deepStrictEqual(nativeCalls(() => void Object.keys(plan[first])), ['planSection:head'], first);
     assert.deepStrictEqual(
       nativeCalls(() => {
         for (const key of ['scope', 'kinds', 'uninstall']) {
@@ -375,14 +378,34 @@ test('scope, kinds and uninstall: the first read of any of them makes one native
   assert.deepStrictEqual(nativeCalls(() => assert.deepStrictEqual({ ...spread }, { ...full })), filled);
   const json = lazy('opencode', 'global');
   assert.deepStrictEqual(nativeCalls(() => assert.equal(JSON.stringify(json), JSON.stringify(full))), filled);
-  // The fields are enumerable accessors of the frozen plan, like those of the raw-array plan.
+  // They are own enumerable data properties of the frozen plan, one value each, of the
+  // plan's shape before any read: kinds and uninstall know their length, scope is an object.
   const plan = lazy('opencode', 'global');
-  for (const key of ['scope', 'kinds', 'uninstall']) {
-    const own = Object.getOwnPropertyDescriptor(plan, key);
-    assert.equal(typeof own.get, 'function', key);
-    assert.equal(own.enumerable, true, key);
-    assert.equal(own.configurable, false, key);
-  }
+  assert.deepStrictEqual(
+    nativeCalls(() => {
+      for (const key of ['scope', 'kinds', 'uninstall']) {
+        const own = Object.getOwnPropertyDescriptor(plan, key);
+        assert.equal(own.enumerable, true, key);
+        assert.equal(own.writable, false, key);
+        assert.equal(own.value, plan[key], key);
+      }
+      assert.equal(plan.kinds.length, full.kinds.length);
+      assert.equal(plan.uninstall.length, full.uninstall.length);
+      assert.equal(typeof plan.scope, 'object');
+    }),
+    [],
+  );
+  assert.ok(Array.isArray(plan.kinds) && Array.isArray(plan.uninstall) && !Array.isArray(plan.scope));
+  assert.equal(Object.getPrototypeOf(plan.scope), Object.prototype);
+  assert.deepStrictEqual(Object.keys(plan.scope), Object.keys(full.scope));
+  assert.throws(() => {
+    'use strict';
+    plan.scope.configHome = '/elsewhere';
+  }, TypeError);
+  assert.throws(() => {
+    'use strict';
+    plan.kinds.push(null);
+  }, TypeError);
   assert.ok(Object.isFrozen(plan));
   assert.throws(() => {
     'use strict';

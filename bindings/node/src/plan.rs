@@ -9,7 +9,7 @@
 //!
 //! A plan over an [`Inventory`] handle crosses lazily instead: [`plan_head`] decides the
 //! plan (every check, so every error raises at call time) and returns only the *lengths*
-//! of the three large lists (placements, triggers, diagnostics); [`plan_head_first`] adds
+//! of the lists (placements, triggers, diagnostics, kinds and uninstall); [`plan_head_first`] adds
 //! the runtime's constants (once per registry, runtime and scope) and the real host's data
 //! (when none was given). JS keeps the call's inputs (texts and handles), and the first
 //! read of `scope`, `kinds` or `uninstall` (together), or of a list, calls
@@ -236,24 +236,33 @@ fn decision_options(env: Env, options: Option<String>) -> JsResult<convert::Deci
     }
 }
 
-/// The lengths of the three lazy lists, in [`LAZY_FIELDS`] order, as they cross.
-fn lengths(env: Env, counts: gsd_core::PlanCounts) -> JsResult<Vec<u32>> {
-    [counts.placements, counts.triggers, counts.diagnostics]
-        .into_iter()
-        .map(|n| {
-            u32::try_from(n).map_err(|_| {
-                invalid_argument(
-                    env,
-                    "result",
-                    &format!("a plan list of {n} records is too long"),
-                )
-            })
+/// The lengths a plan over an inventory crosses with: `[placements, triggers,
+/// diagnostics, kinds]` (`kinds` is also the length of `uninstall`, one item per kind).
+fn lengths(env: Env, decision: &gsd_core::PlanDecision<'_>) -> JsResult<Vec<u32>> {
+    let counts = decision.counts();
+    let kinds = decision.head().kinds.len();
+    [
+        counts.placements,
+        counts.triggers,
+        counts.diagnostics,
+        kinds,
+    ]
+    .into_iter()
+    .map(|n| {
+        u32::try_from(n).map_err(|_| {
+            invalid_argument(
+                env,
+                "result",
+                &format!("a plan list of {n} records is too long"),
+            )
         })
-        .collect()
+    })
+    .collect()
 }
 
 /// The lengths of the install plan of a runtime at a scope over an inventory handle:
-/// `[placements, triggers, diagnostics]`, after every check of the plan (an error raises
+/// `[placements, triggers, diagnostics, kinds]` (`kinds`: the length of `kinds` and of
+/// `uninstall`), after every check of the plan (an error raises
 /// here). Nothing else crosses: the runtime's constants come from an earlier
 /// [`plan_head_first`], and `scope`, `kinds`, `uninstall` and the lists themselves from
 /// `planSection` on first access. `host` is host data as JSON text; `options` is JSON text
@@ -284,13 +293,13 @@ pub fn plan_head(
             options.profile.as_ref(),
         ),
     )?;
-    lengths(env, decision.counts())
+    lengths(env, &decision)
 }
 
 /// [`plan_head`] for the calls that need more than the lengths: the first of a registry,
 /// runtime and scope (`constants` set), or one without host data (`host` omitted: the real
 /// machine is read here, once). Returns `[lengths, constants, host]` as JSON texts:
-/// `lengths` is `[placements, triggers, diagnostics]`, `constants` the runtime's
+/// `lengths` is the array [`plan_head`] returns, `constants` the runtime's
 /// constants as a JSON object in plan field order (`""` without `constants`), `host` the
 /// host data read (`""` when `host` was given), so the lazy fields are decided for the
 /// very host the lengths describe.
@@ -327,7 +336,7 @@ pub fn plan_head_first(
         ),
     )?;
     Ok(vec![
-        convert::to_json(env, &lengths(env, decision.counts())?)?,
+        convert::to_json(env, &lengths(env, &decision)?)?,
         if constants {
             convert::to_json(env, &Constants::of(decision.head()))?
         } else {
