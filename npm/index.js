@@ -183,8 +183,10 @@ function hostArg(host) {
   if (typeof host !== 'object' || Array.isArray(host)) {
     throw invalidArgument('host', `host must be an object { home, cwd, env?, existingPaths? }, got ${render(host)}`);
   }
-  const { existingPaths, ...rest } = /** @type {Record<string, unknown>} */ (host);
-  return existingPaths instanceof Set ? { ...rest, existingPaths: [...existingPaths] } : host;
+  // Only a Set is copied (to a list); any other host crosses as it is, without a copy.
+  if (!(/** @type {Record<string, unknown>} */ (host).existingPaths instanceof Set)) return host;
+  const { existingPaths, ...rest } = /** @type {Record<string, any>} */ (host);
+  return { ...rest, existingPaths: [...existingPaths] };
 }
 
 /** @param {unknown} options */
@@ -653,8 +655,11 @@ const LAZY_SECTIONS = ['placements', 'triggers', 'diagnostics'];
  * @param {object} [options] inventory or (commands, agents, routerStems, childToRouters); explicitDir, profile, registry
  */
 function resolveInstallPlan(runtime, scope, host, options) {
-  const { registry, inventory: held, ...rest } = optionsArg(options);
+  const given = optionsArg(options);
+  const held = given.inventory;
+  const registry = given.registry;
   if (held === undefined || held === null) {
+    const { registry: _registry, inventory: _inventory, ...rest } = given;
     return planObject(
       native.resolveInstallPlanSections(
         requireString(runtime, 'runtime'),
@@ -667,19 +672,22 @@ function resolveInstallPlan(runtime, scope, host, options) {
   }
   const handle = typeof held === 'object' ? inventoryHandles.get(held) : undefined;
   if (handle === undefined) throw invalidArgument('inventory', 'inventory must be an object returned by inventory()');
-  let hasOptions = false;
-  for (const key in rest) {
-    if (INVENTORY_FIELDS.includes(key) && rest[key] !== undefined) {
+  // The other options, copied only when there are any (the usual call has none).
+  /** @type {Record<string, unknown> | undefined} */
+  let rest;
+  for (const key of Object.keys(given)) {
+    if (key === 'inventory' || key === 'registry') continue;
+    if (INVENTORY_FIELDS.includes(key) && given[key] !== undefined) {
       throw invalidArgument(key, `${key} cannot be given together with inventory (the inventory holds the stems)`);
     }
-    hasOptions = true;
+    (rest ??= {})[key] = given[key];
   }
   /** @type {PlanInputs} */
   const inputs = {
     runtime: requireString(runtime, 'runtime'),
     scope: requireString(scope, 'scope'),
     host: jsonArg(hostArg(host), 'host'),
-    options: hasOptions ? jsonArg(rest, 'options') : undefined,
+    options: rest === undefined ? undefined : jsonArg(rest, 'options'),
     inventory: handle,
     registry: registryOrDefault(registry),
   };
