@@ -180,21 +180,22 @@ export declare function parseScope(scope: string): string
 export declare function planFields(): Array<[string, boolean]>
 
 /**
- * The lengths of the install plan of a runtime at a scope over an inventory handle:
- * `[placements, triggers, diagnostics, kinds]` (`kinds`: the length of `kinds` and of
- * `uninstall`), after every check of the plan (an error raises
- * here). Nothing else crosses: the runtime's constants come from an earlier
+ * The lengths of the install plan of a runtime at a scope over an inventory handle,
+ * packed in one number (see [`packed`]; `-1` when a length is too large to pack: ask
+ * [`plan_head_first`], which returns them as a list), after every check of the plan (an
+ * error raises here). Nothing else crosses: the runtime's constants come from an earlier
  * [`plan_head_first`], and `scope`, `kinds`, `uninstall` and the lists themselves from
  * `planSection` on first access. `host` is host data as JSON text; `options` is JSON text
  * of `{ explicitDir?, profile? }`.
  */
-export declare function planHead(runtime: string, scope: string, host: string, options: string | undefined | null, inventory: Inventory, registry?: Registry | undefined | null): Array<number>
+export declare function planHead(runtime: string, scope: string, host: string, options: string | undefined | null, inventory: Inventory, registry?: Registry | undefined | null): number
 
 /**
  * [`plan_head`] for the calls that need more than the lengths: the first of a registry,
  * runtime and scope (`constants` set), or one without host data (`host` omitted: the real
  * machine is read here, once). Returns `[lengths, constants, host]` as JSON texts:
- * `lengths` is the array [`plan_head`] returns, `constants` the runtime's
+ * `lengths` is `[placements, triggers, diagnostics, kinds]` (`kinds`: the length of
+ * `kinds` and of `uninstall`), `constants` the runtime's
  * constants as a JSON object in plan field order (`""` without `constants`), `host` the
  * host data read (`""` when `host` was given), so the lazy fields are decided for the
  * very host the lengths describe.

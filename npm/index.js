@@ -626,6 +626,20 @@ function lazyList(length, inputs, name) {
 }
 
 /**
+ * `[placements, triggers, diagnostics, kinds]` from the one number `planHead` returns:
+ * `placements + triggers·2¹⁶ + diagnostics·2³² + kinds·2⁴⁸` (an exact integer: 53 bits).
+ * @param {number} packed
+ */
+function unpackLengths(packed) {
+  const placements = packed % 65536;
+  let rest = (packed - placements) / 65536;
+  const triggers = rest % 65536;
+  rest = (rest - triggers) / 65536;
+  const diagnostics = rest % 65536;
+  return [placements, triggers, diagnostics, (rest - diagnostics) / 65536];
+}
+
+/**
  * The runtime's constants as the first head of a registry, runtime and scope gave them.
  * @param {string} text
  */
@@ -696,10 +710,12 @@ function resolveInstallPlan(runtime, scope, host, options) {
   const key = `${inputs.runtime}\n${inputs.scope}`;
   const constants = known.get(key);
   if (constants !== undefined && inputs.host !== undefined) {
-    // The common call: only the three lengths cross.
-    const lengths = native.planHead(inputs.runtime, inputs.scope, inputs.host, inputs.options, handle, inputs.registry);
-    return lazyPlanObject(constants, lengths, inputs);
+    // The common call: only the lengths cross, packed in one number (see unpackLengths).
+    const packed = native.planHead(inputs.runtime, inputs.scope, inputs.host, inputs.options, handle, inputs.registry);
+    if (packed >= 0) return lazyPlanObject(constants, unpackLengths(packed), inputs);
   }
+  // The first plan of this runtime and scope, a plan of the real machine, or lengths too
+  // large to pack: the lengths cross as a list, with the constants and host when needed.
   const texts = native.planHeadFirst(inputs.runtime, inputs.scope, inputs.host, inputs.options, handle, constants === undefined, inputs.registry);
   // Without host data the addon read the machine once; the lazy parts use that same host.
   if (texts[2] !== '') inputs.host = texts[2];

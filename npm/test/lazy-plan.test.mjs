@@ -467,3 +467,23 @@ test('errors raise at call time through the lengths-only call too, with the same
     assert.equal(err.field, field, err.message);
   }
 });
+
+test('lengths too large to pack in one number cross as a list instead, with the same plan', () => {
+  void lazy('claude', 'global');
+  // 66,000 commands: more placements and triggers than the packed number holds (65,535).
+  const commands = Array.from({ length: 66000 }, (_, i) => `c${i}`);
+  const big = gsd.inventory({ commands });
+  let plan;
+  assert.deepStrictEqual(
+    nativeCalls(() => {
+      plan = gsd.resolveInstallPlan('claude', 'global', host, { inventory: big });
+    }),
+    ['planHead', 'planHeadFirst'],
+  );
+  const full = gsd.resolveInstallPlan('claude', 'global', host, { commands });
+  for (const key of [...LISTS, 'kinds', 'uninstall']) assert.equal(plan[key].length, full[key].length, key);
+  assert.ok(plan.placements.length > 65535 && plan.triggers.length > 65535);
+  assert.deepStrictEqual(plan.triggers.at(-1), full.triggers.at(-1));
+  // A small plan after it packs again.
+  assert.deepStrictEqual(nativeCalls(() => void lazy('claude', 'global').triggers.length), ['planHead']);
+});

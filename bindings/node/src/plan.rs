@@ -260,10 +260,31 @@ fn lengths(env: Env, decision: &gsd_core::PlanDecision<'_>) -> JsResult<Vec<u32>
     .collect()
 }
 
-/// The lengths of the install plan of a runtime at a scope over an inventory handle:
-/// `[placements, triggers, diagnostics, kinds]` (`kinds`: the length of `kinds` and of
-/// `uninstall`), after every check of the plan (an error raises
-/// here). Nothing else crosses: the runtime's constants come from an earlier
+/// The bits of each length in the one number [`plan_head`] returns, in the order of
+/// [`lengths`]: placements, triggers and diagnostics below 65,536 each, kinds below 32 (53
+/// bits in all, so the number is an exact integer in a JS double).
+const PACKED_BITS: [u32; 4] = [16, 16, 16, 5];
+
+/// The lengths packed in one number (`placements + triggers·2¹⁶ + diagnostics·2³² +
+/// kinds·2⁴⁸`), or `-1` when one does not fit its bits. One number crosses napi for about
+/// a sixth of the cost of an array of four.
+fn packed(lengths: &[u32]) -> f64 {
+    let mut out = 0.0;
+    let mut scale = 1.0;
+    for (&n, bits) in lengths.iter().zip(PACKED_BITS) {
+        if n >= 1 << bits {
+            return -1.0;
+        }
+        out += f64::from(n) * scale;
+        scale *= f64::from(1_u32 << bits);
+    }
+    out
+}
+
+/// The lengths of the install plan of a runtime at a scope over an inventory handle,
+/// packed in one number (see [`packed`]; `-1` when a length is too large to pack: ask
+/// [`plan_head_first`], which returns them as a list), after every check of the plan (an
+/// error raises here). Nothing else crosses: the runtime's constants come from an earlier
 /// [`plan_head_first`], and `scope`, `kinds`, `uninstall` and the lists themselves from
 /// `planSection` on first access. `host` is host data as JSON text; `options` is JSON text
 /// of `{ explicitDir?, profile? }`.
@@ -276,7 +297,7 @@ pub fn plan_head(
     options: Option<String>,
     inventory: &Inventory,
     registry: Option<&crate::Registry>,
-) -> napi::Result<Vec<u32>, JsCode> {
+) -> napi::Result<f64, JsCode> {
     let registry: &CoreRegistry = crate::registry_or_default(registry);
     let scope = core(env, gsd_core::parse_scope(&scope))?;
     let options = decision_options(env, options)?;
@@ -293,13 +314,14 @@ pub fn plan_head(
             options.profile.as_ref(),
         ),
     )?;
-    lengths(env, &decision)
+    Ok(packed(&lengths(env, &decision)?))
 }
 
 /// [`plan_head`] for the calls that need more than the lengths: the first of a registry,
 /// runtime and scope (`constants` set), or one without host data (`host` omitted: the real
 /// machine is read here, once). Returns `[lengths, constants, host]` as JSON texts:
-/// `lengths` is the array [`plan_head`] returns, `constants` the runtime's
+/// `lengths` is `[placements, triggers, diagnostics, kinds]` (`kinds`: the length of
+/// `kinds` and of `uninstall`), `constants` the runtime's
 /// constants as a JSON object in plan field order (`""` without `constants`), `host` the
 /// host data read (`""` when `host` was given), so the lazy fields are decided for the
 /// very host the lengths describe.
@@ -399,6 +421,30 @@ pub fn plan_section(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn packed_lengths_are_exact_or_refused() {
+        assert!(
+            (packed(&[208, 144, 72, 3])
+                - (208.0
+                    + 144.0 * 65_536.0
+                    + 72.0 * 4_294_967_296.0
+                    + 3.0 * 281_474_976_710_656.0))
+                .abs()
+                < 0.5
+        );
+        let max = packed(&[65_535, 65_535, 65_535, 31]);
+        assert!((max - (2_f64.powi(53) - 1.0)).abs() < 0.5, "{max}");
+        assert!(packed(&[0, 0, 0, 0]).abs() < 0.5);
+        for too_large in [
+            [65_536, 0, 0, 0],
+            [0, 65_536, 0, 0],
+            [0, 0, 65_536, 0],
+            [0, 0, 0, 32],
+        ] {
+            assert!((packed(&too_large) + 1.0).abs() < 0.5, "{too_large:?}");
+        }
+    }
 
     #[test]
     fn plan_fields_are_the_serialized_keys_in_order_and_each_crosses_once() {
