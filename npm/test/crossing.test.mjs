@@ -174,8 +174,8 @@ test('a synchronous loop of plans does not hold native memory until the event lo
 });
 
 test('20,000 plans over one inventory, each list read, keep memory flat: a plan holds JS values and shared handles only', () => {
-  // A lazy list keeps the call's inputs (texts, the shared inventory and registry handles)
-  // until it is read, then its frozen records: all of it garbage-collected JS, nothing
+  // A lazy part keeps the call's inputs (texts, the shared inventory and registry handles)
+  // until it is read, then its frozen values: all of it garbage-collected JS, nothing
   // native that waits for a finalizer.
   const inventory = gsd.inventory({ commands: Array.from({ length: 72 }, (_, i) => `stem-${i}`), agents: Array.from({ length: 64 }, (_, i) => `agent-${i}`) });
   let read = 0;
@@ -183,6 +183,8 @@ test('20,000 plans over one inventory, each list read, keep memory flat: a plan 
   for (let i = 0; i < 20000; i += 1) {
     const plan = gsd.resolveInstallPlan('claude', i % 2 ? 'global' : 'local', { home: `/home/u${i}`, cwd: '/work/p' }, { inventory });
     read += plan.triggers.length + plan.triggers[0].trigger.length + (i % 10 === 0 ? plan.placements[0].stem.length : 0);
+    // scope, kinds and uninstall are filled on every fifth plan, left unread on the others.
+    if (i % 5 === 0) read += plan.scope.configHome.length + plan.uninstall[0].destDir.length;
   }
   const grown = (process.memoryUsage().rss - before) / 1e6;
   assert.ok(read > 20000 * 72);
