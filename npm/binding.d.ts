@@ -180,24 +180,34 @@ export declare function parseScope(scope: string): string
 export declare function planFields(): Array<[string, boolean]>
 
 /**
- * The head of the install plan of a runtime at a scope over an inventory handle:
- * `[head]`, or `[head, host]` when `host` is omitted. `head` is the plan's JSON object
- * with `placements`, `triggers` and `diagnostics` replaced by their lengths (read them
- * with `planSection`). `host` is host data as JSON text; when it is omitted the real
- * machine is read here, once, and returned as JSON text, so the sections are decided
- * for the very host the head describes. `options` is JSON text of
- * `{ explicitDir?, profile? }`. Without `constants` the head leaves out the fields that
- * depend only on the registry, the runtime and the scope (`runtime`, `commandStyle`,
- * `config`, `hooks`, `sandboxTier`, `supportTier`, `installManifest`), which the caller
- * keeps from an earlier head.
+ * The lengths of the install plan of a runtime at a scope over an inventory handle,
+ * packed in one number (see [`packed`]; `-1` when a length is too large to pack: ask
+ * [`plan_head_first`], which returns them as a list), after every check of the plan (an
+ * error raises here). Nothing else crosses: the runtime's constants come from an earlier
+ * [`plan_head_first`], and `scope`, `kinds`, `uninstall` and the lists themselves from
+ * `planSection` on first access. `host` is host data as JSON text; `options` is JSON text
+ * of `{ explicitDir?, profile? }`.
  */
-export declare function planHead(runtime: string, scope: string, host: string | undefined | null, options: string | undefined | null, inventory: Inventory, constants: boolean, registry?: Registry | undefined | null): Array<string>
+export declare function planHead(runtime: string, scope: string, host: string, options: string | undefined | null, inventory: Inventory, registry?: Registry | undefined | null): number
 
 /**
- * One large list of a plan over an inventory, as JSON text: `section` is one of
- * `placements`, `triggers` (both as rows, see [`crate::rows`]) and `diagnostics`
- * (records). The other arguments are those `planHead` was
- * given, with `host` always present (the text `planHead` returned for the real machine).
+ * [`plan_head`] for the calls that need more than the lengths: the first of a registry,
+ * runtime and scope (`constants` set), or one without host data (`host` omitted: the real
+ * machine is read here, once). Returns `[lengths, constants, host]` as JSON texts:
+ * `lengths` is `[placements, triggers, diagnostics, kinds]` (`kinds`: the length of
+ * `kinds` and of `uninstall`), `constants` the runtime's
+ * constants as a JSON object in plan field order (`""` without `constants`), `host` the
+ * host data read (`""` when `host` was given), so the lazy fields are decided for the
+ * very host the lengths describe.
+ */
+export declare function planHeadFirst(runtime: string, scope: string, host: string | undefined | null, options: string | undefined | null, inventory: Inventory, constants: boolean, registry?: Registry | undefined | null): Array<string>
+
+/**
+ * One lazy part of a plan over an inventory, as JSON text: `section` is one of
+ * `placements`, `triggers` (both as rows, see [`crate::rows`]), `diagnostics` (records),
+ * or `head`: `{ scope, kinds, uninstall }` together. The other arguments are those
+ * `planHead` was given, with `host` always present (the text `planHeadFirst` returned for
+ * the real machine).
  */
 export declare function planSection(section: string, runtime: string, scope: string, host: string, options: string | undefined | null, inventory: Inventory, registry?: Registry | undefined | null): string
 

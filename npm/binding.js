@@ -874,6 +874,7 @@ module.exports.parseRequires = nativeBinding.parseRequires
 module.exports.parseScope = nativeBinding.parseScope
 module.exports.planFields = nativeBinding.planFields
 module.exports.planHead = nativeBinding.planHead
+module.exports.planHeadFirst = nativeBinding.planHeadFirst
 module.exports.planSection = nativeBinding.planSection
 module.exports.profiles = nativeBinding.profiles
 module.exports.resolveConfigHome = nativeBinding.resolveConfigHome

@@ -312,10 +312,12 @@ export type PlanOptions = RawInventoryPlanOptions | InventoryPlanOptions;
  *
  * Over raw lists, `kinds`, `placements`, `uninstall`, `triggers` and `diagnostics` are
  * enumerable getters that parse their section on first read and then return the same
- * deep-frozen value. Over an {@link Inventory}, `placements`, `triggers` and
- * `diagnostics` are lazy frozen arrays (Proxies: `Array.isArray` is true, `length` is
- * known at once, any other access computes the list once); `structuredClone` refuses
- * them, JSON and spreading do not.
+ * deep-frozen value. Over an {@link Inventory}, the call decides the plan (errors raise
+ * there) and only the lengths cross: `placements`, `triggers` and `diagnostics` are lazy
+ * frozen arrays (Proxies: `Array.isArray` is true, `length` is known at once, any other
+ * access computes the list once), and `scope`, `kinds` and `uninstall` lazy frozen values
+ * filled together on the first access into any of them; `structuredClone` refuses them,
+ * JSON and spreading do not.
  */
 export interface Plan {
   readonly runtime: string;

@@ -183,8 +183,10 @@ function hostArg(host) {
   if (typeof host !== 'object' || Array.isArray(host)) {
     throw invalidArgument('host', `host must be an object { home, cwd, env?, existingPaths? }, got ${render(host)}`);
   }
-  const { existingPaths, ...rest } = /** @type {Record<string, unknown>} */ (host);
-  return existingPaths instanceof Set ? { ...rest, existingPaths: [...existingPaths] } : host;
+  // Only a Set is copied (to a list); any other host crosses as it is, without a copy.
+  if (!(/** @type {Record<string, unknown>} */ (host).existingPaths instanceof Set)) return host;
+  const { existingPaths, ...rest } = /** @type {Record<string, any>} */ (host);
+  return { ...rest, existingPaths: [...existingPaths] };
 }
 
 /** @param {unknown} options */
@@ -339,6 +341,8 @@ function inspectPlan(depth, options, inspect) {
   // A lazy list is inspected as its values (util.inspect looks through a Proxy at its
   // target, which holds nothing before the first read).
   for (const key of LAZY_SECTIONS) shown[key] = [...shown[key]];
+  for (const key of ['kinds', 'uninstall']) shown[key] = [...shown[key]];
+  shown.scope = { ...shown.scope };
   return inspect(shown, options);
 }
 
@@ -376,7 +380,7 @@ function inventory(input) {
 /**
  * What a lazy section needs to be computed: the inputs of the head call, kept as given
  * (texts and shared handles, no native object per plan).
- * @typedef {{ runtime: string, scope: string, host: string, options: string | undefined, inventory: object, registry: object }} PlanInputs
+ * @typedef {{ runtime: string, scope: string, host: string | undefined, options: string | undefined, inventory: object, registry: object }} PlanInputs
  */
 
 /**
@@ -449,7 +453,7 @@ class LazySection {
     const filled = this.filled(target);
     // Iteration (for-of, spreading, Array.from, destructuring) walks the frozen array
     // itself: the same values in the same order, without a trap per element.
-    if (key === Symbol.iterator) return (this.iterate ??= () => filled[Symbol.iterator]());
+    if (key === Symbol.iterator && Array.isArray(filled)) return (this.iterate ??= () => filled[Symbol.iterator]());
     return filled[/** @type {any} */ (key)];
   }
 
@@ -509,32 +513,106 @@ class LazySection {
 const planConstants = new WeakMap();
 
 /**
- * A plan over an inventory: the runtime's constants (shared, frozen), the head's `scope`,
- * `kinds` and `uninstall` deep-frozen now, and `placements`, `triggers` and
- * `diagnostics` as lazy lists of the lengths the head gave (an empty one is the shared
- * frozen `[]`). The literal lists the keys in the plan's field order.
+ * The shared state of a plan's `scope`, `kinds` and `uninstall`: the plan's inputs until
+ * the first access of any of the three, which fills all three targets with one native call
+ * (deciding the plan again from the inputs) and freezes them.
+ */
+class HeadParts {
+  /** @param {PlanInputs} inputs */
+  constructor(inputs) {
+    /** @type {PlanInputs | null} */
+    this.inputs = inputs;
+    /** @type {Record<string, any>} the unfilled targets by field name */
+    this.targets = {};
+  }
+
+  fill() {
+    const inputs = this.inputs;
+    if (inputs === null) return;
+    const parts = JSON.parse(
+      native.planSection('head', inputs.runtime, inputs.scope, inputs.host, inputs.options, inputs.inventory, inputs.registry),
+    );
+    this.inputs = null;
+    const scope = this.targets.scope;
+    Object.assign(scope, freezeParsed(parts.scope));
+    Object.freeze(scope);
+    for (const name of ['kinds', 'uninstall']) {
+      const target = this.targets[name];
+      if (target === undefined) continue;
+      const items = parts[name];
+      if (items.length !== target.length) {
+        throw new Error(`plan.${name}: the core returned ${items.length} records for a list of ${target.length}`);
+      }
+      for (let i = 0; i < items.length; i += 1) target[i] = freezeParsed(items[i]);
+      Object.freeze(target);
+    }
+  }
+}
+
+/**
+ * The Proxy handler of `scope`, `kinds` or `uninstall` of a plan over an inventory: as a
+ * lazy list, but filled through the plan's shared {@link HeadParts}. `scope` is a plain
+ * object (its target `{}`); `length` of `kinds` and `uninstall` is known at once.
+ */
+class LazyHeadPart extends LazySection {
+  /**
+   * @param {HeadParts} parts
+   * @param {string} name
+   * @param {object} target
+   */
+  constructor(parts, name, target) {
+    super(/** @type {any} */ (null), name);
+    this.parts = parts;
+    parts.targets[name] = target;
+  }
+
+  /** @param {any} target */
+  filled(target) {
+    this.parts.fill();
+    return target;
+  }
+}
+
+/**
+ * A plan over an inventory: the runtime's constants (shared, frozen) and, as lazy values
+ * of known shape, the rest: `scope` (an object), `kinds` and `uninstall` (lists of the
+ * same length), all three filled by one native call on the first access of any of them;
+ * and `placements`, `triggers` and `diagnostics`, each filled by its own native call on
+ * first access. An empty list is the shared frozen `[]`. The literal lists the keys in
+ * the plan's field order; each value is the plan's own, kept once filled.
  * @param {Record<string, any>} constants
- * @param {Record<string, any>} head
+ * @param {ArrayLike<number>} lengths `[placements, triggers, diagnostics, kinds]`
  * @param {PlanInputs} inputs
  */
-function lazyPlanObject(constants, head, inputs) {
+function lazyPlanObject(constants, lengths, inputs) {
+  const parts = new HeadParts(inputs);
   const plan = {
     runtime: constants.runtime,
-    scope: freezeParsed(head.scope),
+    scope: headPart(parts, 'scope', {}),
     commandStyle: constants.commandStyle,
     config: constants.config,
     hooks: constants.hooks,
     sandboxTier: constants.sandboxTier,
     supportTier: constants.supportTier,
-    kinds: freezeParsed(head.kinds),
-    placements: lazyList(head.placements, inputs, 'placements'),
-    uninstall: freezeParsed(head.uninstall),
-    triggers: lazyList(head.triggers, inputs, 'triggers'),
+    kinds: lengths[3] === 0 ? EMPTY : headPart(parts, 'kinds', new Array(lengths[3])),
+    placements: lazyList(lengths[0], inputs, 'placements'),
+    uninstall: lengths[3] === 0 ? EMPTY : headPart(parts, 'uninstall', new Array(lengths[3])),
+    triggers: lazyList(lengths[1], inputs, 'triggers'),
     installManifest: constants.installManifest,
-    diagnostics: lazyList(head.diagnostics, inputs, 'diagnostics'),
+    diagnostics: lazyList(lengths[2], inputs, 'diagnostics'),
   };
   Object.defineProperty(plan, INSPECT, { value: inspectPlan });
   return Object.freeze(plan);
+}
+
+/**
+ * One of `scope`, `kinds` and `uninstall` of a plan over an inventory, lazily.
+ * @param {HeadParts} parts
+ * @param {string} name
+ * @param {object} target
+ */
+function headPart(parts, name, target) {
+  return new Proxy(target, new LazyHeadPart(parts, name, target));
 }
 
 /**
@@ -548,19 +626,25 @@ function lazyList(length, inputs, name) {
 }
 
 /**
- * The runtime's constants of a head that carries them.
- * @param {Record<string, any>} head
+ * `[placements, triggers, diagnostics, kinds]` from the one number `planHead` returns:
+ * `placements + triggers·2¹⁶ + diagnostics·2³² + kinds·2⁴⁸` (an exact integer: 53 bits).
+ * @param {number} packed
  */
-function constantsOf(head) {
-  return {
-    runtime: head.runtime,
-    commandStyle: head.commandStyle,
-    config: freezeParsed(head.config),
-    hooks: freezeParsed(head.hooks),
-    sandboxTier: head.sandboxTier,
-    supportTier: head.supportTier,
-    installManifest: freezeParsed(head.installManifest),
-  };
+function unpackLengths(packed) {
+  const placements = packed % 65536;
+  let rest = (packed - placements) / 65536;
+  const triggers = rest % 65536;
+  rest = (rest - triggers) / 65536;
+  const diagnostics = rest % 65536;
+  return [placements, triggers, diagnostics, (rest - diagnostics) / 65536];
+}
+
+/**
+ * The runtime's constants as the first head of a registry, runtime and scope gave them.
+ * @param {string} text
+ */
+function constantsOf(text) {
+  return freezeParsed(JSON.parse(text));
 }
 
 /** The plan lists a plan over an inventory computes on first access. */
@@ -572,9 +656,10 @@ const LAZY_SECTIONS = ['placements', 'triggers', 'diagnostics'];
  * record, and diagnostics. The plan is a deep-frozen plain object.
  *
  * Give the source inventory as `{ inventory }` (from {@link inventory}, built once) for the
- * fast path: the core then returns the small fields and the lengths of `placements`,
- * `triggers` and `diagnostics`, and each of these lists is computed by the core on first
- * access (its `length` is known without that). Raw `commands` / `agents` / `routerStems`
+ * fast path: the call decides the plan (every error raises here) but only the lengths of
+ * its lists cross; `scope`, `kinds` and `uninstall` are computed together by the core on
+ * the first access of any of them, and `placements`, `triggers` and `diagnostics` each on
+ * its own first access (a list's `length` is known without that). Raw `commands` / `agents` / `routerStems`
  * / `childToRouters` still work (they cross as text on every call, and the plan's large
  * sections are parsed on first read); giving both is an `INVALID_ARGUMENT` naming the raw
  * field. Either way the values are the same.
@@ -584,8 +669,11 @@ const LAZY_SECTIONS = ['placements', 'triggers', 'diagnostics'];
  * @param {object} [options] inventory or (commands, agents, routerStems, childToRouters); explicitDir, profile, registry
  */
 function resolveInstallPlan(runtime, scope, host, options) {
-  const { registry, inventory: held, ...rest } = optionsArg(options);
+  const given = optionsArg(options);
+  const held = given.inventory;
+  const registry = given.registry;
   if (held === undefined || held === null) {
+    const { registry: _registry, inventory: _inventory, ...rest } = given;
     return planObject(
       native.resolveInstallPlanSections(
         requireString(runtime, 'runtime'),
@@ -598,32 +686,42 @@ function resolveInstallPlan(runtime, scope, host, options) {
   }
   const handle = typeof held === 'object' ? inventoryHandles.get(held) : undefined;
   if (handle === undefined) throw invalidArgument('inventory', 'inventory must be an object returned by inventory()');
-  let hasOptions = false;
-  for (const key in rest) {
-    if (INVENTORY_FIELDS.includes(key) && rest[key] !== undefined) {
+  // The other options, copied only when there are any (the usual call has none).
+  /** @type {Record<string, unknown> | undefined} */
+  let rest;
+  for (const key of Object.keys(given)) {
+    if (key === 'inventory' || key === 'registry') continue;
+    if (INVENTORY_FIELDS.includes(key) && given[key] !== undefined) {
       throw invalidArgument(key, `${key} cannot be given together with inventory (the inventory holds the stems)`);
     }
-    hasOptions = true;
+    (rest ??= {})[key] = given[key];
   }
   /** @type {PlanInputs} */
   const inputs = {
     runtime: requireString(runtime, 'runtime'),
     scope: requireString(scope, 'scope'),
-    host: /** @type {string} */ (jsonArg(hostArg(host), 'host')),
-    options: hasOptions ? jsonArg(rest, 'options') : undefined,
+    host: jsonArg(hostArg(host), 'host'),
+    options: rest === undefined ? undefined : jsonArg(rest, 'options'),
     inventory: handle,
     registry: registryOrDefault(registry),
   };
   let known = planConstants.get(inputs.registry);
   if (known === undefined) planConstants.set(inputs.registry, (known = new Map()));
   const key = `${inputs.runtime}\n${inputs.scope}`;
-  let constants = known.get(key);
-  const texts = native.planHead(inputs.runtime, inputs.scope, inputs.host, inputs.options, handle, constants === undefined, inputs.registry);
-  // Without host data the addon read the machine once; the sections use that same host.
-  if (texts.length > 1) inputs.host = texts[1];
-  const head = JSON.parse(texts[0]);
-  if (constants === undefined) known.set(key, (constants = constantsOf(head)));
-  return lazyPlanObject(constants, head, inputs);
+  const constants = known.get(key);
+  if (constants !== undefined && inputs.host !== undefined) {
+    // The common call: only the lengths cross, packed in one number (see unpackLengths).
+    const packed = native.planHead(inputs.runtime, inputs.scope, inputs.host, inputs.options, handle, inputs.registry);
+    if (packed >= 0) return lazyPlanObject(constants, unpackLengths(packed), inputs);
+  }
+  // The first plan of this runtime and scope, a plan of the real machine, or lengths too
+  // large to pack: the lengths cross as a list, with the constants and host when needed.
+  const texts = native.planHeadFirst(inputs.runtime, inputs.scope, inputs.host, inputs.options, handle, constants === undefined, inputs.registry);
+  // Without host data the addon read the machine once; the lazy parts use that same host.
+  if (texts[2] !== '') inputs.host = texts[2];
+  let shared = constants;
+  if (shared === undefined) known.set(key, (shared = constantsOf(texts[1])));
+  return lazyPlanObject(shared, JSON.parse(texts[0]), inputs);
 }
 
 /**

@@ -1,6 +1,7 @@
-// Plans over an inventory handle: the head crosses at once, and placements, triggers and
-// diagnostics are lazy lists (a Proxy over a frozen array) computed by a second native
-// call on first access. Every test compares with the plan from raw arrays (which the
+// Plans over an inventory handle: the call decides the plan and only the lengths of the
+// lists cross; scope, kinds and uninstall are filled together by one more native call on
+// the first read of any of them, and placements, triggers and diagnostics are lazy lists
+// (a Proxy over a frozen array) each computed by one native call on first access. Every test compares with the plan from raw arrays (which the
 // parity suite compares with the peer) or with the peer itself.
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -18,6 +19,32 @@ const raw = peerInventory();
 const inventory = gsd.inventory(raw);
 const host = { home: '/home/u', cwd: '/work/p', env: { XDG_CONFIG_HOME: '/home/u/.xdg' }, existingPaths: [] };
 const LISTS = ['placements', 'triggers', 'diagnostics'];
+
+/** The plan exports of the addon, in the order a plan calls them. */
+const PLAN_EXPORTS = ['planHeadFirst', 'planHead', 'planSection'];
+
+/**
+ * Every native plan call made while `fn` runs (the addon's exports, wrapped): the export's
+ * name, with the section name for `planSection`.
+ */
+function nativeCalls(fn) {
+  const originals = PLAN_EXPORTS.map((name) => native[name]);
+  const seen = [];
+  PLAN_EXPORTS.forEach((name, i) => {
+    native[name] = (...args) => {
+      seen.push(name === 'planSection' ? `planSection:${args[0]}` : name);
+      return originals[i](...args);
+    };
+  });
+  try {
+    fn();
+  } finally {
+    PLAN_EXPORTS.forEach((name, i) => {
+      native[name] = originals[i];
+    });
+  }
+  return seen;
+}
 
 /** Counts the native section calls made while `fn` runs (the addon's export, wrapped). */
 function sectionCalls(fn) {
@@ -90,7 +117,8 @@ test('.length of a lazy list does not call the core; the first other access call
     ['triggers'],
   );
   assert.deepStrictEqual(sectionCalls(() => void plan.placements.map((p) => p.stem)), ['placements']);
-  assert.deepStrictEqual(sectionCalls(() => void JSON.stringify(plan)), ['diagnostics']);
+  // scope, kinds and uninstall come together; diagnostics is the one list not read yet.
+  assert.deepStrictEqual(sectionCalls(() => void JSON.stringify(plan)), ['head', 'diagnostics']);
   assert.deepStrictEqual(sectionCalls(() => void JSON.stringify(plan)), []);
 });
 
@@ -249,35 +277,213 @@ test('without host data the machine is read once: the lists describe the host th
   process.env.HOME = first;
   const plan = gsd.resolveInstallPlan('claude', 'global', undefined, { inventory });
   process.env.HOME = second;
+  // scope, kinds and uninstall are read after HOME changed: they describe the host read.
   assert.equal(plan.scope.configHome, join(first, '.claude'));
+  assert.ok(plan.kinds.length > 0 && plan.uninstall.length === plan.kinds.length);
+  for (const k of plan.kinds) assert.ok(k.destDir.startsWith(`${first}/.claude`), k.destDir);
+  for (const u of plan.uninstall) assert.ok(u.destDir.startsWith(`${first}/.claude`), u.destDir);
   assert.ok(plan.placements.length > 0);
   for (const p of plan.placements) assert.ok(p.destination.startsWith(`${first}/.claude/`), p.destination);
   const expected = gsd.resolveInstallPlan('claude', 'global', { home: first, cwd: process.cwd(), env: {} }, raw);
   assert.deepStrictEqual(plan.placements, expected.placements);
   assert.deepStrictEqual(plan.triggers, expected.triggers);
   assert.deepStrictEqual(plan.diagnostics, expected.diagnostics);
+  assert.deepStrictEqual(plan.scope, expected.scope);
+  assert.deepStrictEqual(plan.kinds, expected.kinds);
+  assert.deepStrictEqual(plan.uninstall, expected.uninstall);
 });
 
 test('the runtime\'s constants cross once per registry, runtime and scope, and are shared frozen values', () => {
-  const heads = [];
-  const original = native.planHead;
-  native.planHead = (...args) => {
+  const firsts = [];
+  const original = native.planHeadFirst;
+  native.planHeadFirst = (...args) => {
     const texts = original(...args);
-    heads.push(JSON.parse(texts[0]));
+    firsts.push(texts);
     return texts;
   };
   let plans;
+  let calls;
   const registry = gsd.buildRegistry([]);
   try {
-    plans = [lazy('kilo', 'local'), lazy('kilo', 'local'), lazy('kilo', 'global'), lazy('kilo', 'local', { registry })];
+    calls = nativeCalls(() => {
+      plans = [lazy('kilo', 'local'), lazy('kilo', 'local'), lazy('kilo', 'global'), lazy('kilo', 'local', { registry })];
+    });
   } finally {
-    native.planHead = original;
+    native.planHeadFirst = original;
   }
-  assert.deepStrictEqual(heads.map((h) => 'config' in h), [true, false, true, true]);
-  assert.deepStrictEqual(Object.keys(heads[1]), ['scope', 'kinds', 'placements', 'uninstall', 'triggers', 'diagnostics']);
+  // No earlier test of this file plans kilo: the first plan of each registry, runtime and
+  // scope carries the constants, a second one crosses its lengths only.
+  assert.deepStrictEqual(calls, ['planHeadFirst', 'planHead', 'planHeadFirst', 'planHeadFirst']);
+  assert.ok(firsts.every((texts) => texts[1] !== ''), 'each first head carries the constants');
+  const last = firsts.at(-1);
+  const constants = JSON.parse(last[1]);
+  assert.deepStrictEqual(
+    Object.keys(constants),
+    native.planFields().map(([name]) => name).filter((name) => !['scope', 'kinds', 'uninstall', ...LISTS].includes(name)),
+  );
+  assert.equal(last[2], '', 'no host text when host data was given');
+  assert.deepStrictEqual(JSON.parse(last[0]), [...LISTS, 'kinds'].map((key) => plans[3][key].length));
+  assert.equal(plans[3].uninstall.length, plans[3].kinds.length);
   assert.equal(plans[0].config, plans[1].config);
   assert.ok(Object.isFrozen(plans[1].config) && Object.isFrozen(plans[1].hooks.extendedHookEvents));
   assert.deepStrictEqual(plans[1], eager('kilo', 'local'));
   assert.deepStrictEqual(plans[2], eager('kilo', 'global'));
   assert.deepStrictEqual(plans[3], eager('kilo', 'local'));
+});
+
+test('a plan crosses its lengths only: creating it and reading .length makes one native call, the head call', () => {
+  for (const [runtime, scope] of [['cursor', 'global'], ['cursor', 'global'], ['opencode', 'local']]) {
+    let plan;
+    const calls = nativeCalls(() => {
+      plan = lazy(runtime, scope);
+      for (const key of [...LISTS, 'kinds', 'uninstall']) void plan[key].length;
+      void plan.scope;
+      void plan.runtime;
+      void plan.config.installSurface;
+      void plan.installManifest.scope;
+    });
+    assert.equal(calls.length, 1, `${runtime} ${scope}: ${calls}`);
+    assert.match(calls[0], /^planHead(First)?$/);
+    const full = eager(runtime, scope);
+    for (const key of LISTS) assert.equal(plan[key].length, full[key].length, key);
+  }
+  // The second plan of cursor global takes the lengths-only export.
+  const calls = nativeCalls(() => void lazy('cursor', 'global').triggers.length);
+  assert.deepStrictEqual(calls, ['planHead']);
+});
+
+test('scope, kinds and uninstall: the first access into any of them makes one native call that fills all three', () => {
+  const full = eager('opencode', 'global');
+  for (const first of ['scope', 'kinds', 'uninstall']) {
+    const plan = lazy('opencode', 'global');
+    assert.deepStrictEqual(nativeCalls(() => void plan[first]), [], `${first}: the value itself`);
+    assert.deepStrictEqual(nativeCalls(() => void Object.keys(plan[first])), ['planSection:head'], first);
+    assert.deepStrictEqual(
+      nativeCalls(() => {
+        for (const key of ['scope', 'kinds', 'uninstall']) {
+          assert.deepStrictEqual(plan[key], full[key], `${first} then ${key}`);
+          assert.equal(plan[key], plan[key], `${key} is one value`);
+          assert.ok(Object.isFrozen(plan[key]), key);
+        }
+        assert.ok(Object.isFrozen(plan.scope.provenance) && Object.isFrozen(plan.kinds[0]) && Object.isFrozen(plan.uninstall[0]));
+      }),
+      [],
+      first,
+    );
+  }
+  // Spreading, JSON and deep equality read them through the getters too (one call each).
+  const filled = ['head', ...LISTS.filter((key) => full[key].length > 0)].map((name) => `planSection:${name}`);
+  assert.ok(filled.length > 2, filled.join());
+  const spread = lazy('opencode', 'global');
+  assert.deepStrictEqual(nativeCalls(() => assert.deepStrictEqual({ ...spread }, { ...full })), filled);
+  const json = lazy('opencode', 'global');
+  assert.deepStrictEqual(nativeCalls(() => assert.equal(JSON.stringify(json), JSON.stringify(full))), filled);
+  // They are own enumerable data properties of the frozen plan, one value each, of the
+  // plan's shape before any read: kinds and uninstall know their length, scope is an object.
+  const plan = lazy('opencode', 'global');
+  assert.deepStrictEqual(
+    nativeCalls(() => {
+      for (const key of ['scope', 'kinds', 'uninstall']) {
+        const own = Object.getOwnPropertyDescriptor(plan, key);
+        assert.equal(own.enumerable, true, key);
+        assert.equal(own.writable, false, key);
+        assert.equal(own.value, plan[key], key);
+      }
+      assert.equal(plan.kinds.length, full.kinds.length);
+      assert.equal(plan.uninstall.length, full.uninstall.length);
+      assert.equal(typeof plan.scope, 'object');
+    }),
+    [],
+  );
+  assert.ok(Array.isArray(plan.kinds) && Array.isArray(plan.uninstall) && !Array.isArray(plan.scope));
+  assert.equal(Object.getPrototypeOf(plan.scope), Object.prototype);
+  assert.deepStrictEqual(Object.keys(plan.scope), Object.keys(full.scope));
+  assert.throws(() => {
+    'use strict';
+    plan.scope.configHome = '/elsewhere';
+  }, TypeError);
+  assert.throws(() => {
+    'use strict';
+    plan.kinds.push(null);
+  }, TypeError);
+  assert.ok(Object.isFrozen(plan));
+  assert.throws(() => {
+    'use strict';
+    plan.scope = null;
+  }, TypeError);
+});
+
+test('the lazy scope equals the peer\'s resolveScope for the same host', () => {
+  const peerScope = peer('install-scope');
+  for (const runtime of ['claude', 'codex', 'opencode', 'kilo']) {
+    for (const scope of ['global', 'local']) {
+      const plan = lazy(runtime, scope);
+      const expected = peerScope.resolveScope({ id: scope, runtime, home: host.home, cwd: host.cwd, env: host.env, existsSync: () => false });
+      // The peer's resolveScope has no provenance; the plan adds it (see docs/node.md).
+      const { provenance, ...rest } = plan.scope;
+      assert.deepStrictEqual(rest, expected, `${runtime} ${scope}`);
+      assert.equal(typeof provenance.source, 'string');
+    }
+  }
+});
+
+test('errors raise at call time through the lengths-only call too, with the same code and field', () => {
+  void lazy('claude', 'global');
+  void lazy('claude', 'local');
+  const cases = [
+    [() => gsd.resolveInstallPlan('claude', 'global', { home: '/h', cwd: 'rel' }, { inventory }), 'INVALID_HOST', 'host.cwd'],
+    [() => gsd.resolveInstallPlan('claude', 'local', { home: '/h', cwd: '/w', env: 'x' }, { inventory }), 'INVALID_ARGUMENT', 'host'],
+    [() => gsd.resolveInstallPlan('claude', 'global', { cwd: '/w' }, { inventory }), 'INVALID_ARGUMENT', 'host'],
+    [() => lazy('claude', 'global', { bogus: 1 }), 'INVALID_ARGUMENT', 'options'],
+    [() => lazy('claude', 'global', { profile: { skills: 'x' } }), 'INVALID_ARGUMENT', 'options'],
+  ];
+  for (const [call, code, field] of cases) {
+    let err;
+    assert.deepStrictEqual(
+      nativeCalls(() => {
+        err = thrown(call);
+      }),
+      ['planHead'],
+    );
+    assert.ok(err instanceof Error);
+    assert.equal(err.code, code, err.message);
+    assert.equal(err.field, field, err.message);
+  }
+  // The calls that never reach the lengths-only export (nothing cached for them) throw at
+  // call time as well, and no lazy call follows.
+  for (const [call, code, field] of [
+    [() => lazy('nope', 'global'), 'UNKNOWN_RUNTIME', 'runtime'],
+    [() => lazy('claude', 'GLOBAL'), 'INVALID_SCOPE', 'scope'],
+    [() => lazy('vscode', 'global'), 'NO_CONFIG_HOME', 'runtime.configHome.kind'],
+  ]) {
+    let err;
+    assert.deepStrictEqual(
+      nativeCalls(() => {
+        err = thrown(call);
+      }),
+      ['planHeadFirst'],
+    );
+    assert.equal(err.code, code, err.message);
+    assert.equal(err.field, field, err.message);
+  }
+});
+
+test('lengths too large to pack in one number cross as a list instead, with the same plan', () => {
+  void lazy('claude', 'global');
+  // 66,000 commands: more placements and triggers than the packed number holds (65,535).
+  const commands = Array.from({ length: 66000 }, (_, i) => `c${i}`);
+  const big = gsd.inventory({ commands });
+  let plan;
+  assert.deepStrictEqual(
+    nativeCalls(() => {
+      plan = gsd.resolveInstallPlan('claude', 'global', host, { inventory: big });
+    }),
+    ['planHead', 'planHeadFirst'],
+  );
+  const full = gsd.resolveInstallPlan('claude', 'global', host, { commands });
+  for (const key of [...LISTS, 'kinds', 'uninstall']) assert.equal(plan[key].length, full[key].length, key);
+  assert.ok(plan.placements.length > 65535 && plan.triggers.length > 65535);
+  assert.deepStrictEqual(plan.triggers.at(-1), full.triggers.at(-1));
+  // A small plan after it packs again.
+  assert.deepStrictEqual(nativeCalls(() => void lazy('claude', 'global').triggers.length), ['planHead']);
 });

@@ -7,11 +7,14 @@
 //! Nothing stays native: a handle per plan would be freed only when Node runs its
 //! finalizers, which a synchronous loop of plans never lets it do.
 //!
-//! A plan over an [`Inventory`] handle crosses in two steps instead: [`plan_head`] returns
-//! the small fields, `kinds` and `uninstall`, and the *lengths* of the three large lists
-//! (placements, triggers, diagnostics); JS keeps the call's inputs (texts and handles),
-//! and the first read of a list calls [`plan_section`], which decides the plan again from
-//! the same inputs (cheap: the core builds no list to decide) and returns that one list.
+//! A plan over an [`Inventory`] handle crosses lazily instead: [`plan_head`] decides the
+//! plan (every check, so every error raises at call time) and returns only the *lengths*
+//! of the lists (placements, triggers, diagnostics, kinds and uninstall); [`plan_head_first`] adds
+//! the runtime's constants (once per registry, runtime and scope) and the real host's data
+//! (when none was given). JS keeps the call's inputs (texts and handles), and the first
+//! read of `scope`, `kinds` or `uninstall` (together), or of a list, calls
+//! [`plan_section`], which decides the plan again from the same inputs (cheap: the core
+//! builds no list to decide) and returns that one part.
 
 use gsd_core::{Host, Plan, PlanRequest, Registry as CoreRegistry};
 use napi::Env;
@@ -157,71 +160,70 @@ pub fn resolve_install_plan_sections(
 /// their lengths in their place.
 pub const LAZY_FIELDS: [&str; 3] = ["placements", "triggers", "diagnostics"];
 
-/// The head of a plan over an inventory as it crosses: the plan's fields in
-/// [`PLAN_FIELDS`] order, each of [`LAZY_FIELDS`] replaced by its length. The fields that
-/// depend on neither the host nor the inventory (the runtime's constants: `runtime`,
-/// `commandStyle`, `config`, `hooks`, `sandboxTier`, `supportTier`, `installManifest`)
-/// are left out (`None`) when the caller already holds them for this registry, runtime
-/// and scope.
+/// What the first head of a registry, runtime and scope carries beside the lengths: the
+/// fields that depend on neither the host nor the inventory (the runtime's constants:
+/// `runtime`, `commandStyle`, `config`, `hooks`, `sandboxTier`, `supportTier`,
+/// `installManifest`), in [`PLAN_FIELDS`] order. Later heads leave them out: JS keeps them.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct Head<'a> {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    runtime: Option<&'a str>,
-    scope: &'a gsd_core::ResolvedScope,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    command_style: Option<gsd_core::vocab::CommandStyle>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    config: Option<&'a gsd_core::ConfigIntent>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    hooks: Option<&'a gsd_core::Hooks>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    sandbox_tier: Option<gsd_core::vocab::SandboxTier>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    support_tier: Option<u8>,
-    kinds: &'a [gsd_core::ArtifactKind],
-    placements: usize,
-    uninstall: &'a [gsd_core::UninstallItem],
-    triggers: usize,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    install_manifest: Option<&'a gsd_core::InstallManifestRecord>,
-    diagnostics: usize,
+struct Constants<'a> {
+    runtime: &'a str,
+    command_style: gsd_core::vocab::CommandStyle,
+    config: &'a gsd_core::ConfigIntent,
+    hooks: &'a gsd_core::Hooks,
+    sandbox_tier: gsd_core::vocab::SandboxTier,
+    support_tier: u8,
+    install_manifest: &'a gsd_core::InstallManifestRecord,
 }
 
-impl<'a> Head<'a> {
-    /// The head of a decided plan: `head` without its large lists (empty there), `counts`
-    /// their lengths; the runtime's constants only when `constants` is set.
-    fn new(head: &'a Plan, counts: gsd_core::PlanCounts, constants: bool) -> Self {
+impl<'a> Constants<'a> {
+    /// The runtime's constants of a decided plan.
+    fn of(head: &'a Plan) -> Self {
         // Destructured in full so a field added to `Plan` fails to compile here.
         let Plan {
             runtime,
-            scope,
+            scope: _,
             command_style,
             config,
             hooks,
             sandbox_tier,
             support_tier,
-            kinds,
+            kinds: _,
             placements: _,
-            uninstall,
+            uninstall: _,
             triggers: _,
             install_manifest,
             diagnostics: _,
         } = head;
-        Head {
-            runtime: constants.then_some(runtime.as_str()),
-            scope,
-            command_style: constants.then_some(*command_style),
-            config: constants.then_some(config),
-            hooks: constants.then_some(hooks),
-            sandbox_tier: constants.then_some(*sandbox_tier),
-            support_tier: constants.then_some(*support_tier),
-            kinds,
-            placements: counts.placements,
-            uninstall,
-            triggers: counts.triggers,
-            install_manifest: constants.then_some(install_manifest),
-            diagnostics: counts.diagnostics,
+        Constants {
+            runtime,
+            command_style: *command_style,
+            config,
+            hooks,
+            sandbox_tier: *sandbox_tier,
+            support_tier: *support_tier,
+            install_manifest,
+        }
+    }
+}
+
+/// The fields of a plan over an inventory that depend on the host but are not lists of
+/// records: `scope`, `kinds` and `uninstall`, read together on first access of any of
+/// them (section `head` of [`plan_section`]).
+#[derive(Serialize)]
+struct HostFields<'a> {
+    scope: &'a gsd_core::ResolvedScope,
+    kinds: &'a [gsd_core::ArtifactKind],
+    uninstall: &'a [gsd_core::UninstallItem],
+}
+
+impl<'a> HostFields<'a> {
+    /// The host-dependent small fields of a decided plan.
+    fn of(head: &'a Plan) -> Self {
+        HostFields {
+            scope: &head.scope,
+            kinds: &head.kinds,
+            uninstall: &head.uninstall,
         }
     }
 }
@@ -234,19 +236,98 @@ fn decision_options(env: Env, options: Option<String>) -> JsResult<convert::Deci
     }
 }
 
-/// The head of the install plan of a runtime at a scope over an inventory handle:
-/// `[head]`, or `[head, host]` when `host` is omitted. `head` is the plan's JSON object
-/// with `placements`, `triggers` and `diagnostics` replaced by their lengths (read them
-/// with `planSection`). `host` is host data as JSON text; when it is omitted the real
-/// machine is read here, once, and returned as JSON text, so the sections are decided
-/// for the very host the head describes. `options` is JSON text of
-/// `{ explicitDir?, profile? }`. Without `constants` the head leaves out the fields that
-/// depend only on the registry, the runtime and the scope (`runtime`, `commandStyle`,
-/// `config`, `hooks`, `sandboxTier`, `supportTier`, `installManifest`), which the caller
-/// keeps from an earlier head.
+/// The lengths a plan over an inventory crosses with: `[placements, triggers,
+/// diagnostics, kinds]` (`kinds` is also the length of `uninstall`, one item per kind).
+fn lengths(env: Env, decision: &gsd_core::PlanDecision<'_>) -> JsResult<Vec<u32>> {
+    let counts = decision.counts();
+    let kinds = decision.head().kinds.len();
+    [
+        counts.placements,
+        counts.triggers,
+        counts.diagnostics,
+        kinds,
+    ]
+    .into_iter()
+    .map(|n| {
+        u32::try_from(n).map_err(|_| {
+            invalid_argument(
+                env,
+                "result",
+                &format!("a plan list of {n} records is too long"),
+            )
+        })
+    })
+    .collect()
+}
+
+/// The bits of each length in the one number [`plan_head`] returns, in the order of
+/// [`lengths`]: placements, triggers and diagnostics below 65,536 each, kinds below 32 (53
+/// bits in all, so the number is an exact integer in a JS double).
+const PACKED_BITS: [u32; 4] = [16, 16, 16, 5];
+
+/// The lengths packed in one number (`placements + triggers·2¹⁶ + diagnostics·2³² +
+/// kinds·2⁴⁸`), or `-1` when one does not fit its bits. One number crosses napi for about
+/// a sixth of the cost of an array of four.
+fn packed(lengths: &[u32]) -> f64 {
+    let mut out = 0.0;
+    let mut scale = 1.0;
+    for (&n, bits) in lengths.iter().zip(PACKED_BITS) {
+        if n >= 1 << bits {
+            return -1.0;
+        }
+        out += f64::from(n) * scale;
+        scale *= f64::from(1_u32 << bits);
+    }
+    out
+}
+
+/// The lengths of the install plan of a runtime at a scope over an inventory handle,
+/// packed in one number (see [`packed`]; `-1` when a length is too large to pack: ask
+/// [`plan_head_first`], which returns them as a list), after every check of the plan (an
+/// error raises here). Nothing else crosses: the runtime's constants come from an earlier
+/// [`plan_head_first`], and `scope`, `kinds`, `uninstall` and the lists themselves from
+/// `planSection` on first access. `host` is host data as JSON text; `options` is JSON text
+/// of `{ explicitDir?, profile? }`.
+#[napi(catch_unwind)]
+pub fn plan_head(
+    env: Env,
+    runtime: String,
+    scope: String,
+    host: String,
+    options: Option<String>,
+    inventory: &Inventory,
+    registry: Option<&crate::Registry>,
+) -> napi::Result<f64, JsCode> {
+    let registry: &CoreRegistry = crate::registry_or_default(registry);
+    let scope = core(env, gsd_core::parse_scope(&scope))?;
+    let options = decision_options(env, options)?;
+    let host: Host = convert::from_json(env, "host", &host)?;
+    let decision = core(
+        env,
+        gsd_core::decide_install_plan(
+            registry,
+            &runtime,
+            scope,
+            &host,
+            options.explicit_dir.as_deref(),
+            &inventory.inner,
+            options.profile.as_ref(),
+        ),
+    )?;
+    Ok(packed(&lengths(env, &decision)?))
+}
+
+/// [`plan_head`] for the calls that need more than the lengths: the first of a registry,
+/// runtime and scope (`constants` set), or one without host data (`host` omitted: the real
+/// machine is read here, once). Returns `[lengths, constants, host]` as JSON texts:
+/// `lengths` is `[placements, triggers, diagnostics, kinds]` (`kinds`: the length of
+/// `kinds` and of `uninstall`), `constants` the runtime's
+/// constants as a JSON object in plan field order (`""` without `constants`), `host` the
+/// host data read (`""` when `host` was given), so the lazy fields are decided for the
+/// very host the lengths describe.
 #[napi(catch_unwind)]
 #[allow(clippy::too_many_arguments)] // Reason: a plan's inputs plus the `constants` switch.
-pub fn plan_head(
+pub fn plan_head_first(
     env: Env,
     runtime: String,
     scope: String,
@@ -276,20 +357,26 @@ pub fn plan_head(
             options.profile.as_ref(),
         ),
     )?;
-    let mut out = vec![convert::to_json(
-        env,
-        &Head::new(decision.head(), decision.counts(), constants),
-    )?];
-    if real {
-        out.push(convert::to_json(env, &host)?);
-    }
-    Ok(out)
+    Ok(vec![
+        convert::to_json(env, &lengths(env, &decision)?)?,
+        if constants {
+            convert::to_json(env, &Constants::of(decision.head()))?
+        } else {
+            String::new()
+        },
+        if real {
+            convert::to_json(env, &host)?
+        } else {
+            String::new()
+        },
+    ])
 }
 
-/// One large list of a plan over an inventory, as JSON text: `section` is one of
-/// `placements`, `triggers` (both as rows, see [`crate::rows`]) and `diagnostics`
-/// (records). The other arguments are those `planHead` was
-/// given, with `host` always present (the text `planHead` returned for the real machine).
+/// One lazy part of a plan over an inventory, as JSON text: `section` is one of
+/// `placements`, `triggers` (both as rows, see [`crate::rows`]), `diagnostics` (records),
+/// or `head`: `{ scope, kinds, uninstall }` together. The other arguments are those
+/// `planHead` was given, with `host` always present (the text `planHeadFirst` returned for
+/// the real machine).
 #[napi(catch_unwind)]
 #[allow(clippy::too_many_arguments)] // Reason: the inputs of `planHead` plus the section name.
 pub fn plan_section(
@@ -322,10 +409,11 @@ pub fn plan_section(
         "placements" => convert::to_json(env, &crate::rows::placements(&decision.placements())),
         "triggers" => convert::to_json(env, &crate::rows::triggers(&decision.triggers())),
         "diagnostics" => convert::to_json(env, &decision.diagnostics()),
+        "head" => convert::to_json(env, &HostFields::of(decision.head())),
         _ => Err(invalid_argument(
             env,
             "section",
-            &format!("section must be one of {LAZY_FIELDS:?}, got {section:?}"),
+            &format!("section must be \"head\" or one of {LAZY_FIELDS:?}, got {section:?}"),
         )),
     }
 }
@@ -335,7 +423,31 @@ mod tests {
     use super::*;
 
     #[test]
-    fn plan_fields_are_the_serialized_keys_in_order() {
+    fn packed_lengths_are_exact_or_refused() {
+        assert!(
+            (packed(&[208, 144, 72, 3])
+                - (208.0
+                    + 144.0 * 65_536.0
+                    + 72.0 * 4_294_967_296.0
+                    + 3.0 * 281_474_976_710_656.0))
+                .abs()
+                < 0.5
+        );
+        let max = packed(&[65_535, 65_535, 65_535, 31]);
+        assert!((max - (2_f64.powi(53) - 1.0)).abs() < 0.5, "{max}");
+        assert!(packed(&[0, 0, 0, 0]).abs() < 0.5);
+        for too_large in [
+            [65_536, 0, 0, 0],
+            [0, 65_536, 0, 0],
+            [0, 0, 65_536, 0],
+            [0, 0, 0, 32],
+        ] {
+            assert!((packed(&too_large) + 1.0).abs() < 0.5, "{too_large:?}");
+        }
+    }
+
+    #[test]
+    fn plan_fields_are_the_serialized_keys_in_order_and_each_crosses_once() {
         let request = PlanRequest {
             runtime: "claude".to_owned(),
             scope: gsd_core::Scope::Global,
@@ -363,42 +475,40 @@ mod tests {
         let listed: Vec<&str> = PLAN_FIELDS.iter().map(|(name, _)| *name).collect();
         assert_eq!(keys, listed);
 
-        let counts = gsd_core::PlanCounts {
-            placements: plan.placements.len(),
-            triggers: plan.triggers.len(),
-            diagnostics: plan.diagnostics.len(),
-        };
-        let head = serde_json::to_value(Head::new(&plan, counts, true)).expect("a head serializes");
-        let head = head.as_object().expect("a head is an object");
-        let head_keys: Vec<&str> = head.keys().map(String::as_str).collect();
-        assert_eq!(head_keys, listed);
-        for (name, value) in head {
-            if LAZY_FIELDS.contains(&name.as_str()) {
-                assert_eq!(
-                    value.as_u64(),
-                    serialized[name].as_array().map(|l| l.len() as u64)
-                );
-            } else {
-                assert_eq!(value, &serialized[name], "{name}");
-            }
-        }
-        let lean = serde_json::to_value(Head::new(&plan, counts, false)).expect("serializes");
-        let lean_keys: Vec<&str> = lean
+        // The constants and the host fields are the plan's other fields, in field order.
+        let constants = serde_json::to_value(Constants::of(&plan)).expect("serializes");
+        let fields = serde_json::to_value(HostFields::of(&plan)).expect("serializes");
+        let mut split: Vec<&str> = constants
             .as_object()
-            .expect("a head is an object")
+            .expect("an object")
+            .keys()
+            .chain(fields.as_object().expect("an object").keys())
+            .map(String::as_str)
+            .chain(LAZY_FIELDS)
+            .collect();
+        for (name, value) in constants
+            .as_object()
+            .expect("an object")
+            .iter()
+            .chain(fields.as_object().expect("an object"))
+        {
+            assert_eq!(value, &serialized[name], "{name}");
+        }
+        split.sort_unstable();
+        let mut all = listed.clone();
+        all.sort_unstable();
+        assert_eq!(split, all, "every field crosses exactly once");
+        let constant_keys: Vec<&str> = constants
+            .as_object()
+            .expect("an object")
             .keys()
             .map(String::as_str)
             .collect();
-        assert_eq!(
-            lean_keys,
-            [
-                "scope",
-                "kinds",
-                "placements",
-                "uninstall",
-                "triggers",
-                "diagnostics"
-            ]
-        );
+        let in_order: Vec<&str> = listed
+            .iter()
+            .copied()
+            .filter(|name| constant_keys.contains(name))
+            .collect();
+        assert_eq!(constant_keys, in_order, "constants in plan field order");
     }
 }
