@@ -4,7 +4,7 @@
 //! `workload <case> <n> <reps>` with case one of `validate`, `overlays`, `overlays-index`
 //! (the registry plus its derived index views), `plan-claude`,
 //! `plan-all`, `decide-claude`, `decide-all` (the decided plan over a checked inventory,
-//! no section spelled out), `plan-claude-json` (request parsed from JSON, plan written as JSON: the work
+//! no section spelled out; `n` decisions per repetition), `plan-claude-json` (request parsed from JSON, plan written as JSON: the work
 //! the C ABI adds), `triggers` (`n` = overlays or stems; ignored otherwise).
 //! `workload print-request <runtime> <global|local>` prints one plan request as JSON (the
 //! input of `benches/c/plan_bench.c`). Setup is the same for every `reps`, so the
@@ -47,7 +47,9 @@ fn validate(reps: usize) {
 
 /// The decided plan over an inventory checked once (what the Node binding does per call):
 /// every check and count, no section spelled out.
-fn decide(registry: &Registry, claude_only: bool, reps: usize) {
+/// `n` decisions of every request per repetition: one decision is ~10k instructions, so a
+/// single one would leave the count at the mercy of the allocator's state.
+fn decide(registry: &Registry, claude_only: bool, n: usize, reps: usize) {
     let inv = common::inventory();
     let inventory = common::checked_inventory(&inv);
     let runtimes = if claude_only {
@@ -59,7 +61,7 @@ fn decide(registry: &Registry, claude_only: bool, reps: usize) {
         .iter()
         .flat_map(|r| [Scope::Global, Scope::Local].map(|s| common::plan_request(&inv, r, s, 1)))
         .collect();
-    for _ in 0..reps {
+    for _ in 0..reps * n.max(1) {
         for r in &requests {
             let decision = gsd_core::decide_install_plan(
                 registry,
@@ -135,7 +137,7 @@ fn main() {
                 }
             }
         }
-        "decide-claude" | "decide-all" => decide(registry, case == "decide-claude", reps),
+        "decide-claude" | "decide-all" => decide(registry, case == "decide-claude", n, reps),
         "plan-claude-json" => {
             let inv = common::inventory();
             let texts: Vec<String> = [Scope::Global, Scope::Local]
