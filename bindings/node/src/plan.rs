@@ -236,6 +236,31 @@ fn decision_options(env: Env, options: Option<String>) -> JsResult<convert::Deci
     }
 }
 
+/// The core's decision of a plan over an inventory (every check of the plan; an error
+/// raises here with its code and field).
+fn decide<'a>(
+    env: Env,
+    registry: &'a CoreRegistry,
+    runtime: &'a str,
+    scope: gsd_core::Scope,
+    host: &'a Host,
+    options: &'a convert::DecisionOptions,
+    inventory: &'a Inventory,
+) -> JsResult<gsd_core::PlanDecision<'a>> {
+    core(
+        env,
+        gsd_core::decide_install_plan(
+            registry,
+            runtime,
+            scope,
+            host,
+            options.explicit_dir.as_deref(),
+            &inventory.inner,
+            options.profile.as_ref(),
+        ),
+    )
+}
+
 /// The lengths a plan over an inventory crosses with: `[placements, triggers,
 /// diagnostics, kinds]` (`kinds` is also the length of `uninstall`, one item per kind).
 fn lengths(env: Env, decision: &gsd_core::PlanDecision<'_>) -> JsResult<Vec<u32>> {
@@ -302,18 +327,7 @@ pub fn plan_head(
     let scope = core(env, gsd_core::parse_scope(&scope))?;
     let options = decision_options(env, options)?;
     let host: Host = convert::from_json(env, "host", &host)?;
-    let decision = core(
-        env,
-        gsd_core::decide_install_plan(
-            registry,
-            &runtime,
-            scope,
-            &host,
-            options.explicit_dir.as_deref(),
-            &inventory.inner,
-            options.profile.as_ref(),
-        ),
-    )?;
+    let decision = decide(env, registry, &runtime, scope, &host, &options, inventory)?;
     Ok(packed(&lengths(env, &decision)?))
 }
 
@@ -345,18 +359,7 @@ pub fn plan_head_first(
     let host: Host = convert::host_json(env, host, |h| {
         gsd_core::scope_probe_paths(registry, &runtime, scope, h, explicit)
     })?;
-    let decision = core(
-        env,
-        gsd_core::decide_install_plan(
-            registry,
-            &runtime,
-            scope,
-            &host,
-            explicit,
-            &inventory.inner,
-            options.profile.as_ref(),
-        ),
-    )?;
+    let decision = decide(env, registry, &runtime, scope, &host, &options, inventory)?;
     Ok(vec![
         convert::to_json(env, &lengths(env, &decision)?)?,
         if constants {
@@ -393,18 +396,7 @@ pub fn plan_section(
     let scope = core(env, gsd_core::parse_scope(&scope))?;
     let options = decision_options(env, options)?;
     let host: Host = convert::from_json(env, "host", &host)?;
-    let decision = core(
-        env,
-        gsd_core::decide_install_plan(
-            registry,
-            &runtime,
-            scope,
-            &host,
-            options.explicit_dir.as_deref(),
-            &inventory.inner,
-            options.profile.as_ref(),
-        ),
-    )?;
+    let decision = decide(env, registry, &runtime, scope, &host, &options, inventory)?;
     match section.as_str() {
         "placements" => convert::to_json(env, &crate::rows::placements(&decision.placements())),
         "triggers" => convert::to_json(env, &crate::rows::triggers(&decision.triggers())),
