@@ -22,7 +22,7 @@ use std::sync::OnceLock;
 
 use gsd_core::profile::CommandSource;
 use gsd_core::{
-    ErrorCode, Host, Inventory, PlanCounts, PlanRequest, ProfileSelection, Registry, Scope,
+    ErrorCode, Host, PlanCounts, PlanRequest, ProfileSelection, Registry, Scope,
     decide_install_plan, derive_routers, resolve_install_plan,
 };
 use serde_json::{Value, json};
@@ -300,13 +300,7 @@ fn decided_plans_over_the_package_inventory_are_the_resolved_plans() {
     let mut planned = 0;
     for case in peer()["cases"].as_array().expect("cases") {
         let request = request_for(case);
-        let inventory = Inventory::new(
-            request.commands.clone(),
-            request.agents.clone(),
-            request.router_stems.clone(),
-            request.child_to_routers.clone(),
-        )
-        .expect("the package's stems are plain");
+        let inventory = util::inventory_of(&request).expect("the package's stems are plain");
         let decided = decide_install_plan(
             registry,
             &request.runtime,

@@ -3,10 +3,12 @@
 //! inventories the package's own (in `peer_placements`) does not cover: repeated stems,
 //! allow-lists, routed children.
 
+mod util;
+
 use std::collections::BTreeMap;
 
 use gsd_core::{
-    Error, ErrorCode, Host, Inventory, PlanCounts, PlanRequest, ProfileSelection, Registry, Scope,
+    Error, ErrorCode, Host, PlanCounts, PlanRequest, ProfileSelection, Registry, Scope,
     decide_install_plan, resolve_install_plan,
 };
 
@@ -32,19 +34,10 @@ fn request(runtime: &str, scope: Scope, cwd: &str, commands: &[&str]) -> PlanReq
     }
 }
 
-fn inventory(request: &PlanRequest) -> Result<Inventory, Error> {
-    Inventory::new(
-        request.commands.clone(),
-        request.agents.clone(),
-        request.router_stems.clone(),
-        request.child_to_routers.clone(),
-    )
-}
-
 /// The decision's whole plan, or the first error of checking the inventory or deciding.
 /// The decision's counts must be the lengths of its plan's sections.
 fn decided(request: &PlanRequest) -> Result<gsd_core::Plan, Error> {
-    let inventory = inventory(request)?;
+    let inventory = util::inventory_of(request)?;
     let decision = decide_install_plan(
         Registry::first_party(),
         &request.runtime,
@@ -139,7 +132,7 @@ fn errors_are_the_resolved_plans_errors() {
             ErrorCode::InvalidArgument,
         ]
     );
-    let bad = inventory(&request("claude", Scope::Local, "/w", &["ok", "a/b"]))
+    let bad = util::inventory_of(&request("claude", Scope::Local, "/w", &["ok", "a/b"]))
         .expect_err("a stem with a separator");
     assert_eq!(bad.field(), Some("commands[1]"));
 }

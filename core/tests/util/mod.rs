@@ -66,3 +66,15 @@ pub fn peer_eval(script: &str, input: &serde_json::Value) -> serde_json::Value {
         )
     })
 }
+
+/// The request's stems as a checked inventory (what `decide_install_plan` plans over).
+pub fn inventory_of(
+    request: &gsd_core::PlanRequest,
+) -> Result<gsd_core::Inventory, gsd_core::Error> {
+    gsd_core::Inventory::new(
+        request.commands.clone(),
+        request.agents.clone(),
+        request.router_stems.clone(),
+        request.child_to_routers.clone(),
+    )
+}
