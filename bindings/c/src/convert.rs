@@ -19,12 +19,21 @@ use crate::boundary::{bytes_from_vec, gsd_bytes};
 
 /// Decodes a JSON request; `name` is the C argument name used in error messages.
 pub(crate) fn decode<T: DeserializeOwned>(text: &str, name: &str) -> Result<T, Error> {
-    // A valid request (the common case) is parsed once, straight into its type: a scope the
-    // type accepts is one the core's parser accepts. Anything else is parsed again as a
-    // value, so a bad scope gets the core's own error and every other failure the message
-    // of the value path.
-    if let Ok(request) = serde_json::from_str(text) {
-        return Ok(request);
+    // The common case, an object request, is read twice without building a `Value` of the
+    // whole request: a skim that keeps only its `scope` / `scopes` members (every other
+    // member is skipped unallocated) for the core's scope parser, then the typed parse.
+    // Anything else (not an object, a repeated member, invalid JSON, a typed parse that
+    // fails) takes the value path, whose outcome and messages are the reference.
+    // (A derived struct also reads a JSON array, by position: only an object is skimmed.)
+    let object = text.trim_start().starts_with('{');
+    if let Some(members) = object
+        .then(|| serde_json::from_str::<ScopeMembers>(text).ok())
+        .flatten()
+    {
+        check_scopes(members.scope.as_ref(), members.scopes.as_ref())?;
+        if let Ok(request) = serde_json::from_str(text) {
+            return Ok(request);
+        }
     }
     let bad = |e: serde_json::Error| {
         boundary_error(
@@ -33,16 +42,26 @@ pub(crate) fn decode<T: DeserializeOwned>(text: &str, name: &str) -> Result<T, E
         )
     };
     let value: Value = serde_json::from_str(text).map_err(bad)?;
-    check_scopes(&value)?;
+    check_scopes(value.get("scope"), value.get("scopes"))?;
     serde_json::from_value(value).map_err(bad)
 }
 
-/// Runs the core's exact scope parser over `scope` / `scopes[]` string members.
-fn check_scopes(request: &Value) -> Result<(), Error> {
-    if let Some(Value::String(id)) = request.get("scope") {
+/// The members of a request object that name scopes (the rest is skipped).
+#[derive(Deserialize)]
+struct ScopeMembers {
+    #[serde(default)]
+    scope: Option<Value>,
+    #[serde(default)]
+    scopes: Option<Value>,
+}
+
+/// Runs the core's exact scope parser over a string `scope` and the string entries of an
+/// array `scopes`.
+fn check_scopes(scope: Option<&Value>, scopes: Option<&Value>) -> Result<(), Error> {
+    if let Some(Value::String(id)) = scope {
         gsd_core::parse_scope(id)?;
     }
-    if let Some(Value::Array(ids)) = request.get("scopes") {
+    if let Some(Value::Array(ids)) = scopes {
         for id in ids.iter().filter_map(Value::as_str) {
             gsd_core::parse_scope(id)?;
         }
