@@ -330,3 +330,51 @@ pub(crate) fn shadow_report(registry: &Registry, text: &str) -> Result<gsd_bytes
         registry, &runtime, &r.host, &r.facts,
     )?)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn code<T: DeserializeOwned>(text: &str) -> Result<(), ErrorCode> {
+        decode::<T>(text, "request_json")
+            .map(drop)
+            .map_err(|e| e.code())
+    }
+
+    /// Both paths of `decode` give the outcomes of the value path: a bad scope member is the
+    /// core's `INVALID_SCOPE` whether the request is typed or kept as a value, and junk that
+    /// is not an object is `INVALID_ARGUMENT`.
+    #[test]
+    fn scopes_are_checked_on_both_paths() {
+        let plan = r#"{"runtime":"claude","scope":"Local","host":{"home":"/h","cwd":"/w"}}"#;
+        assert_eq!(
+            code::<gsd_core::PlanRequest>(plan),
+            Err(ErrorCode::InvalidScope)
+        );
+        let good = plan.replace("Local", "local");
+        assert_eq!(code::<gsd_core::PlanRequest>(&good), Ok(()));
+        let extra = good.replace("\"host\"", "\"scopes\":[\"global\",\"Bogus\"],\"host\"");
+        assert_eq!(
+            code::<gsd_core::PlanRequest>(&extra),
+            Err(ErrorCode::InvalidScope),
+            "an unread scopes member is still checked, as on the value path"
+        );
+        assert_eq!(
+            code::<Value>(r#"{"scopes":["Local"]}"#),
+            Err(ErrorCode::InvalidScope)
+        );
+        assert_eq!(
+            code::<gsd_core::PlanRequest>(r#"["Local"]"#),
+            Err(ErrorCode::InvalidArgument)
+        );
+        let repeated = good.replace(
+            "\"scope\":\"local\"",
+            "\"scope\":\"local\",\"scope\":\"Nope\"",
+        );
+        assert_eq!(
+            code::<Value>(&repeated),
+            Err(ErrorCode::InvalidScope),
+            "last member wins"
+        );
+    }
+}
