@@ -2,10 +2,9 @@
 // runtime, scope, host and source inventory (the peer package's own commands and agents).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { require, peer, peerRoot, thrown } from './helpers.mjs';
+import { require, peer, peerInventory, thrown } from './helpers.mjs';
 import { RUNTIMES } from './scenarios.mjs';
 
 const gsd = require('../index.js');
@@ -13,20 +12,9 @@ const peerScope = peer('install-scope');
 const peerLayout = peer('runtime-artifact-layout');
 const peerPlan = peer('runtime-artifact-install-plan');
 const peerAdapter = peer('runtime-config-adapter-registry');
-const peerProfiles = peer('install-profiles');
 
-const commandsDir = join(peerRoot, 'commands', 'gsd');
-const stems = (dir) => readdirSync(dir).filter((f) => f.endsWith('.md')).map((f) => f.slice(0, -3)).sort();
-const commands = stems(commandsDir);
-const agents = stems(join(peerRoot, 'agents'));
-const routerStems = commands.filter((s) => s.startsWith('ns-'));
-const childToRouters = {};
-for (const router of routerStems) {
-  for (const child of peerProfiles.parseRequires(readFileSync(join(commandsDir, `${router}.md`), 'utf8'))) {
-    (childToRouters[child] ??= []).push(router);
-  }
-}
-const inventory = { commands, agents, routerStems, childToRouters };
+const inventory = peerInventory();
+const { commands, routerStems, childToRouters } = inventory;
 
 const HOSTS = [
   { label: 'plain', home: homedir(), cwd: '/work/project', env: {}, existingPaths: [] },
