@@ -236,6 +236,20 @@ fn decision_options(env: Env, options: Option<String>) -> JsResult<convert::Deci
     }
 }
 
+/// The parsed inputs of `planHead` / `planSection`: scope, options and host data.
+fn plan_inputs(
+    env: Env,
+    scope: &str,
+    options: Option<String>,
+    host: &str,
+) -> JsResult<(gsd_core::Scope, convert::DecisionOptions, Host)> {
+    Ok((
+        core(env, gsd_core::parse_scope(scope))?,
+        decision_options(env, options)?,
+        convert::from_json(env, "host", host)?,
+    ))
+}
+
 /// The core's decision of a plan over an inventory (every check of the plan; an error
 /// raises here with its code and field).
 fn decide<'a>(
@@ -324,9 +338,7 @@ pub fn plan_head(
     registry: Option<&crate::Registry>,
 ) -> napi::Result<f64, JsCode> {
     let registry: &CoreRegistry = crate::registry_or_default(registry);
-    let scope = core(env, gsd_core::parse_scope(&scope))?;
-    let options = decision_options(env, options)?;
-    let host: Host = convert::from_json(env, "host", &host)?;
+    let (scope, options, host) = plan_inputs(env, &scope, options, &host)?;
     let decision = decide(env, registry, &runtime, scope, &host, &options, inventory)?;
     Ok(packed(&lengths(env, &decision)?))
 }
@@ -393,9 +405,7 @@ pub fn plan_section(
     registry: Option<&crate::Registry>,
 ) -> napi::Result<String, JsCode> {
     let registry: &CoreRegistry = crate::registry_or_default(registry);
-    let scope = core(env, gsd_core::parse_scope(&scope))?;
-    let options = decision_options(env, options)?;
-    let host: Host = convert::from_json(env, "host", &host)?;
+    let (scope, options, host) = plan_inputs(env, &scope, options, &host)?;
     let decision = decide(env, registry, &runtime, scope, &host, &options, inventory)?;
     match section.as_str() {
         "placements" => convert::to_json(env, &crate::rows::placements(&decision.placements())),
