@@ -245,8 +245,11 @@ function readTriggers(triggers) {
   return n;
 }
 
-/** The same plans, every trigger record read (`.trigger`), on both sides. */
-function triggerReadCase(runtimes) {
+/**
+ * Plans of `runtimes` at both scopes, side by side; `read` consumes each plan's trigger list
+ * on both sides (its length by default; `readTriggers` reads every record).
+ */
+function planCase(runtimes, read = (triggers) => triggers.length) {
   const calls = runtimes.flatMap((r) => [
     [r, 'global'],
     [r, 'local'],
@@ -254,35 +257,15 @@ function triggerReadCase(runtimes) {
   let sink = 0;
   const peerFn = (i) => {
     const host = hostFor(i);
-    for (const [r, s] of calls) sink += readTriggers(peerPlan(r, s, host)[3]);
+    for (const [r, s] of calls) sink += read(peerPlan(r, s, host)[3]);
   };
   const oursFn = ours
     ? (i) => {
         const host = hostFor(i);
-        for (const [r, s] of calls) sink += readTriggers(oursPlan(r, s, host).triggers);
+        for (const [r, s] of calls) sink += read(oursPlan(r, s, host).triggers);
       }
     : null;
   return { ...sideBySide(peerFn, oursFn), callsPerOp: calls.length, sink };
-}
-
-function planCase(runtimes) {
-  const calls = runtimes.flatMap((r) => [
-    [r, 'global'],
-    [r, 'local'],
-  ]);
-  let sink = 0;
-  const peerFn = (i) => {
-    const host = hostFor(i);
-    for (const [r, s] of calls) sink += peerPlan(r, s, host)[3].length;
-  };
-  const oursFn = ours
-    ? (i) => {
-        const host = hostFor(i);
-        for (const [r, s] of calls) sink += oursPlan(r, s, host).triggers.length;
-      }
-    : null;
-  const result = sideBySide(peerFn, oursFn);
-  return { ...result, callsPerOp: calls.length, sink };
 }
 
 function validationCase() {
@@ -401,7 +384,7 @@ if (!ours) console.log(`ours: not measured — ${oursMissing}`);
 if (wanted('P1')) {
   const claude = planCase(['claude']);
   printWarm('P1 warm plan: claude, global + local', claude);
-  const claudeTriggers = triggerReadCase(['claude']);
+  const claudeTriggers = planCase(['claude'], readTriggers);
   printWarm('P1 warm plan: claude, global + local, every trigger record read', claudeTriggers);
   const all = planCase(INSTALLABLE);
   printWarm(`P1 warm plan: ${INSTALLABLE.length} installable runtimes × 2 scopes`, all);
