@@ -233,9 +233,10 @@ const PLAN_OPTIONS = {
 // Built once, like the peer's registry, which it memoises on first use.
 const OURS_INVENTORY = ours && typeof ours.inventory === 'function' ? ours.inventory(PLAN_OPTIONS) : null;
 
+// The peer's `existsSync: noFile` is our host without `existingPaths` (nothing exists).
 function oursPlan(runtime, scopeId, host) {
   const options = OURS_INVENTORY ? { inventory: OURS_INVENTORY } : PLAN_OPTIONS;
-  return ours.resolveInstallPlan(runtime, scopeId, { ...host, existingPaths: [] }, options);
+  return ours.resolveInstallPlan(runtime, scopeId, host, options);
 }
 
 /** The length of every trigger name of a list of trigger records (reads each record). */

@@ -378,10 +378,61 @@ function inventory(input) {
 }
 
 /**
- * What a lazy section needs to be computed: the inputs of the head call, kept as given
- * (texts and shared handles, no native object per plan).
- * @typedef {{ runtime: string, scope: string, host: string | undefined, options: string | undefined, inventory: object, registry: object }} PlanInputs
+ * What a lazy section of a plan over an inventory needs to be computed: the inputs of the
+ * head call, kept as given (texts and shared handles, no native object per plan).
  */
+class PlanInputs {
+  /**
+   * @param {string} runtime
+   * @param {string} scope
+   * @param {string | undefined} host host data as JSON text
+   * @param {string | undefined} options
+   * @param {object} inventory the native inventory handle
+   * @param {object} registry
+   */
+  constructor(runtime, scope, host, options, inventory, registry) {
+    this.runtime = runtime;
+    this.scope = scope;
+    this.host = host;
+    this.options = options;
+    this.inventory = inventory;
+    this.registry = registry;
+  }
+
+  /**
+   * One lazy part of the plan as JSON text (see `planSection`).
+   * @param {string} name
+   * @returns {string}
+   */
+  section(name) {
+    return native.planSection(name, this.runtime, this.scope, this.host, this.options, this.inventory, this.registry);
+  }
+}
+
+/**
+ * The inputs of a plan decided through a planner: the planner, the target number and the
+ * compact host text, all immutable (the host was copied into the text at call time).
+ */
+class PlannerInputs {
+  /**
+   * @param {object} planner
+   * @param {number} target
+   * @param {string} host
+   */
+  constructor(planner, target, host) {
+    this.planner = planner;
+    this.target = target;
+    this.host = host;
+  }
+
+  /**
+   * @param {string} name
+   * @returns {string}
+   */
+  section(name) {
+    return native.planSectionAt(name, this.planner, this.target, this.host);
+  }
+}
 
 /**
  * Records from the rows the core sends for placements and triggers (values in field
@@ -413,11 +464,11 @@ const RECORD_OF_ROW = {
  */
 class LazySection {
   /**
-   * @param {PlanInputs} inputs
+   * @param {PlanInputs | PlannerInputs} inputs
    * @param {string} name
    */
   constructor(inputs, name) {
-    /** @type {PlanInputs | null} */
+    /** @type {PlanInputs | PlannerInputs | null} */
     this.inputs = inputs;
     this.name = name;
     /** @type {(() => Iterator<any>) | undefined} */
@@ -431,9 +482,7 @@ class LazySection {
   filled(target) {
     const inputs = this.inputs;
     if (inputs !== null) {
-      const items = JSON.parse(
-        native.planSection(this.name, inputs.runtime, inputs.scope, inputs.host, inputs.options, inputs.inventory, inputs.registry),
-      );
+      const items = JSON.parse(inputs.section(this.name));
       if (items.length !== target.length) {
         throw new Error(`plan.${this.name}: the core returned ${items.length} records for a list of ${target.length}`);
       }
@@ -504,13 +553,111 @@ class LazySection {
 }
 
 /**
- * Per registry handle: `runtime` + newline + `scope` → the plan fields that depend on
- * neither the host nor the inventory (`runtime`, `commandStyle`, `config`, `hooks`,
- * `sandboxTier`, `supportTier`, `installManifest`), deep-frozen, from the first head of
- * that runtime and scope. Later heads leave them out. At most two entries per runtime.
- * @type {WeakMap<object, Map<string, Record<string, any>>>}
+ * Per registry handle: runtime id → `[global, local]`, the plan fields of that runtime at
+ * that scope that depend on neither the host nor the inventory (`runtime`, `commandStyle`,
+ * `config`, `hooks`, `sandboxTier`, `supportTier`, `installManifest`), deep-frozen, from
+ * the first head of that runtime and scope (`undefined` before it). Later heads leave
+ * them out. The pair is shared with every planner of the registry.
+ * @type {WeakMap<object, Map<string, [Record<string, any> | undefined, Record<string, any> | undefined]>>}
  */
 const planConstants = new WeakMap();
+
+/**
+ * The `[global, local]` constants of a runtime in a registry (filled as first heads come).
+ * @param {object} registry
+ * @param {string} runtime
+ */
+function constantsOfRuntime(registry, runtime) {
+  let known = planConstants.get(registry);
+  if (known === undefined) planConstants.set(registry, (known = new Map()));
+  let pair = known.get(runtime);
+  if (pair === undefined) {
+    /** @type {[Record<string, any> | undefined, Record<string, any> | undefined]} */
+    const fresh = [undefined, undefined];
+    known.set(runtime, (pair = fresh));
+  }
+  return pair;
+}
+
+/**
+ * The planner of an inventory over a registry (built once per pair): the native value that
+ * holds both, and per runtime id its target number (its index times two; `+ 1` for
+ * `local`) with its shared constants.
+ * @typedef {{ planner: object, targets: Map<string, { target: number, constants: [Record<string, any> | undefined, Record<string, any> | undefined] }> }} PlannerEntry
+ * @type {WeakMap<object, WeakMap<object, PlannerEntry>>}
+ */
+const planners = new WeakMap();
+
+/**
+ * @param {object} handle the native inventory
+ * @param {object} registry
+ * @returns {PlannerEntry}
+ */
+function plannerOf(handle, registry) {
+  let byRegistry = planners.get(handle);
+  if (byRegistry === undefined) planners.set(handle, (byRegistry = new WeakMap()));
+  let entry = byRegistry.get(registry);
+  if (entry === undefined) {
+    const planner = native.planner(handle, registry);
+    const targets = new Map();
+    native.plannerRuntimes(planner).forEach((runtime, index) => {
+      targets.set(runtime, { target: index * 2, constants: constantsOfRuntime(registry, runtime) });
+    });
+    entry = { planner, targets };
+    byRegistry.set(registry, entry);
+  }
+  return entry;
+}
+
+/**
+ * Host data as the planner's compact text (`envCount`, `pathCount`, `home`, `cwd`, the env
+ * names and values, the existing paths, separated by NUL), or `undefined` when the host is
+ * anything but a plain object of exactly those fields holding plain strings: such a host
+ * crosses as JSON, which gives its error or its value exactly. The strings are read once
+ * and copied into the text, so a later change to the host changes nothing of the plan. A
+ * NUL or a lone surrogate inside a string is caught natively (`planHeadAt` answers `-2`).
+ * @param {Record<string, any>} host
+ * @returns {string | undefined}
+ */
+function compactHost(host) {
+  if (Object.getPrototypeOf(host) !== Object.prototype || host.toJSON !== undefined) return undefined;
+  let home;
+  let cwd;
+  let env;
+  let paths;
+  for (const key in host) {
+    const value = host[key];
+    if (key === 'home') home = value;
+    else if (key === 'cwd') cwd = value;
+    else if (key === 'env') env = value;
+    else if (key === 'existingPaths') paths = value;
+    else return undefined;
+  }
+  if (typeof home !== 'string' || typeof cwd !== 'string') return undefined;
+  let text = `${home}\0${cwd}`;
+  let envCount = 0;
+  if (env !== undefined) {
+    if (env === null || typeof env !== 'object' || Object.getPrototypeOf(env) !== Object.prototype || env.toJSON !== undefined) {
+      return undefined;
+    }
+    for (const name in env) {
+      const value = env[name];
+      if (typeof value !== 'string') return undefined;
+      text += `\0${name}\0${value}`;
+      envCount += 1;
+    }
+  }
+  let pathCount = 0;
+  if (paths !== undefined) {
+    if (!Array.isArray(paths)) return undefined;
+    for (; pathCount < paths.length; pathCount += 1) {
+      const item = paths[pathCount];
+      if (typeof item !== 'string') return undefined;
+      text += `\0${item}`;
+    }
+  }
+  return `${envCount}\0${pathCount}\0${text}`;
+}
 
 /**
  * The shared state of a plan's `scope`, `kinds` and `uninstall`: the plan's inputs until
@@ -518,9 +665,9 @@ const planConstants = new WeakMap();
  * (deciding the plan again from the inputs) and freezes them.
  */
 class HeadParts {
-  /** @param {PlanInputs} inputs */
+  /** @param {PlanInputs | PlannerInputs} inputs */
   constructor(inputs) {
-    /** @type {PlanInputs | null} */
+    /** @type {PlanInputs | PlannerInputs | null} */
     this.inputs = inputs;
     /** @type {Record<string, any>} the unfilled targets by field name */
     this.targets = {};
@@ -529,9 +676,7 @@ class HeadParts {
   fill() {
     const inputs = this.inputs;
     if (inputs === null) return;
-    const parts = JSON.parse(
-      native.planSection('head', inputs.runtime, inputs.scope, inputs.host, inputs.options, inputs.inventory, inputs.registry),
-    );
+    const parts = JSON.parse(inputs.section('head'));
     this.inputs = null;
     const scope = this.targets.scope;
     Object.assign(scope, freezeParsed(parts.scope));
@@ -582,7 +727,7 @@ class LazyHeadPart extends LazySection {
  * the plan's field order; each value is the plan's own, kept once filled.
  * @param {Record<string, any>} constants
  * @param {ArrayLike<number>} lengths `[placements, triggers, diagnostics, kinds]`
- * @param {PlanInputs} inputs
+ * @param {PlanInputs | PlannerInputs} inputs
  */
 function lazyPlanObject(constants, lengths, inputs) {
   const parts = new HeadParts(inputs);
@@ -618,12 +763,15 @@ function headPart(parts, name, target) {
 /**
  * A lazy list of `length` records, or the shared frozen `[]`.
  * @param {number} length
- * @param {PlanInputs} inputs
+ * @param {PlanInputs | PlannerInputs} inputs
  * @param {string} name
  */
 function lazyList(length, inputs, name) {
   return length === 0 ? EMPTY : new Proxy(new Array(length), new LazySection(inputs, name));
 }
+
+/** What `planHead` and `planHeadAt` return when a length is too large to pack. */
+const TOO_LARGE = -1;
 
 /**
  * `[placements, triggers, diagnostics, kinds]` from the one number `planHead` returns:
@@ -696,31 +844,51 @@ function resolveInstallPlan(runtime, scope, host, options) {
     }
     (rest ??= {})[key] = given[key];
   }
-  /** @type {PlanInputs} */
-  const inputs = {
-    runtime: requireString(runtime, 'runtime'),
-    scope: requireString(scope, 'scope'),
-    host: jsonArg(hostArg(host), 'host'),
-    options: rest === undefined ? undefined : jsonArg(rest, 'options'),
-    inventory: handle,
-    registry: registryOrDefault(registry),
-  };
-  let known = planConstants.get(inputs.registry);
-  if (known === undefined) planConstants.set(inputs.registry, (known = new Map()));
-  const key = `${inputs.runtime}\n${inputs.scope}`;
-  const constants = known.get(key);
-  if (constants !== undefined && inputs.host !== undefined) {
-    // The common call: only the lengths cross, packed in one number (see unpackLengths).
-    const packed = native.planHead(inputs.runtime, inputs.scope, inputs.host, inputs.options, handle, inputs.registry);
+  const runtimeId = requireString(runtime, 'runtime');
+  const scopeId = requireString(scope, 'scope');
+  const givenHost = hostArg(host);
+  const text = rest === undefined && givenHost !== undefined ? compactHost(givenHost) : undefined;
+  let unpackable = false;
+  if (text !== undefined && (scopeId === 'global' || scopeId === 'local')) {
+    // The common call: a planner, a target number and the compact host cross, and only the
+    // lengths come back, packed in one number (see unpackLengths). (A compact host cannot
+    // fail JSON.stringify, so checking the registry first raises what the JSON path would.)
+    const entry = plannerOf(handle, registryOrDefault(registry));
+    const known = entry.targets.get(runtimeId);
+    const local = scopeId === 'local' ? 1 : 0;
+    const constants = known === undefined ? undefined : known.constants[local];
+    if (constants !== undefined) {
+      const target = /** @type {{ target: number }} */ (known).target + local;
+      const packed = native.planHeadAt(entry.planner, target, text);
+      if (packed >= 0) return lazyPlanObject(constants, unpackLengths(packed), new PlannerInputs(entry.planner, target, text));
+      unpackable = packed === TOO_LARGE;
+    }
+  }
+  // The first plan of this runtime and scope, a plan with options, of the real machine or
+  // of a host that is not plain strings, or lengths too large to pack: through JSON.
+  const inputs = new PlanInputs(
+    runtimeId,
+    scopeId,
+    jsonArg(givenHost, 'host'),
+    rest === undefined ? undefined : jsonArg(rest, 'options'),
+    handle,
+    registryOrDefault(registry),
+  );
+  const local = scopeId === 'local' ? 1 : 0;
+  const constants = scopeId === 'global' || scopeId === 'local' ? planConstants.get(inputs.registry)?.get(runtimeId)?.[local] : undefined;
+  if (constants !== undefined && inputs.host !== undefined && !unpackable) {
+    const packed = native.planHead(runtimeId, scopeId, inputs.host, inputs.options, handle, inputs.registry);
     if (packed >= 0) return lazyPlanObject(constants, unpackLengths(packed), inputs);
   }
-  // The first plan of this runtime and scope, a plan of the real machine, or lengths too
-  // large to pack: the lengths cross as a list, with the constants and host when needed.
-  const texts = native.planHeadFirst(inputs.runtime, inputs.scope, inputs.host, inputs.options, handle, constants === undefined, inputs.registry);
+  const texts = native.planHeadFirst(runtimeId, scopeId, inputs.host, inputs.options, handle, constants === undefined, inputs.registry);
   // Without host data the addon read the machine once; the lazy parts use that same host.
   if (texts[2] !== '') inputs.host = texts[2];
   let shared = constants;
-  if (shared === undefined) known.set(key, (shared = constantsOf(texts[1])));
+  if (shared === undefined) {
+    // Kept only now that the core accepted the runtime and scope.
+    shared = constantsOf(texts[1]);
+    constantsOfRuntime(inputs.registry, runtimeId)[local] = shared;
+  }
   return lazyPlanObject(shared, JSON.parse(texts[0]), inputs);
 }
 

@@ -21,18 +21,18 @@ const host = { home: '/home/u', cwd: '/work/p', env: { XDG_CONFIG_HOME: '/home/u
 const LISTS = ['placements', 'triggers', 'diagnostics'];
 
 /** The plan exports of the addon, in the order a plan calls them. */
-const PLAN_EXPORTS = ['planHeadFirst', 'planHead', 'planSection'];
+const PLAN_EXPORTS = ['planHeadAt', 'planHeadFirst', 'planHead', 'planSection', 'planSectionAt'];
 
 /**
  * Every native plan call made while `fn` runs (the addon's exports, wrapped): the export's
- * name, with the section name for `planSection`.
+ * name, with the section name for a section (`planSection:<name>` through either export).
  */
 function nativeCalls(fn) {
   const originals = PLAN_EXPORTS.map((name) => native[name]);
   const seen = [];
   PLAN_EXPORTS.forEach((name, i) => {
     native[name] = (...args) => {
-      seen.push(name === 'planSection' ? `planSection:${args[0]}` : name);
+      seen.push(name.startsWith('planSection') ? `planSection:${args[0]}` : name);
       return originals[i](...args);
     };
   });
@@ -46,20 +46,11 @@ function nativeCalls(fn) {
   return seen;
 }
 
-/** Counts the native section calls made while `fn` runs (the addon's export, wrapped). */
+/** The native section calls made while `fn` runs (both section exports, wrapped). */
 function sectionCalls(fn) {
-  const original = native.planSection;
-  const seen = [];
-  native.planSection = (...args) => {
-    seen.push(args[0]);
-    return original(...args);
-  };
-  try {
-    fn();
-  } finally {
-    native.planSection = original;
-  }
-  return seen;
+  return nativeCalls(fn)
+    .filter((call) => call.startsWith('planSection:'))
+    .map((call) => call.slice('planSection:'.length));
 }
 
 const lazy = (runtime, scope, options = {}) => gsd.resolveInstallPlan(runtime, scope, host, { ...options, inventory });
@@ -313,7 +304,7 @@ test('the runtime\'s constants cross once per registry, runtime and scope, and a
   }
   // No earlier test of this file plans kilo: the first plan of each registry, runtime and
   // scope carries the constants, a second one crosses its lengths only.
-  assert.deepStrictEqual(calls, ['planHeadFirst', 'planHead', 'planHeadFirst', 'planHeadFirst']);
+  assert.deepStrictEqual(calls, ['planHeadFirst', 'planHeadAt', 'planHeadFirst', 'planHeadFirst']);
   assert.ok(firsts.every((texts) => texts[1] !== ''), 'each first head carries the constants');
   const last = firsts.at(-1);
   const constants = JSON.parse(last[1]);
@@ -343,13 +334,13 @@ test('a plan crosses its lengths only: creating it and reading .length makes one
       void plan.installManifest.scope;
     });
     assert.equal(calls.length, 1, `${runtime} ${scope}: ${calls}`);
-    assert.match(calls[0], /^planHead(First)?$/);
+    assert.match(calls[0], /^planHead(First|At)$/);
     const full = eager(runtime, scope);
     for (const key of LISTS) assert.equal(plan[key].length, full[key].length, key);
   }
-  // The second plan of cursor global takes the lengths-only export.
+  // The second plan of cursor global takes the lengths-only export of the planner.
   const calls = nativeCalls(() => void lazy('cursor', 'global').triggers.length);
-  assert.deepStrictEqual(calls, ['planHead']);
+  assert.deepStrictEqual(calls, ['planHeadAt']);
 });
 
 test('scope, kinds and uninstall: the first access into any of them makes one native call that fills all three', () => {
@@ -430,20 +421,22 @@ test('the lazy scope equals the peer\'s resolveScope for the same host', () => {
 test('errors raise at call time through the lengths-only call too, with the same code and field', () => {
   void lazy('claude', 'global');
   void lazy('claude', 'local');
+  // A host of plain strings crosses compact (planHeadAt); any other host, and any options,
+  // cross as JSON (planHead).
   const cases = [
-    [() => gsd.resolveInstallPlan('claude', 'global', { home: '/h', cwd: 'rel' }, { inventory }), 'INVALID_HOST', 'host.cwd'],
-    [() => gsd.resolveInstallPlan('claude', 'local', { home: '/h', cwd: '/w', env: 'x' }, { inventory }), 'INVALID_ARGUMENT', 'host'],
-    [() => gsd.resolveInstallPlan('claude', 'global', { cwd: '/w' }, { inventory }), 'INVALID_ARGUMENT', 'host'],
-    [() => lazy('claude', 'global', { bogus: 1 }), 'INVALID_ARGUMENT', 'options'],
-    [() => lazy('claude', 'global', { profile: { skills: 'x' } }), 'INVALID_ARGUMENT', 'options'],
+    [() => gsd.resolveInstallPlan('claude', 'global', { home: '/h', cwd: 'rel' }, { inventory }), 'INVALID_HOST', 'host.cwd', 'planHeadAt'],
+    [() => gsd.resolveInstallPlan('claude', 'local', { home: '/h', cwd: '/w', env: 'x' }, { inventory }), 'INVALID_ARGUMENT', 'host', 'planHead'],
+    [() => gsd.resolveInstallPlan('claude', 'global', { cwd: '/w' }, { inventory }), 'INVALID_ARGUMENT', 'host', 'planHead'],
+    [() => lazy('claude', 'global', { bogus: 1 }), 'INVALID_ARGUMENT', 'options', 'planHead'],
+    [() => lazy('claude', 'global', { profile: { skills: 'x' } }), 'INVALID_ARGUMENT', 'options', 'planHead'],
   ];
-  for (const [call, code, field] of cases) {
+  for (const [call, code, field, path] of cases) {
     let err;
     assert.deepStrictEqual(
       nativeCalls(() => {
         err = thrown(call);
       }),
-      ['planHead'],
+      [path],
     );
     assert.ok(err instanceof Error);
     assert.equal(err.code, code, err.message);
@@ -478,12 +471,12 @@ test('lengths too large to pack in one number cross as a list instead, with the 
     nativeCalls(() => {
       plan = gsd.resolveInstallPlan('claude', 'global', host, { inventory: big });
     }),
-    ['planHead', 'planHeadFirst'],
+    ['planHeadAt', 'planHeadFirst'],
   );
   const full = gsd.resolveInstallPlan('claude', 'global', host, { commands });
   for (const key of [...LISTS, 'kinds', 'uninstall']) assert.equal(plan[key].length, full[key].length, key);
   assert.ok(plan.placements.length > 65535 && plan.triggers.length > 65535);
   assert.deepStrictEqual(plan.triggers.at(-1), full.triggers.at(-1));
   // A small plan after it packs again.
-  assert.deepStrictEqual(nativeCalls(() => void lazy('claude', 'global').triggers.length), ['planHead']);
+  assert.deepStrictEqual(nativeCalls(() => void lazy('claude', 'global').triggers.length), ['planHeadAt']);
 });

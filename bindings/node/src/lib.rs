@@ -14,6 +14,7 @@ mod convert;
 mod error;
 pub mod inventory;
 pub mod plan;
+pub mod planner;
 mod rows;
 mod surface;
 

@@ -252,14 +252,14 @@ fn plan_inputs(
 
 /// The core's decision of a plan over an inventory (every check of the plan; an error
 /// raises here with its code and field).
-fn decide<'a>(
+pub(crate) fn decide<'a>(
     env: Env,
     registry: &'a CoreRegistry,
     runtime: &'a str,
     scope: gsd_core::Scope,
     host: &'a Host,
     options: &'a convert::DecisionOptions,
-    inventory: &'a Inventory,
+    inventory: &'a gsd_core::Inventory,
 ) -> JsResult<gsd_core::PlanDecision<'a>> {
     core(
         env,
@@ -269,7 +269,7 @@ fn decide<'a>(
             scope,
             host,
             options.explicit_dir.as_deref(),
-            &inventory.inner,
+            inventory,
             options.profile.as_ref(),
         ),
     )
@@ -277,7 +277,7 @@ fn decide<'a>(
 
 /// The lengths a plan over an inventory crosses with: `[placements, triggers,
 /// diagnostics, kinds]` (`kinds` is also the length of `uninstall`, one item per kind).
-fn lengths(env: Env, decision: &gsd_core::PlanDecision<'_>) -> JsResult<Vec<u32>> {
+pub(crate) fn lengths(env: Env, decision: &gsd_core::PlanDecision<'_>) -> JsResult<Vec<u32>> {
     let counts = decision.counts();
     let kinds = decision.head().kinds.len();
     [
@@ -307,7 +307,7 @@ const PACKED_BITS: [u32; 4] = [16, 16, 16, 5];
 /// The lengths packed in one number (`placements + triggers·2¹⁶ + diagnostics·2³² +
 /// kinds·2⁴⁸`), or `-1` when one does not fit its bits. One number crosses napi for about
 /// a sixth of the cost of an array of four.
-fn packed(lengths: &[u32]) -> f64 {
+pub(crate) fn packed(lengths: &[u32]) -> f64 {
     let mut out = 0.0;
     let mut scale = 1.0;
     for (&n, bits) in lengths.iter().zip(PACKED_BITS) {
@@ -339,7 +339,15 @@ pub fn plan_head(
 ) -> napi::Result<f64, JsCode> {
     let registry: &CoreRegistry = crate::registry_or_default(registry);
     let (scope, options, host) = plan_inputs(env, &scope, options, &host)?;
-    let decision = decide(env, registry, &runtime, scope, &host, &options, inventory)?;
+    let decision = decide(
+        env,
+        registry,
+        &runtime,
+        scope,
+        &host,
+        &options,
+        &inventory.inner,
+    )?;
     Ok(packed(&lengths(env, &decision)?))
 }
 
@@ -371,7 +379,15 @@ pub fn plan_head_first(
     let host: Host = convert::host_json(env, host, |h| {
         gsd_core::scope_probe_paths(registry, &runtime, scope, h, explicit)
     })?;
-    let decision = decide(env, registry, &runtime, scope, &host, &options, inventory)?;
+    let decision = decide(
+        env,
+        registry,
+        &runtime,
+        scope,
+        &host,
+        &options,
+        &inventory.inner,
+    )?;
     Ok(vec![
         convert::to_json(env, &lengths(env, &decision)?)?,
         if constants {
@@ -406,8 +422,25 @@ pub fn plan_section(
 ) -> napi::Result<String, JsCode> {
     let registry: &CoreRegistry = crate::registry_or_default(registry);
     let (scope, options, host) = plan_inputs(env, &scope, options, &host)?;
-    let decision = decide(env, registry, &runtime, scope, &host, &options, inventory)?;
-    match section.as_str() {
+    let decision = decide(
+        env,
+        registry,
+        &runtime,
+        scope,
+        &host,
+        &options,
+        &inventory.inner,
+    )?;
+    section_text(env, &decision, &section)
+}
+
+/// One lazy part of a decided plan as JSON text (see [`plan_section`]).
+pub(crate) fn section_text(
+    env: Env,
+    decision: &gsd_core::PlanDecision<'_>,
+    section: &str,
+) -> JsResult<String> {
+    match section {
         "placements" => convert::to_json(env, &crate::rows::placements(&decision.placements())),
         "triggers" => convert::to_json(env, &crate::rows::triggers(&decision.triggers())),
         "diagnostics" => convert::to_json(env, &decision.diagnostics()),
