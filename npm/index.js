@@ -455,22 +455,27 @@ const RECORD_OF_ROW = {
 };
 
 /**
- * The Proxy handler of one lazy list of a plan (`this` in the traps). `length` is the
- * target's own (the target is created with the list's length, holey); every other
- * operation first fills the target from the core (one native call, `JSON.parse`,
+ * The Proxy handler of one lazy list of a plan (`this` in the traps). The target starts
+ * as an empty array and `length` is the handler's (the list's length, known from the
+ * head call), so a plan allocates no storage for a list nobody reads; every other
+ * operation first fills the target from the core (one native call, the rows parsed,
  * deep-freeze), freezes it, and then acts on it, so the proxy behaves exactly as the
  * frozen array and the Proxy invariants hold (the target is extensible until filled and
- * frozen after). The prototype is the target's (`Array.prototype`) without filling.
+ * frozen after; `length` is writable on an array, so reporting it before the fill breaks
+ * no invariant, and every operation that could compare it with the target fills first).
+ * The prototype is the target's (`Array.prototype`) without filling.
  */
 class LazySection {
   /**
-   * @param {PlanInputs | PlannerInputs} inputs
+   * @param {PlanInputs | PlannerInputs | null} inputs
    * @param {string} name
+   * @param {number} length the list's length, or -1 for `scope` (an object)
    */
-  constructor(inputs, name) {
+  constructor(inputs, name, length) {
     /** @type {PlanInputs | PlannerInputs | null} */
     this.inputs = inputs;
     this.name = name;
+    this.length = length;
     /** @type {(() => Iterator<any>) | undefined} */
     this.iterate = undefined;
   }
@@ -483,12 +488,12 @@ class LazySection {
     const inputs = this.inputs;
     if (inputs !== null) {
       const items = JSON.parse(inputs.section(this.name));
-      if (items.length !== target.length) {
-        throw new Error(`plan.${this.name}: the core returned ${items.length} records for a list of ${target.length}`);
+      if (items.length !== this.length) {
+        throw new Error(`plan.${this.name}: the core returned ${items.length} records for a list of ${this.length}`);
       }
       const record = RECORD_OF_ROW[this.name];
       for (let i = 0; i < items.length; i += 1) {
-        target[i] = record === undefined ? freezeParsed(items[i]) : record(items[i]);
+        target.push(record === undefined ? freezeParsed(items[i]) : record(items[i]));
       }
       Object.freeze(target);
       this.inputs = null;
@@ -498,7 +503,7 @@ class LazySection {
 
   /** @param {any[]} target @param {string | symbol} key */
   get(target, key) {
-    if (key === 'length') return target.length;
+    if (key === 'length' && this.length >= 0) return this.length;
     const filled = this.filled(target);
     // Iteration (for-of, spreading, Array.from, destructuring) walks the frozen array
     // itself: the same values in the same order, without a trap per element.
@@ -665,12 +670,20 @@ function compactHost(host) {
  * (deciding the plan again from the inputs) and freezes them.
  */
 class HeadParts {
-  /** @param {PlanInputs | PlannerInputs} inputs */
-  constructor(inputs) {
+  /**
+   * @param {PlanInputs | PlannerInputs} inputs
+   * @param {number} kinds the length of `kinds` and of `uninstall`
+   */
+  constructor(inputs, kinds) {
     /** @type {PlanInputs | PlannerInputs | null} */
     this.inputs = inputs;
-    /** @type {Record<string, any>} the unfilled targets by field name */
-    this.targets = {};
+    this.kinds = kinds;
+    /** The unfilled targets (`kinds` and `uninstall` stay `null` when the lists are empty). */
+    this.scopeTarget = {};
+    /** @type {any[] | null} */
+    this.kindsTarget = null;
+    /** @type {any[] | null} */
+    this.uninstallTarget = null;
   }
 
   fill() {
@@ -678,17 +691,17 @@ class HeadParts {
     if (inputs === null) return;
     const parts = JSON.parse(inputs.section('head'));
     this.inputs = null;
-    const scope = this.targets.scope;
-    Object.assign(scope, freezeParsed(parts.scope));
-    Object.freeze(scope);
-    for (const name of ['kinds', 'uninstall']) {
-      const target = this.targets[name];
-      if (target === undefined) continue;
+    Object.freeze(Object.assign(this.scopeTarget, freezeParsed(parts.scope)));
+    for (const [name, target] of [
+      ['kinds', this.kindsTarget],
+      ['uninstall', this.uninstallTarget],
+    ]) {
+      if (target === null) continue;
       const items = parts[name];
-      if (items.length !== target.length) {
-        throw new Error(`plan.${name}: the core returned ${items.length} records for a list of ${target.length}`);
+      if (items.length !== this.kinds) {
+        throw new Error(`plan.${name}: the core returned ${items.length} records for a list of ${this.kinds}`);
       }
-      for (let i = 0; i < items.length; i += 1) target[i] = freezeParsed(items[i]);
+      for (let i = 0; i < items.length; i += 1) target.push(freezeParsed(items[i]));
       Object.freeze(target);
     }
   }
@@ -703,12 +716,11 @@ class LazyHeadPart extends LazySection {
   /**
    * @param {HeadParts} parts
    * @param {string} name
-   * @param {object} target
+   * @param {number} length
    */
-  constructor(parts, name, target) {
-    super(/** @type {any} */ (null), name);
+  constructor(parts, name, length) {
+    super(null, name, length);
     this.parts = parts;
-    parts.targets[name] = target;
   }
 
   /** @param {any} target */
@@ -730,18 +742,29 @@ class LazyHeadPart extends LazySection {
  * @param {PlanInputs | PlannerInputs} inputs
  */
 function lazyPlanObject(constants, lengths, inputs) {
-  const parts = new HeadParts(inputs);
+  const kinds = lengths[3];
+  const parts = new HeadParts(inputs, kinds);
+  /** @type {any[]} */
+  let kindsList = EMPTY;
+  /** @type {any[]} */
+  let uninstallList = EMPTY;
+  if (kinds !== 0) {
+    parts.kindsTarget = [];
+    parts.uninstallTarget = [];
+    kindsList = new Proxy(parts.kindsTarget, new LazyHeadPart(parts, 'kinds', kinds));
+    uninstallList = new Proxy(parts.uninstallTarget, new LazyHeadPart(parts, 'uninstall', kinds));
+  }
   const plan = {
     runtime: constants.runtime,
-    scope: headPart(parts, 'scope', {}),
+    scope: new Proxy(parts.scopeTarget, new LazyHeadPart(parts, 'scope', -1)),
     commandStyle: constants.commandStyle,
     config: constants.config,
     hooks: constants.hooks,
     sandboxTier: constants.sandboxTier,
     supportTier: constants.supportTier,
-    kinds: lengths[3] === 0 ? EMPTY : headPart(parts, 'kinds', new Array(lengths[3])),
+    kinds: kindsList,
     placements: lazyList(lengths[0], inputs, 'placements'),
-    uninstall: lengths[3] === 0 ? EMPTY : headPart(parts, 'uninstall', new Array(lengths[3])),
+    uninstall: uninstallList,
     triggers: lazyList(lengths[1], inputs, 'triggers'),
     installManifest: constants.installManifest,
     diagnostics: lazyList(lengths[2], inputs, 'diagnostics'),
@@ -751,23 +774,13 @@ function lazyPlanObject(constants, lengths, inputs) {
 }
 
 /**
- * One of `scope`, `kinds` and `uninstall` of a plan over an inventory, lazily.
- * @param {HeadParts} parts
- * @param {string} name
- * @param {object} target
- */
-function headPart(parts, name, target) {
-  return new Proxy(target, new LazyHeadPart(parts, name, target));
-}
-
-/**
  * A lazy list of `length` records, or the shared frozen `[]`.
  * @param {number} length
  * @param {PlanInputs | PlannerInputs} inputs
  * @param {string} name
  */
 function lazyList(length, inputs, name) {
-  return length === 0 ? EMPTY : new Proxy(new Array(length), new LazySection(inputs, name));
+  return length === 0 ? EMPTY : new Proxy([], new LazySection(inputs, name, length));
 }
 
 /** What `planHead` and `planHeadAt` return when a length is too large to pack. */
