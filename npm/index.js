@@ -324,7 +324,7 @@ function planObject(texts) {
     },
   };
   // `console.log(plan)` shows values, not `[Getter]` (not enumerable: equality ignores it).
-  Object.defineProperty(plan, INSPECT, { value: inspectPlan });
+  Object.defineProperty(plan, INSPECT, INSPECT_PLAN);
   return Object.freeze(plan);
 }
 
@@ -345,6 +345,12 @@ function inspectPlan(depth, options, inspect) {
   shown.scope = { ...shown.scope };
   return inspect(shown, options);
 }
+
+/**
+ * The descriptor of a plan's custom inspect (not enumerable, so equality, spreading and
+ * JSON ignore it), one shared object: a descriptor literal per plan cost about 0.2 µs.
+ */
+const INSPECT_PLAN = Object.freeze({ value: inspectPlan });
 
 /** The inventory keys of the plan options (given raw, or held by an {@link inventory}). */
 const INVENTORY_FIELDS = ['commands', 'agents', 'routerStems', 'childToRouters'];
@@ -769,7 +775,7 @@ function lazyPlanObject(constants, lengths, inputs) {
     installManifest: constants.installManifest,
     diagnostics: lazyList(lengths[2], inputs, 'diagnostics'),
   };
-  Object.defineProperty(plan, INSPECT, { value: inspectPlan });
+  Object.defineProperty(plan, INSPECT, INSPECT_PLAN);
   return Object.freeze(plan);
 }
 
@@ -850,8 +856,8 @@ function resolveInstallPlan(runtime, scope, host, options) {
   // The other options, copied only when there are any (the usual call has none).
   /** @type {Record<string, unknown> | undefined} */
   let rest;
-  for (const key of Object.keys(given)) {
-    if (key === 'inventory' || key === 'registry') continue;
+  for (const key in given) {
+    if (key === 'inventory' || key === 'registry' || !Object.hasOwn(given, key)) continue;
     if (INVENTORY_FIELDS.includes(key) && given[key] !== undefined) {
       throw invalidArgument(key, `${key} cannot be given together with inventory (the inventory holds the stems)`);
     }
