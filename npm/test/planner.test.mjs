@@ -62,6 +62,9 @@ test('hosts of plain strings take the planner path and give the JSON path\'s pla
     { ...base, existingPaths: [] },
     { ...base, existingPaths: ['/work/p/.claude', '/home/u/.config/opencode', '/work/p/.claude'] },
     { home: '', cwd: '' },
+    // U+0001 is plain data on the way in; on the way out it stops placements crossing as
+    // fields text (where it means null), so they cross as JSON rows.
+    { home: '/home/u\u0001x', cwd: '/work/p' },
     { home: 'relative', cwd: '/work/p' },
   ];
   let compared = 0;
@@ -212,7 +215,12 @@ test('the planner exports check their inputs: -2 for text its header does not de
   assert.equal(badSection.field, 'host');
   const unknownSection = thrown(() => native.planSectionAt('bogus', planner, target, good));
   assert.equal(unknownSection.field, 'section');
-  assert.deepStrictEqual(JSON.parse(native.planSectionAt('triggers', planner, target + 1, good)).length, viaInventory('claude', 'local', { ...base, env: { XDG_CONFIG_HOME: '/x' } }).triggers.length);
+  // Trigger rows cross as fields text: NUL, then eight values per trigger, each ended by NUL.
+  const fields = native.planSectionAt('triggers', planner, target + 1, good);
+  assert.equal(fields.charCodeAt(0), 0);
+  const local = viaInventory('claude', 'local', { ...base, env: { XDG_CONFIG_HOME: '/x' } }).triggers;
+  assert.equal((fields.split('\u0000').length - 2) / 8, local.length);
+  assert.equal(fields.split('\u0000')[1], local[0].trigger);
   const notPlanner = thrown(() => native.planHeadAt({}, target, good));
   assert.ok(notPlanner instanceof Error);
 });

@@ -404,7 +404,8 @@ pub fn plan_head_first(
 }
 
 /// One lazy part of a plan over an inventory, as JSON text: `section` is one of
-/// `placements`, `triggers` (both as rows, see [`crate::rows`]), `diagnostics` (records),
+/// `placements`, `triggers` (both as rows, see [`crate::rows`]: fields text starting with
+/// NUL when every value allows it, JSON rows otherwise), `diagnostics` (records),
 /// or `head`: `{ scope, kinds, uninstall }` together. The other arguments are those
 /// `planHead` was given, with `host` always present (the text `planHeadFirst` returned for
 /// the real machine).
@@ -441,8 +442,20 @@ pub(crate) fn section_text(
     section: &str,
 ) -> JsResult<String> {
     match section {
-        "placements" => convert::to_json(env, &crate::rows::placements(&decision.placements())),
-        "triggers" => convert::to_json(env, &crate::rows::triggers(&decision.triggers())),
+        "placements" => {
+            let list = decision.placements();
+            match crate::rows::placement_fields(&list) {
+                Some(fields) => Ok(fields),
+                None => convert::to_json(env, &crate::rows::placements(&list)),
+            }
+        }
+        "triggers" => {
+            let list = decision.triggers();
+            match crate::rows::trigger_fields(&list) {
+                Some(fields) => Ok(fields),
+                None => convert::to_json(env, &crate::rows::triggers(&list)),
+            }
+        }
         "diagnostics" => convert::to_json(env, &decision.diagnostics()),
         "head" => convert::to_json(env, &HostFields::of(decision.head())),
         _ => Err(invalid_argument(
