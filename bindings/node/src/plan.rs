@@ -339,15 +339,8 @@ pub fn plan_head(
 ) -> napi::Result<f64, JsCode> {
     let registry: &CoreRegistry = crate::registry_or_default(registry);
     let (scope, options, host) = plan_inputs(env, &scope, options, &host)?;
-    let decision = decide(
-        env,
-        registry,
-        &runtime,
-        scope,
-        &host,
-        &options,
-        &inventory.inner,
-    )?;
+    let inventory = &inventory.inner;
+    let decision = decide(env, registry, &runtime, scope, &host, &options, inventory)?;
     Ok(packed(&lengths(env, &decision)?))
 }
 
@@ -379,15 +372,8 @@ pub fn plan_head_first(
     let host: Host = convert::host_json(env, host, |h| {
         gsd_core::scope_probe_paths(registry, &runtime, scope, h, explicit)
     })?;
-    let decision = decide(
-        env,
-        registry,
-        &runtime,
-        scope,
-        &host,
-        &options,
-        &inventory.inner,
-    )?;
+    let inventory = &inventory.inner;
+    let decision = decide(env, registry, &runtime, scope, &host, &options, inventory)?;
     Ok(vec![
         convert::to_json(env, &lengths(env, &decision)?)?,
         if constants {
@@ -423,15 +409,8 @@ pub fn plan_section(
 ) -> napi::Result<String, JsCode> {
     let registry: &CoreRegistry = crate::registry_or_default(registry);
     let (scope, options, host) = plan_inputs(env, &scope, options, &host)?;
-    let decision = decide(
-        env,
-        registry,
-        &runtime,
-        scope,
-        &host,
-        &options,
-        &inventory.inner,
-    )?;
+    let inventory = &inventory.inner;
+    let decision = decide(env, registry, &runtime, scope, &host, &options, inventory)?;
     section_text(env, &decision, &section)
 }
 

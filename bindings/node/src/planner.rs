@@ -42,6 +42,28 @@ pub struct Planner {
 }
 
 impl Planner {
+    /// `then` applied to the decided plan of `target` for `host` (no options).
+    fn decide<T>(
+        &self,
+        env: Env,
+        target: u32,
+        host: &Host,
+        then: impl FnOnce(&gsd_core::PlanDecision<'_>) -> JsResult<T>,
+    ) -> JsResult<T> {
+        let (runtime, scope) = self.target(env, target)?;
+        let options = DecisionOptions::default();
+        let inventory = &self.inventory;
+        then(&decide(
+            env,
+            &self.registry,
+            runtime,
+            scope,
+            host,
+            &options,
+            inventory,
+        )?)
+    }
+
     /// The runtime id and scope a `target` names.
     fn target(&self, env: Env, target: u32) -> JsResult<(&str, gsd_core::Scope)> {
         let scope = if target.is_multiple_of(2) {
@@ -133,18 +155,9 @@ pub fn plan_head_at(
     let Some(host) = compact_host(&host) else {
         return Ok(NOT_COMPACT);
     };
-    let (runtime, scope) = planner.target(env, target)?;
-    let options = DecisionOptions::default();
-    let decision = decide(
-        env,
-        &planner.registry,
-        runtime,
-        scope,
-        &host,
-        &options,
-        &planner.inventory,
-    )?;
-    Ok(packed(&lengths(env, &decision)?))
+    planner.decide(env, target, &host, |decision| {
+        Ok(packed(&lengths(env, decision)?))
+    })
 }
 
 /// `planSection` through a planner, for a plan [`plan_head_at`] answered.
@@ -163,18 +176,9 @@ pub fn plan_section_at(
             "host must be the compact text planHeadAt accepted",
         ));
     };
-    let (runtime, scope) = planner.target(env, target)?;
-    let options = DecisionOptions::default();
-    let decision = decide(
-        env,
-        &planner.registry,
-        runtime,
-        scope,
-        &host,
-        &options,
-        &planner.inventory,
-    )?;
-    section_text(env, &decision, &section)
+    planner.decide(env, target, &host, |decision| {
+        section_text(env, decision, &section)
+    })
 }
 
 #[cfg(test)]

@@ -171,6 +171,29 @@ pub fn trigger_fields(list: &[Trigger]) -> Option<String> {
 mod tests {
     use serde_json::Value;
 
+    /// The plan of `runtime` at `scope` for home `home` over a small inventory with a
+    /// router and its routed child.
+    fn plan_of(
+        runtime: &str,
+        scope: gsd_core::Scope,
+        home: &str,
+    ) -> Result<gsd_core::Plan, gsd_core::Error> {
+        let request = gsd_core::PlanRequest {
+            runtime: runtime.to_owned(),
+            scope,
+            host: gsd_core::Host::new(home, "/work/p"),
+            explicit_dir: None,
+            commands: ["plan-phase", "help", "ns-workflow", "child-a"]
+                .map(str::to_owned)
+                .to_vec(),
+            agents: vec!["gsd-planner".to_owned()],
+            router_stems: vec!["ns-workflow".to_owned()],
+            child_to_routers: [("child-a".to_owned(), vec!["ns-workflow".to_owned()])].into(),
+            profile: None,
+        };
+        gsd_core::resolve_install_plan(gsd_core::Registry::first_party(), &request)
+    }
+
     /// Rows read back from fields text, `width` values each.
     fn from_fields(text: &str, width: usize) -> Vec<Value> {
         let body = text
@@ -206,21 +229,7 @@ mod tests {
         let mut converted = 0;
         for runtime in registry.runtime_ids() {
             for scope in [gsd_core::Scope::Global, gsd_core::Scope::Local] {
-                let request = gsd_core::PlanRequest {
-                    runtime: runtime.to_owned(),
-                    scope,
-                    host: gsd_core::Host::new("/home/u", "/work/p"),
-                    explicit_dir: None,
-                    commands: ["plan-phase", "help", "ns-workflow", "child-a"]
-                        .map(str::to_owned)
-                        .to_vec(),
-                    agents: vec!["gsd-planner".to_owned()],
-                    router_stems: vec!["ns-workflow".to_owned()],
-                    child_to_routers: [("child-a".to_owned(), vec!["ns-workflow".to_owned()])]
-                        .into(),
-                    profile: None,
-                };
-                let Ok(plan) = gsd_core::resolve_install_plan(registry, &request) else {
+                let Ok(plan) = plan_of(runtime, scope, "/home/u") else {
                     continue;
                 };
                 let triggers = super::trigger_fields(&plan.triggers).expect("plain values");
@@ -262,21 +271,8 @@ mod tests {
 
     #[test]
     fn a_value_holding_nul_or_u0001_refuses_fields() {
-        let plan = |home: &str| {
-            let request = gsd_core::PlanRequest {
-                runtime: "claude".to_owned(),
-                scope: gsd_core::Scope::Global,
-                host: gsd_core::Host::new(home, "/work/p"),
-                explicit_dir: None,
-                commands: vec!["plan-phase".to_owned()],
-                agents: Vec::new(),
-                router_stems: Vec::new(),
-                child_to_routers: std::collections::BTreeMap::new(),
-                profile: None,
-            };
-            gsd_core::resolve_install_plan(gsd_core::Registry::first_party(), &request)
-                .expect("claude plans")
-        };
+        let plan =
+            |home: &str| plan_of("claude", gsd_core::Scope::Global, home).expect("claude plans");
         assert!(super::placement_fields(&plan("/home/u").placements).is_some());
         for home in ["/home/a\0b", "/home/a\u{1}b"] {
             let plan = plan(home);
@@ -298,20 +294,7 @@ mod tests {
 
     #[test]
     fn rows_are_the_records_values_in_field_order() {
-        let request = gsd_core::PlanRequest {
-            runtime: "cline".to_owned(),
-            scope: gsd_core::Scope::Global,
-            host: gsd_core::Host::new("/home/u", "/work/p"),
-            explicit_dir: None,
-            commands: ["plan-phase", "help", "ns-workflow", "child-a"]
-                .map(str::to_owned)
-                .to_vec(),
-            agents: vec!["gsd-planner".to_owned()],
-            router_stems: vec!["ns-workflow".to_owned()],
-            child_to_routers: [("child-a".to_owned(), vec!["ns-workflow".to_owned()])].into(),
-            profile: None,
-        };
-        let mut plan = gsd_core::resolve_install_plan(gsd_core::Registry::first_party(), &request)
+        let mut plan = plan_of("cline", gsd_core::Scope::Global, "/home/u")
             .expect("cline plans at global scope");
         // A shadowed trigger, so the flattened `shadowedBy` is checked too.
         let mut shadowed = plan.triggers[0].clone();
