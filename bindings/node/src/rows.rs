@@ -35,51 +35,51 @@ type TriggerRow<'a> = (
     Option<gsd_core::Scope>,
 );
 
+/// One placement as a row.
+fn placement_row(p: &Placement) -> PlacementRow<'_> {
+    // Destructured in full so a field added to `Placement` fails to compile here.
+    let Placement {
+        kind,
+        stem,
+        source,
+        destination,
+        converter,
+    } = p;
+    (*kind, stem, source, destination, *converter)
+}
+
+/// One trigger as a row.
+fn trigger_row(t: &Trigger) -> TriggerRow<'_> {
+    // Destructured in full so a field added to `Trigger` fails to compile here.
+    let Trigger {
+        trigger,
+        kind,
+        scope,
+        dest_path,
+        registration,
+        router_trigger,
+        shadowed_by,
+    } = t;
+    (
+        trigger,
+        *kind,
+        *scope,
+        dest_path,
+        *registration,
+        router_trigger.as_deref(),
+        shadowed_by.map(|b| b.kind),
+        shadowed_by.map(|b| b.scope),
+    )
+}
+
 /// The rows of a list of placements.
 pub fn placements(list: &[Placement]) -> impl Serialize + '_ {
-    list.iter()
-        .map(|p| {
-            // Destructured in full so a field added to `Placement` fails to compile here.
-            let Placement {
-                kind,
-                stem,
-                source,
-                destination,
-                converter,
-            } = p;
-            let row: PlacementRow<'_> = (*kind, stem, source, destination, *converter);
-            row
-        })
-        .collect::<Vec<_>>()
+    list.iter().map(placement_row).collect::<Vec<_>>()
 }
 
 /// The rows of a list of triggers.
 pub fn triggers(list: &[Trigger]) -> impl Serialize + '_ {
-    list.iter()
-        .map(|t| {
-            // Destructured in full so a field added to `Trigger` fails to compile here.
-            let Trigger {
-                trigger,
-                kind,
-                scope,
-                dest_path,
-                registration,
-                router_trigger,
-                shadowed_by,
-            } = t;
-            let row: TriggerRow<'_> = (
-                trigger,
-                *kind,
-                *scope,
-                dest_path,
-                *registration,
-                router_trigger.as_deref(),
-                shadowed_by.map(|b| b.kind),
-                shadowed_by.map(|b| b.scope),
-            );
-            row
-        })
-        .collect::<Vec<_>>()
+    list.iter().map(trigger_row).collect::<Vec<_>>()
 }
 
 /// What `null` is written as in fields text.
@@ -125,13 +125,7 @@ fn registration_name(registration: gsd_core::Registration) -> &'static str {
 pub fn placement_fields(list: &[Placement]) -> Option<String> {
     let mut out = Fields::with_capacity(list.len() * 96);
     for p in list {
-        let Placement {
-            kind,
-            stem,
-            source,
-            destination,
-            converter,
-        } = p;
+        let (kind, stem, source, destination, converter) = placement_row(p);
         out.value(Some(kind.as_str()));
         out.value(Some(stem));
         out.value(Some(source));
@@ -146,23 +140,16 @@ pub fn placement_fields(list: &[Placement]) -> Option<String> {
 pub fn trigger_fields(list: &[Trigger]) -> Option<String> {
     let mut out = Fields::with_capacity(list.len() * 80);
     for t in list {
-        let Trigger {
-            trigger,
-            kind,
-            scope,
-            dest_path,
-            registration,
-            router_trigger,
-            shadowed_by,
-        } = t;
+        let (trigger, kind, scope, dest_path, registration, router, by_kind, by_scope) =
+            trigger_row(t);
         out.value(Some(trigger));
         out.value(Some(kind.as_str()));
         out.value(Some(scope.as_str()));
         out.value(Some(dest_path));
-        out.value(Some(registration_name(*registration)));
-        out.value(router_trigger.as_deref());
-        out.value(shadowed_by.map(|b| b.kind.as_str()));
-        out.value(shadowed_by.map(|b| b.scope.as_str()));
+        out.value(Some(registration_name(registration)));
+        out.value(router);
+        out.value(by_kind.map(gsd_core::vocab::TriggerKind::as_str));
+        out.value(by_scope.map(gsd_core::Scope::as_str));
     }
     out.0
 }
