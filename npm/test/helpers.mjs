@@ -103,3 +103,30 @@ export function peerInventory() {
   }
   return { commands, agents, routerStems, childToRouters };
 }
+
+/**
+ * The calls made to some exports of a module while `fn` runs (each export wrapped, then
+ * restored): `label(name, args)` for each call, in order.
+ * @param {Record<string, Function>} module
+ * @param {string[]} names
+ * @param {() => void} fn
+ * @param {(name: string, args: unknown[]) => string} [label]
+ */
+export function callsTo(module, names, fn, label = (name) => name) {
+  const originals = names.map((name) => module[name]);
+  const seen = [];
+  names.forEach((name, i) => {
+    module[name] = (...args) => {
+      seen.push(label(name, args));
+      return originals[i](...args);
+    };
+  });
+  try {
+    fn();
+  } finally {
+    names.forEach((name, i) => {
+      module[name] = originals[i];
+    });
+  }
+  return seen;
+}

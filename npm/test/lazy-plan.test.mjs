@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
-import { require, peer, peerInventory, thrown } from './helpers.mjs';
+import { require, peer, peerInventory, thrown, callsTo } from './helpers.mjs';
 
 const gsd = require('../index.js');
 const native = require('../binding.js');
@@ -28,22 +28,7 @@ const PLAN_EXPORTS = ['planHeadAt', 'planHeadFirst', 'planHead', 'planSection', 
  * name, with the section name for a section (`planSection:<name>` through either export).
  */
 function nativeCalls(fn) {
-  const originals = PLAN_EXPORTS.map((name) => native[name]);
-  const seen = [];
-  PLAN_EXPORTS.forEach((name, i) => {
-    native[name] = (...args) => {
-      seen.push(name.startsWith('planSection') ? `planSection:${args[0]}` : name);
-      return originals[i](...args);
-    };
-  });
-  try {
-    fn();
-  } finally {
-    PLAN_EXPORTS.forEach((name, i) => {
-      native[name] = originals[i];
-    });
-  }
-  return seen;
+  return callsTo(native, PLAN_EXPORTS, fn, (name, args) => (name.startsWith('planSection') ? `planSection:${args[0]}` : name));
 }
 
 /** The native section calls made while `fn` runs (both section exports, wrapped). */

@@ -4,7 +4,7 @@
 // with the peer: every test here compares both paths, or a plan with the peer.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { require, peer, peerInventory, thrown } from './helpers.mjs';
+import { require, peer, peerInventory, thrown, callsTo } from './helpers.mjs';
 
 const gsd = require('../index.js');
 const native = require('../binding.js');
@@ -15,23 +15,7 @@ const base = { home: '/home/u', cwd: '/work/p' };
 
 /** The head exports a plan call went through while `fn` ran. */
 function heads(fn) {
-  const names = ['planHeadAt', 'planHead', 'planHeadFirst'];
-  const originals = names.map((name) => native[name]);
-  const seen = [];
-  names.forEach((name, i) => {
-    native[name] = (...args) => {
-      seen.push(name);
-      return originals[i](...args);
-    };
-  });
-  try {
-    fn();
-  } finally {
-    names.forEach((name, i) => {
-      native[name] = originals[i];
-    });
-  }
-  return seen;
+  return callsTo(native, ['planHeadAt', 'planHead', 'planHeadFirst'], fn);
 }
 
 const viaInventory = (runtime, scope, host) => gsd.resolveInstallPlan(runtime, scope, host, { inventory });
@@ -39,7 +23,7 @@ const viaInventory = (runtime, scope, host) => gsd.resolveInstallPlan(runtime, s
 const viaJson = (runtime, scope, host) => gsd.resolveInstallPlan(runtime, scope, host, { ...raw });
 
 /** The outcome of a call: the plan as JSON text, or the error's code, field and message. */
-function outcome(call) {
+function planOutcome(call) {
   try {
     return { plan: JSON.stringify(call()) };
   } catch (err) {
@@ -75,12 +59,12 @@ test('hosts of plain strings take the planner path and give the JSON path\'s pla
         let got;
         assert.deepStrictEqual(
           heads(() => {
-            got = outcome(() => viaInventory(runtime, scope, host));
+            got = planOutcome(() => viaInventory(runtime, scope, host));
           }),
           ['planHeadAt'],
           label,
         );
-        assert.deepStrictEqual(got, outcome(() => viaJson(runtime, scope, host)), label);
+        assert.deepStrictEqual(got, planOutcome(() => viaJson(runtime, scope, host)), label);
         compared += 1;
       }
     }
@@ -161,9 +145,9 @@ test('any other host crosses as JSON and gives exactly the JSON path\'s plan or 
       for (const scope of ['global', 'local']) {
         let got;
         const calls = heads(() => {
-          got = outcome(() => viaInventory(runtime, scope, host));
+          got = planOutcome(() => viaInventory(runtime, scope, host));
         });
-        assert.deepStrictEqual(got, outcome(() => viaJson(runtime, scope, host)), `${name} ${runtime} ${scope}`);
+        assert.deepStrictEqual(got, planOutcome(() => viaJson(runtime, scope, host)), `${name} ${runtime} ${scope}`);
         paths[name] = calls.join(',');
       }
     }
