@@ -14,6 +14,7 @@
 
 mod bounds;
 mod contract;
+mod direct;
 mod envelope;
 mod feature;
 mod hooks;
