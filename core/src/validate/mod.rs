@@ -19,6 +19,7 @@ mod envelope;
 mod feature;
 mod hooks;
 use crate::js;
+use crate::js::Field as _;
 mod lane;
 mod paths;
 mod presized;
@@ -253,7 +254,7 @@ pub enum Body {
 /// assert_eq!(errors[0].code, "invalid_semver");
 /// ```
 pub fn validate_body(body: Body, manifest: &Value) -> Vec<Diagnostic> {
-    let id = manifest.get("id").and_then(Value::as_str).unwrap_or("");
+    let id = manifest.field("id").and_then(Value::as_str).unwrap_or("");
     if let Some(too_deep) = too_deep(manifest, id) {
         return vec![too_deep];
     }
