@@ -172,17 +172,37 @@ pub const MAX_REPORTED_ERRORS: usize = 1000;
 
 /// `JSON.stringify(v)` of manifest data, sanitized for a message.
 pub(crate) fn json(v: Option<&Value>) -> String {
-    sanitize_value(&js::stringify(v))
+    sanitized(js::stringify(v))
 }
 
 /// `String(v)` of manifest data, sanitized for a message.
 pub(crate) fn text(v: Option<&Value>) -> String {
-    sanitize_value(&js::to_js_string(v))
+    sanitized(js::to_js_string(v))
 }
 
 /// Manifest-supplied text (a key, an id), sanitized for a message.
 pub(crate) fn raw(s: &str) -> String {
-    sanitize_value(s)
+    if renders_as_itself(s) {
+        s.to_owned()
+    } else {
+        sanitize_value(s)
+    }
+}
+
+/// [`sanitize_value`] of an owned rendering, kept as it is when it needs no change.
+fn sanitized(s: String) -> String {
+    if renders_as_itself(&s) {
+        s
+    } else {
+        sanitize_value(&s)
+    }
+}
+
+/// Whether [`sanitize_value`] returns `s` unchanged because it is short printable ASCII
+/// (no control, no escape sequence, nothing to clip): the common case, answered without
+/// walking the text character by character.
+fn renders_as_itself(s: &str) -> bool {
+    s.len() <= crate::sanitize::MAX_RENDERED_CHARS && s.bytes().all(|b| (b' '..=b'~').contains(&b))
 }
 
 /// `missing_field` when the value is absent, otherwise `present`.
@@ -367,4 +387,47 @@ pub fn check_capability(manifest: &Value, folder_id: &str, origin: Origin) -> Ca
         check.warnings = warning_records(manifest);
     }
     check
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shortcut renders what `sanitize_value` renders: short printable ASCII as is,
+    /// and everything else (controls, escape sequences, non-ASCII, long text) through it.
+    #[quickcheck_macros::quickcheck]
+    #[allow(clippy::needless_pass_by_value)] // Reason: quickcheck hands its inputs by value.
+    fn shortcut_renders_what_sanitize_value_renders(parts: Vec<(u8, String)>) -> bool {
+        const PIECES: [&str; 10] = [
+            "a",
+            "~",
+            " ",
+            "\u{1b}[31m",
+            "\u{7f}",
+            "\u{1f}",
+            "\u{202e}",
+            "é",
+            "\u{200b}",
+            "xyz0",
+        ];
+        let text: String = parts
+            .iter()
+            .map(|(p, s)| {
+                if p % 3 == 0 {
+                    s.as_str()
+                } else {
+                    PIECES[usize::from(*p) % PIECES.len()]
+                }
+            })
+            .collect();
+        let long = text.repeat(40);
+        // Each piece alone between printable ASCII, and each generated string on its own.
+        let each = PIECES.iter().map(|p| format!("ab{p}cd"));
+        let given = parts.into_iter().map(|(_, s)| s);
+        [text, long, "k".repeat(80), "k".repeat(81)]
+            .into_iter()
+            .chain(each)
+            .chain(given)
+            .all(|t| raw(&t) == sanitize_value(&t) && sanitized(t.clone()) == sanitize_value(&t))
+    }
 }
