@@ -17,7 +17,7 @@ const RESOLVER_TIMEOUT_CEILING_MS: f64 = 120_000.0;
 
 fn runtime_array(
     sink: &mut Sink,
-    ctx: &str,
+    ctx: &dyn std::fmt::Display,
     rc: &Map<String, Value>,
     field: &str,
     allow_wildcard: bool,
@@ -40,7 +40,7 @@ fn runtime_array(
     }
     let mut has_wildcard = false;
     for (i, item) in items.iter().enumerate() {
-        let f = format!("runtimeCompat.{field}[{i}]");
+        let f = std::fmt::from_fn(|w| write!(w, "runtimeCompat.{field}[{i}]"));
         let Some(entry) = non_empty_str(Some(item)) else {
             sink.push(
                 string_code(Some(item)),
@@ -52,7 +52,7 @@ fn runtime_array(
         if is_reserved(entry) {
             sink.push(
                 code::RESERVED_NAME,
-                &*f,
+                &f,
                 format!("{ctx}.{field}[{i}] \"{entry}\" is a reserved name"),
             );
         }
@@ -60,7 +60,7 @@ fn runtime_array(
             if !allow_wildcard {
                 sink.push(
                     code::INVALID_VALUE,
-                    &*f,
+                    &f,
                     format!("{ctx}.{field} must not include wildcard \"*\""),
                 );
             }
@@ -83,7 +83,7 @@ fn runtime_array(
 }
 
 fn runtime_compat(sink: &mut Sink, cap_id: &str, value: Option<&Value>) {
-    let ctx = format!("capability \"{cap_id}\" runtimeCompat");
+    let ctx = std::fmt::from_fn(|w| write!(w, "capability \"{cap_id}\" runtimeCompat"));
     let Some(rc) = as_object(value) else {
         sink.push(
             absent_or(value, code::WRONG_TYPE),
@@ -164,12 +164,12 @@ fn is_safe_module(m: &str) -> bool {
 }
 
 fn command_entry(sink: &mut Sink, cap_id: &str, i: usize, entry: &Value) {
-    let field = format!("commands[{i}]");
-    let ctx = format!("capability \"{cap_id}\" {field}");
+    let field = std::fmt::from_fn(|w| write!(w, "commands[{i}]"));
+    let ctx = std::fmt::from_fn(|w| write!(w, "capability \"{cap_id}\" {field}"));
     let Some(e) = entry.as_object() else {
         sink.push(
             code::WRONG_TYPE,
-            field,
+            &field,
             format!("{ctx} must be an object with family, module, and router"),
         );
         return;
@@ -250,17 +250,17 @@ fn config(sink: &mut Sink, value: Option<&Value>) {
     };
     for (key, val) in js_entries(cfg) {
         let shown = raw(key);
-        let field = format!("config.{shown}");
+        let field = std::fmt::from_fn(|w| write!(w, "config.{shown}"));
         if key.is_empty() {
             sink.push(
                 code::INVALID_VALUE,
-                &*field,
+                &field,
                 "config keys must be non-empty strings",
             );
         } else if is_reserved(key) {
             sink.push(
                 code::RESERVED_NAME,
-                &*field,
+                &field,
                 format!("config key \"{key}\" is a reserved name"),
             );
         }
@@ -336,7 +336,7 @@ fn task_content_resolver(sink: &mut Sink, cap: &Map<String, Value>) {
         Some(Value::String(s)) => raw(s),
         _ => "(unknown)".to_owned(),
     };
-    let ctx = format!("capability \"{id}\"");
+    let ctx = std::fmt::from_fn(|w| write!(w, "capability \"{id}\""));
     let Some(tcr) = tcr.as_object() else {
         sink.push(
             code::WRONG_TYPE,

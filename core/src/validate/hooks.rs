@@ -68,11 +68,11 @@ fn hook_entries(sink: &mut Sink, cap: &Map<String, Value>) {
         return;
     };
     for (i, h) in items.iter().enumerate() {
-        let field = format!("hooks[{i}]");
+        let field = std::fmt::from_fn(|w| write!(w, "hooks[{i}]"));
         let Some(h) = h.as_object() else {
             sink.push(
                 code::WRONG_TYPE,
-                &*field,
+                &field,
                 format!("{field} must be an object with event and script keys"),
             );
             continue;
@@ -181,11 +181,11 @@ fn optional_typed(
 
 /// Peer `validateFragment` plus our fragment path check.
 fn fragment(sink: &mut Sink, prefix: &str, value: Option<&Value>) {
-    let field = format!("{prefix}.fragment");
+    let field = std::fmt::from_fn(|w| write!(w, "{prefix}.fragment"));
     let Some(f) = value.and_then(Value::as_object) else {
         sink.push(
             super::absent_or(value, code::WRONG_TYPE),
-            &*field,
+            &field,
             format!("{field} must be an object with path or inline key"),
         );
         return;
@@ -194,7 +194,7 @@ fn fragment(sink: &mut Sink, prefix: &str, value: Option<&Value>) {
     if path.is_none() && inline.is_none() {
         sink.push(
             code::MISSING_FIELD,
-            &*field,
+            &field,
             format!("{field} must have a \"path\" or \"inline\" key"),
         );
     }
@@ -335,11 +335,11 @@ fn reference(
     declared: Option<&Declared>,
 ) {
     let Some(v) = v else { return };
-    let field = format!("{prefix}.ref.{kind}");
+    let field = std::fmt::from_fn(|w| write!(w, "{prefix}.ref.{kind}"));
     let Some(name) = v.as_str() else {
         sink.push(
             code::WRONG_TYPE,
-            &*field,
+            &field,
             format!("{field} must be a string"),
         );
         return;
@@ -348,7 +348,7 @@ fn reference(
     if kind == "skill" && name.starts_with("gsd-") {
         sink.push(
             code::INVALID_VALUE,
-            &*field,
+            &field,
             format!(
                 "{field} \"{shown}\" must not start with \"gsd-\" (it is an unprefixed stem; the workflow prepends \"gsd-\" \
                  at dispatch — starting with \"gsd-\" would produce \"gsd-{shown}\")"
@@ -368,7 +368,7 @@ fn reference(
         }
         sink.push(
             code::UNDECLARED_REFERENCE,
-            &*field,
+            &field,
             format!(
                 "{field} \"{shown}\" is not declared in this capability's {kind}s: [{}]",
                 list.join(", ")

@@ -27,7 +27,7 @@ pub(super) fn is_positive_ms(v: Option<&Value>) -> bool {
 /// Peer `validateEnumField`.
 pub(super) fn enum_field(
     sink: &mut Sink,
-    ctx: &str,
+    ctx: &dyn std::fmt::Display,
     label: &str,
     v: Option<&Value>,
     valid: fn(&str) -> bool,
@@ -45,7 +45,7 @@ pub(super) fn enum_field(
 }
 
 #[allow(clippy::too_many_lines)] // Reason: one check per peer rule, in the peer's order.
-pub(super) fn probe(sink: &mut Sink, ctx: &str, probe: Option<&Value>) {
+pub(super) fn probe(sink: &mut Sink, ctx: &dyn std::fmt::Display, probe: Option<&Value>) {
     let Some(p) = as_object(probe) else {
         sink.push(
             absent_or(probe, code::WRONG_TYPE),
@@ -157,7 +157,7 @@ pub(super) fn probe(sink: &mut Sink, ctx: &str, probe: Option<&Value>) {
     }
 }
 
-fn spawn_env(sink: &mut Sink, ctx: &str, env: &Value) {
+fn spawn_env(sink: &mut Sink, ctx: &dyn std::fmt::Display, env: &Value) {
     let Some(env) = env.as_object() else {
         sink.push(
             code::WRONG_TYPE,
@@ -168,11 +168,11 @@ fn spawn_env(sink: &mut Sink, ctx: &str, env: &Value) {
     };
     for (key, value) in js_entries(env) {
         let shown = raw(key);
-        let field = format!("reviewer.invoke.env.{shown}");
+        let field = std::fmt::from_fn(|w| write!(w, "reviewer.invoke.env.{shown}"));
         if DENIED_LANE_ENV_KEYS.contains(&key.to_uppercase().as_str()) {
             sink.push(
                 code::DENIED_ENV_KEY,
-                &*field,
+                &field,
                 format!(
                     "{ctx} reviewer.invoke.env key \"{shown}\" is not permitted (it makes the spawned reviewer run code of \
                      the manifest's choosing; declare an absolute `invoke.binary` instead of reshaping the child's environment)"
@@ -181,7 +181,7 @@ fn spawn_env(sink: &mut Sink, ctx: &str, env: &Value) {
         } else if key == "__proto__" {
             sink.push(
                 code::RESERVED_NAME,
-                &*field,
+                &field,
                 format!(
                     "{ctx} reviewer.invoke.env key \"__proto__\" is not permitted (it is silently dropped when the spawn plan \
                      is assembled, so it would never reach the child)"
@@ -190,7 +190,7 @@ fn spawn_env(sink: &mut Sink, ctx: &str, env: &Value) {
         } else if !is_env_name(key) {
             sink.push(
                 code::INVALID_VALUE,
-                &*field,
+                &field,
                 format!(
                     "{ctx} reviewer.invoke.env key {} is not a valid environment variable name",
                     json(Some(&Value::String(key.to_owned())))
@@ -200,7 +200,7 @@ fn spawn_env(sink: &mut Sink, ctx: &str, env: &Value) {
         if !value.is_string() {
             sink.push(
                 code::WRONG_TYPE,
-                &*field,
+                &field,
                 format!(
                     "{ctx} reviewer.invoke.env.{shown} must be a string (got: {})",
                     json(Some(value))
@@ -210,7 +210,7 @@ fn spawn_env(sink: &mut Sink, ctx: &str, env: &Value) {
     }
 }
 
-fn spawn_invoke(sink: &mut Sink, ctx: &str, inv: &Map<String, Value>) {
+fn spawn_invoke(sink: &mut Sink, ctx: &dyn std::fmt::Display, inv: &Map<String, Value>) {
     let binary = inv.field("binary");
     if non_empty_str(binary).is_none() {
         sink.push(
@@ -303,7 +303,7 @@ fn spawn_invoke(sink: &mut Sink, ctx: &str, inv: &Map<String, Value>) {
     }
 }
 
-fn http_invoke(sink: &mut Sink, ctx: &str, inv: &Map<String, Value>) {
+fn http_invoke(sink: &mut Sink, ctx: &dyn std::fmt::Display, inv: &Map<String, Value>) {
     let host = inv.field("hostConfigKey");
     if non_empty_str(host).is_none() {
         sink.push(
@@ -345,9 +345,14 @@ fn http_invoke(sink: &mut Sink, ctx: &str, inv: &Map<String, Value>) {
 }
 
 /// Validates the invoke sub-shape of one transport.
-type InvokeValidator = fn(&mut Sink, &str, &Map<String, Value>);
+type InvokeValidator = fn(&mut Sink, &dyn std::fmt::Display, &Map<String, Value>);
 
-pub(super) fn invoke(sink: &mut Sink, ctx: &str, transport: Option<&str>, invoke: Option<&Value>) {
+pub(super) fn invoke(
+    sink: &mut Sink,
+    ctx: &dyn std::fmt::Display,
+    transport: Option<&str>,
+    invoke: Option<&Value>,
+) {
     let Some(inv) = as_object(invoke) else {
         sink.push(
             absent_or(invoke, code::WRONG_TYPE),

@@ -132,7 +132,7 @@ impl Sink {
     pub(crate) fn push(
         &mut self,
         code: &'static str,
-        field: impl Into<String>,
+        field: impl std::fmt::Display,
         message: impl Into<String>,
     ) {
         if self.out.len() >= MAX_REPORTED_ERRORS {
@@ -142,7 +142,7 @@ impl Sink {
         self.out.push(
             Diagnostic::new(code, Severity::Error, message)
                 .with_capability(self.capability.clone())
-                .with_field(field),
+                .with_field(field.to_string()),
         );
     }
 

@@ -33,7 +33,13 @@ fn is_lane_flag(s: &str) -> bool {
 }
 
 /// An optional dotted config key: absent, null or a non-empty string.
-fn optional_key(sink: &mut Sink, ctx: &str, r: &Map<String, Value>, key: &str, absent_ok: bool) {
+fn optional_key(
+    sink: &mut Sink,
+    ctx: &dyn std::fmt::Display,
+    r: &Map<String, Value>,
+    key: &str,
+    absent_ok: bool,
+) {
     let v = r.field(key);
     let ok =
         matches!(v, Some(Value::Null)) || (absent_ok && v.is_none()) || non_empty_str(v).is_some();
@@ -49,7 +55,7 @@ fn optional_key(sink: &mut Sink, ctx: &str, r: &Map<String, Value>, key: &str, a
     }
 }
 
-fn flags(sink: &mut Sink, ctx: &str, flags: Option<&Value>) {
+fn flags(sink: &mut Sink, ctx: &dyn std::fmt::Display, flags: Option<&Value>) {
     let Some(Value::Array(items)) = flags else {
         sink.push(
             absent_or(flags, code::WRONG_TYPE),
@@ -92,7 +98,7 @@ fn flags(sink: &mut Sink, ctx: &str, flags: Option<&Value>) {
 }
 
 #[allow(clippy::too_many_lines)] // Reason: one check per peer rule, in the peer's order.
-fn body(sink: &mut Sink, ctx: &str, r: &Map<String, Value>) {
+fn body(sink: &mut Sink, ctx: &dyn std::fmt::Display, r: &Map<String, Value>) {
     let slug = r.field("slug");
     match non_empty_str(slug) {
         None => sink.push(string_code(slug), "reviewer.slug", format!("{ctx} reviewer.slug must be a non-empty string")),
@@ -229,7 +235,7 @@ pub(super) fn validate(sink: &mut Sink, cap: &Map<String, Value>) {
         Some(Value::String(s)) => raw(s),
         _ => "(unknown)".to_owned(),
     };
-    let ctx = format!("capability \"{id}\"");
+    let ctx = std::fmt::from_fn(|w| write!(w, "capability \"{id}\""));
     let Some(r) = r.as_object() else {
         sink.push(
             code::WRONG_TYPE,

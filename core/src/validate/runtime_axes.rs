@@ -24,17 +24,17 @@ fn integration_axis(
 ) {
     let v = obj.field(key);
     if super::is_reserved_value(v) {
-        let field = format!("{path}.{key}");
+        let field = std::fmt::from_fn(|w| write!(w, "{path}.{key}"));
         sink.push(
             code::RESERVED_NAME,
-            &*field,
+            &field,
             format!("{field} \"{}\" is a reserved name", text(v)),
         );
     } else if !as_str(v).is_some_and(|s| s == UNDOCUMENTED || valid(s)) {
-        let field = format!("{path}.{key}");
+        let field = std::fmt::from_fn(|w| write!(w, "{path}.{key}"));
         sink.push(
             absent_or(v, code::INVALID_ENUM),
-            &*field,
+            &field,
             format!(
                 "{field} must be one of: {one_of} (or \"undocumented\") (got: {})",
                 json(v)
