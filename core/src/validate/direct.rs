@@ -431,8 +431,8 @@ mod tests {
                 }
                 (2, _) => serde_json::to_string(s).unwrap_or_default(),
                 (3, _) => format!("{}", u64::from(kind) * 1_000_003),
-                (4, _) => ["true", "false", "null"][usize::from(n % 3)].to_owned(),
-                _ => format!("\"{}\\n\\u00{kind:02x}\\\"\"", n),
+                (4, _) => ["true", "false", "null"][n % 3].to_owned(),
+                _ => format!("\"{n}\\n\\u00{kind:02x}\\\"\""),
             }
         }
         let text = build(&mut shape.iter(), &s, 0);

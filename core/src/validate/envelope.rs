@@ -311,7 +311,7 @@ pub(super) fn validate(sink: &mut Sink, cap: &Value, folder_id: &str) {
                 );
             }
             for field in FEATURE_FIELDS_FORBIDDEN_ON_REVIEWER {
-                if obj.has_field(*field) {
+                if obj.has_field(field) {
                     sink.push(
                         code::FORBIDDEN_FIELD,
                         *field,

@@ -40,7 +40,7 @@ fn runtime_array(
     }
     let mut has_wildcard = false;
     for (i, item) in items.iter().enumerate() {
-        let f = std::fmt::from_fn(|w| write!(w, "runtimeCompat.{field}[{i}]"));
+        let f = super::lazy(|w| write!(w, "runtimeCompat.{field}[{i}]"));
         let Some(entry) = non_empty_str(Some(item)) else {
             sink.push(
                 string_code(Some(item)),
@@ -83,7 +83,7 @@ fn runtime_array(
 }
 
 fn runtime_compat(sink: &mut Sink, cap_id: &str, value: Option<&Value>) {
-    let ctx = std::fmt::from_fn(|w| write!(w, "capability \"{cap_id}\" runtimeCompat"));
+    let ctx = super::lazy(|w| write!(w, "capability \"{cap_id}\" runtimeCompat"));
     let Some(rc) = as_object(value) else {
         sink.push(
             absent_or(value, code::WRONG_TYPE),
@@ -164,8 +164,8 @@ fn is_safe_module(m: &str) -> bool {
 }
 
 fn command_entry(sink: &mut Sink, cap_id: &str, i: usize, entry: &Value) {
-    let field = std::fmt::from_fn(|w| write!(w, "commands[{i}]"));
-    let ctx = std::fmt::from_fn(|w| write!(w, "capability \"{cap_id}\" {field}"));
+    let field = super::lazy(|w| write!(w, "commands[{i}]"));
+    let ctx = super::lazy(|w| write!(w, "capability \"{cap_id}\" {field}"));
     let Some(e) = entry.as_object() else {
         sink.push(
             code::WRONG_TYPE,
@@ -250,7 +250,7 @@ fn config(sink: &mut Sink, value: Option<&Value>) {
     };
     for (key, val) in js_entries(cfg) {
         let shown = raw(key);
-        let field = std::fmt::from_fn(|w| write!(w, "config.{shown}"));
+        let field = super::lazy(|w| write!(w, "config.{shown}"));
         if key.is_empty() {
             sink.push(
                 code::INVALID_VALUE,
@@ -336,7 +336,7 @@ fn task_content_resolver(sink: &mut Sink, cap: &Map<String, Value>) {
         Some(Value::String(s)) => raw(s),
         _ => "(unknown)".to_owned(),
     };
-    let ctx = std::fmt::from_fn(|w| write!(w, "capability \"{id}\""));
+    let ctx = super::lazy(|w| write!(w, "capability \"{id}\""));
     let Some(tcr) = tcr.as_object() else {
         sink.push(
             code::WRONG_TYPE,

@@ -68,7 +68,7 @@ fn hook_entries(sink: &mut Sink, cap: &Map<String, Value>) {
         return;
     };
     for (i, h) in items.iter().enumerate() {
-        let field = std::fmt::from_fn(|w| write!(w, "hooks[{i}]"));
+        let field = super::lazy(|w| write!(w, "hooks[{i}]"));
         let Some(h) = h.as_object() else {
             sink.push(
                 code::WRONG_TYPE,
@@ -181,7 +181,7 @@ fn optional_typed(
 
 /// Peer `validateFragment` plus our fragment path check.
 fn fragment(sink: &mut Sink, prefix: &str, value: Option<&Value>) {
-    let field = std::fmt::from_fn(|w| write!(w, "{prefix}.fragment"));
+    let field = super::lazy(|w| write!(w, "{prefix}.fragment"));
     let Some(f) = value.and_then(Value::as_object) else {
         sink.push(
             super::absent_or(value, code::WRONG_TYPE),
@@ -335,7 +335,7 @@ fn reference(
     declared: Option<&Declared>,
 ) {
     let Some(v) = v else { return };
-    let field = std::fmt::from_fn(|w| write!(w, "{prefix}.ref.{kind}"));
+    let field = super::lazy(|w| write!(w, "{prefix}.ref.{kind}"));
     let Some(name) = v.as_str() else {
         sink.push(
             code::WRONG_TYPE,

@@ -168,7 +168,7 @@ fn spawn_env(sink: &mut Sink, ctx: &dyn std::fmt::Display, env: &Value) {
     };
     for (key, value) in js_entries(env) {
         let shown = raw(key);
-        let field = std::fmt::from_fn(|w| write!(w, "reviewer.invoke.env.{shown}"));
+        let field = super::lazy(|w| write!(w, "reviewer.invoke.env.{shown}"));
         if DENIED_LANE_ENV_KEYS.contains(&key.to_uppercase().as_str()) {
             sink.push(
                 code::DENIED_ENV_KEY,
@@ -361,8 +361,8 @@ pub(super) fn invoke(
         );
         return;
     };
-    let has_spawn = SPAWN_ONLY_INVOKE_FIELDS.iter().any(|f| inv.has_field(*f));
-    let has_http = HTTP_ONLY_INVOKE_FIELDS.iter().any(|f| inv.has_field(*f));
+    let has_spawn = SPAWN_ONLY_INVOKE_FIELDS.iter().any(|f| inv.has_field(f));
+    let has_http = HTTP_ONLY_INVOKE_FIELDS.iter().any(|f| inv.has_field(f));
     if has_spawn && has_http {
         sink.push(
             code::CONFLICTING_FIELDS,
@@ -382,7 +382,7 @@ pub(super) fn invoke(
     };
     let name = transport.unwrap_or_default();
     for f in foreign {
-        if inv.has_field(*f) {
+        if inv.has_field(f) {
             sink.push(
                 code::NOT_PERMITTED,
                 format!("reviewer.invoke.{f}"),

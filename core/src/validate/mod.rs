@@ -170,6 +170,21 @@ impl Sink {
 /// manifest could otherwise yield millions of them).
 pub const MAX_REPORTED_ERRORS: usize = 1000;
 
+/// Text written only when displayed: a message context or field path that a check needs
+/// only if it reports an error (most manifests report none).
+pub(crate) struct Lazy<F>(F);
+
+impl<F: Fn(&mut std::fmt::Formatter<'_>) -> std::fmt::Result> std::fmt::Display for Lazy<F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        (self.0)(f)
+    }
+}
+
+/// A [`Lazy`] text written by `write`.
+pub(crate) fn lazy<F: Fn(&mut std::fmt::Formatter<'_>) -> std::fmt::Result>(write: F) -> Lazy<F> {
+    Lazy(write)
+}
+
 /// `JSON.stringify(v)` of manifest data, sanitized for a message.
 pub(crate) fn json(v: Option<&Value>) -> String {
     sanitized(js::stringify(v))

@@ -235,7 +235,7 @@ pub(super) fn validate(sink: &mut Sink, cap: &Map<String, Value>) {
         Some(Value::String(s)) => raw(s),
         _ => "(unknown)".to_owned(),
     };
-    let ctx = std::fmt::from_fn(|w| write!(w, "capability \"{id}\""));
+    let ctx = super::lazy(|w| write!(w, "capability \"{id}\""));
     let Some(r) = r.as_object() else {
         sink.push(
             code::WRONG_TYPE,

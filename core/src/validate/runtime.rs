@@ -34,7 +34,7 @@ pub(crate) fn id_label(cap: &Map<String, Value>) -> String {
 #[allow(clippy::too_many_lines)] // Reason: one check per peer rule, in the peer's order.
 fn config_home(cap_id: &str, field: &str, ch: Option<&Value>, depth: usize) -> Vec<Finding> {
     let mut out: Vec<Finding> = Vec::new();
-    let ctx = std::fmt::from_fn(|w| write!(w, "capability \"{cap_id}\" runtime.configHome"));
+    let ctx = super::lazy(|w| write!(w, "capability \"{cap_id}\" runtime.configHome"));
     let Some(obj) = as_object(ch) else {
         let got = if matches!(ch, Some(Value::Null)) {
             "null"
@@ -188,8 +188,8 @@ fn config_home(cap_id: &str, field: &str, ch: Option<&Value>, depth: usize) -> V
 /// Peer `validateArtifactKindEntry` plus our `destSubpath` and layout `home` checks.
 #[allow(clippy::too_many_lines)] // Reason: one check per peer rule, in the peer's order.
 fn layout_entry(sink: &mut Sink, cap_id: &str, scope: &str, i: usize, entry: &Value) {
-    let field = std::fmt::from_fn(|w| write!(w, "runtime.artifactLayout.{scope}[{i}]"));
-    let ctx = std::fmt::from_fn(|w| write!(w, "capability \"{cap_id}\" {field}"));
+    let field = super::lazy(|w| write!(w, "runtime.artifactLayout.{scope}[{i}]"));
+    let ctx = super::lazy(|w| write!(w, "capability \"{cap_id}\" {field}"));
     let Some(obj) = entry.as_object() else {
         sink.push(code::WRONG_TYPE, &field, format!("{ctx} must be an object"));
         return;
@@ -327,7 +327,7 @@ fn layout_entry(sink: &mut Sink, cap_id: &str, scope: &str, i: usize, entry: &Va
 
 /// Peer `validateArtifactLayout`.
 fn artifact_layout(sink: &mut Sink, cap_id: &str, layout: Option<&Value>) {
-    let ctx = std::fmt::from_fn(|w| write!(w, "capability \"{cap_id}\" runtime.artifactLayout"));
+    let ctx = super::lazy(|w| write!(w, "capability \"{cap_id}\" runtime.artifactLayout"));
     let Some(obj) = as_object(layout) else {
         sink.push(
             absent_or(layout, code::WRONG_TYPE),
@@ -372,7 +372,7 @@ fn axis(
     if optional && v.is_none() {
         return;
     }
-    let field = std::fmt::from_fn(|w| write!(w, "runtime.{key}"));
+    let field = super::lazy(|w| write!(w, "runtime.{key}"));
     if super::is_reserved_value(v) {
         sink.push(
             code::RESERVED_NAME,
@@ -431,7 +431,7 @@ fn local_config_dir(sink: &mut Sink, r: &Map<String, Value>) {
 #[allow(clippy::too_many_lines)] // Reason: one check per peer rule, in the peer's order.
 pub(super) fn validate(sink: &mut Sink, cap: &Map<String, Value>) {
     for field in FEATURE_FIELDS_FORBIDDEN_ON_RUNTIME {
-        if cap.has_field(*field) {
+        if cap.has_field(field) {
             sink.push(
                 code::FORBIDDEN_FIELD,
                 *field,

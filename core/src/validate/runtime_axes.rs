@@ -24,14 +24,14 @@ fn integration_axis(
 ) {
     let v = obj.field(key);
     if super::is_reserved_value(v) {
-        let field = std::fmt::from_fn(|w| write!(w, "{path}.{key}"));
+        let field = super::lazy(|w| write!(w, "{path}.{key}"));
         sink.push(
             code::RESERVED_NAME,
             &field,
             format!("{field} \"{}\" is a reserved name", text(v)),
         );
     } else if !as_str(v).is_some_and(|s| s == UNDOCUMENTED || valid(s)) {
-        let field = std::fmt::from_fn(|w| write!(w, "{path}.{key}"));
+        let field = super::lazy(|w| write!(w, "{path}.{key}"));
         sink.push(
             absent_or(v, code::INVALID_ENUM),
             &field,
@@ -46,7 +46,7 @@ fn integration_axis(
 /// The reserved-own-key guard of `hostIntegration`, `dispatch` and `orchestratorExec`.
 fn reserved_keys(sink: &mut Sink, obj: &Map<String, Value>, path: &str) {
     for key in crate::vocab::RESERVED_NAMES {
-        if obj.has_field(*key) {
+        if obj.has_field(key) {
             sink.push(
                 code::RESERVED_NAME,
                 format!("{path}.{key}"),
