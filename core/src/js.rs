@@ -12,7 +12,7 @@ use serde_json::{Map, Number, Value};
 
 /// Objects with at most this many keys are searched key by key: comparing a few short
 /// keys costs less than hashing the one looked up (`serde_json`'s map hashes with `SipHash`).
-const LINEAR_LOOKUP_MAX: usize = 16;
+const LINEAR_LOOKUP_MAX: usize = 24;
 
 /// Own-property lookup by key on manifest objects (an object's keys are unique, so the
 /// first equal key is the one a hashed lookup finds).
