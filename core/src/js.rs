@@ -10,6 +10,41 @@ use std::fmt::Write as _;
 
 use serde_json::{Map, Number, Value};
 
+/// Objects with at most this many keys are searched key by key: comparing a few short
+/// keys costs less than hashing the one looked up (`serde_json`'s map hashes with `SipHash`).
+const LINEAR_LOOKUP_MAX: usize = 24;
+
+/// Own-property lookup by key on manifest objects (an object's keys are unique, so the
+/// first equal key is the one a hashed lookup finds).
+pub(crate) trait Field {
+    /// The value under `key`, when this is an object that has it.
+    fn field(&self, key: &str) -> Option<&Value>;
+
+    /// Whether this is an object that has `key`.
+    fn has_field(&self, key: &str) -> bool {
+        self.field(key).is_some()
+    }
+}
+
+impl Field for Map<String, Value> {
+    fn field(&self, key: &str) -> Option<&Value> {
+        if self.len() <= LINEAR_LOOKUP_MAX {
+            self.iter().find(|(k, _)| k.as_str() == key).map(|(_, v)| v)
+        } else {
+            self.get(key)
+        }
+    }
+}
+
+impl Field for Value {
+    fn field(&self, key: &str) -> Option<&Value> {
+        match self {
+            Value::Object(map) => map.field(key),
+            _ => None,
+        }
+    }
+}
+
 /// JavaScript `typeof` of a JSON value (`undefined` when absent).
 pub(crate) fn type_of(v: Option<&Value>) -> &'static str {
     match v {
@@ -389,6 +424,29 @@ pub(crate) fn is_non_blank(value: &str) -> bool {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// `field` finds what `Map::get` finds, on maps small enough to be searched key by key
+    /// and on larger ones, for present keys, absent keys and near misses.
+    #[quickcheck_macros::quickcheck]
+    #[allow(clippy::needless_pass_by_value)] // Reason: quickcheck hands its inputs by value.
+    fn field_finds_what_get_finds(keys: Vec<u8>, probes: Vec<u8>) -> bool {
+        let name = |k: u8| {
+            ["", "a", "ab", "b", "id", "di", "runtime", "runtimes"][usize::from(k % 8)].to_owned()
+                + &"x".repeat(usize::from(k / 8 % 4))
+        };
+        let map: Map<String, Value> = keys
+            .iter()
+            .enumerate()
+            .map(|(i, &k)| (name(k), Value::from(i)))
+            .collect();
+        let value = Value::Object(map.clone());
+        probes.iter().chain(&keys).all(|&p| {
+            let key = name(p);
+            map.field(&key) == map.get(&key)
+                && value.field(&key) == value.get(&key)
+                && map.has_field(&key) == map.contains_key(&key)
+        }) && Value::from(keys).field("0").is_none()
+    }
 
     /// `first_js_keys` equals filtering `js_entries` and splitting at `n`, on maps whose
     /// keys are drawn so that array-index keys (`0`, `7`, `10`…), near misses (`01`,

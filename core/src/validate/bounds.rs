@@ -16,7 +16,7 @@
 
 use serde_json::Value;
 
-use super::presized;
+use super::{direct, presized};
 
 use crate::error::{Error, ErrorCode};
 
@@ -115,6 +115,14 @@ pub fn parse_manifest(text: &str) -> Result<Value, Error> {
             ),
         )
     };
+    if text.len() < presized::PRESIZE_FROM_BYTES {
+        // Every real manifest: read directly, each container built once at its size. Text
+        // the direct reader does not answer (invalid, too deep, rare escapes and numbers)
+        // takes the general path below, which owns every error.
+        if let Some(value) = direct::parse(text, MAX_MANIFEST_DEPTH) {
+            return Ok(value);
+        }
+    }
     let parsed = if text.len() < presized::PRESIZE_FROM_BYTES {
         // Small text: the parse runs first (serde_json's own guard bounds its recursion at
         // 128) and the depth is checked on the value, which nests exactly as deep as valid

@@ -2,6 +2,7 @@
 //! a capability that passed validation (contribution roles per loop point; `when` keys
 //! and `pointFrom` enum keys declared in the capability's own `config`).
 
+use crate::js::Field as _;
 use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
@@ -11,13 +12,13 @@ use crate::js::as_str;
 use crate::vocab::LoopPoint;
 
 fn items<'a>(cap: &'a Map<String, Value>, key: &str) -> &'a [Value] {
-    cap.get(key)
+    cap.field(key)
         .and_then(Value::as_array)
         .map_or(&[], Vec::as_slice)
 }
 
 fn member<'a>(v: &'a Value, key: &str) -> Option<&'a Value> {
-    v.as_object().and_then(|o| o.get(key))
+    v.as_object().and_then(|o| o.field(key))
 }
 
 fn when_declared(
@@ -27,12 +28,12 @@ fn when_declared(
     group: &str,
     label: &str,
 ) {
-    let config = cap.get("config").and_then(Value::as_object);
+    let config = cap.field("config").and_then(Value::as_object);
     for item in items(cap, group) {
         let Some(when) = as_str(member(item, "when")) else {
             continue;
         };
-        if config.is_some_and(|c| !c.contains_key(when)) {
+        if config.is_some_and(|c| !c.has_field(when)) {
             sink.push(
                 code::CONTRACT,
                 format!("{group}.when"),
@@ -46,7 +47,7 @@ fn when_declared(
 }
 
 fn point_from(sink: &mut Sink, prefix: &str, cap: &Map<String, Value>) {
-    let config = cap.get("config").and_then(Value::as_object);
+    let config = cap.field("config").and_then(Value::as_object);
     let empty = Map::new();
     let mut indexed: HashMap<&str, Option<HashSet<&str>>> = HashMap::new();
     for step in items(cap, "steps") {
@@ -56,7 +57,7 @@ fn point_from(sink: &mut Sink, prefix: &str, cap: &Map<String, Value>) {
         let shown = raw(key);
         // A property read: an absent `__proto__` finds Object.prototype (an object with
         // no `type`); other inherited names find functions, which count as undeclared.
-        let slice = match config.and_then(|c| c.get(key)) {
+        let slice = match config.and_then(|c| c.field(key)) {
             Some(v) => v.as_object(),
             None if key == "__proto__" && config.is_some() => Some(&empty),
             None => None,
@@ -71,13 +72,13 @@ fn point_from(sink: &mut Sink, prefix: &str, cap: &Map<String, Value>) {
             );
             continue;
         };
-        if as_str(slice.get("type")) != Some("enum") {
+        if as_str(slice.field("type")) != Some("enum") {
             sink.push(
                 code::CONTRACT,
                 "steps.pointFrom",
                 format!(
                     "{prefix} step.pointFrom \"{shown}\" must reference an enum config key (got type: {})",
-                    text(slice.get("type"))
+                    text(slice.field("type"))
                 ),
             );
             continue;
@@ -87,7 +88,7 @@ fn point_from(sink: &mut Sink, prefix: &str, cap: &Map<String, Value>) {
         let point = member(step, "point");
         let values = indexed.entry(key).or_insert_with(|| {
             slice
-                .get("values")
+                .field("values")
                 .and_then(Value::as_array)
                 .map(|vs| vs.iter().filter_map(Value::as_str).collect())
         });
@@ -111,7 +112,7 @@ fn point_from(sink: &mut Sink, prefix: &str, cap: &Map<String, Value>) {
 /// Runs the contract rules for a capability that passed [`super::validate_capability`].
 pub(super) fn validate(sink: &mut Sink, cap: &Value, cap_id: &str) {
     let Some(cap) = cap.as_object() else { return };
-    if as_str(cap.get("role")) != Some("feature") {
+    if as_str(cap.field("role")) != Some("feature") {
         return;
     }
     let prefix = format!("capability \"{}\"", raw(cap_id));

@@ -2,6 +2,7 @@
 //! versioned-manifest envelope (`version`, `engines`, `compatVersions`, `integrity`,
 //! `provenance`) and the dispatch to the role body, in the peer's order.
 
+use crate::js::Field as _;
 use serde_json::{Map, Value};
 
 use super::{Sink, absent_or, code, feature, json, raw, reviewer, runtime, text};
@@ -89,7 +90,7 @@ fn is_sha512_integrity(s: &str) -> bool {
 
 /// Peer `validateVersionEnvelope`.
 pub(super) fn validate_version_envelope(sink: &mut Sink, cap: &Map<String, Value>) {
-    let version = cap.get("version");
+    let version = cap.field("version");
     if !as_str(version).is_some_and(is_semver) {
         sink.push(
             absent_or(version, code::INVALID_SEMVER),
@@ -100,7 +101,7 @@ pub(super) fn validate_version_envelope(sink: &mut Sink, cap: &Map<String, Value
             ),
         );
     }
-    if let Some(engines) = cap.get("engines") {
+    if let Some(engines) = cap.field("engines") {
         match engines.as_object() {
             None => sink.push(
                 code::WRONG_TYPE,
@@ -108,7 +109,7 @@ pub(super) fn validate_version_envelope(sink: &mut Sink, cap: &Map<String, Value
                 "engines must be an object (e.g. { \"gsd\": \">=1.6.0\" })",
             ),
             Some(engines) => {
-                let gsd = engines.get("gsd");
+                let gsd = engines.field("gsd");
                 if gsd.is_some() && !is_plausible_range(gsd) {
                     sink.push(
                         code::INVALID_RANGE,
@@ -122,7 +123,7 @@ pub(super) fn validate_version_envelope(sink: &mut Sink, cap: &Map<String, Value
             }
         }
     }
-    if let Some(compat) = cap.get("compatVersions") {
+    if let Some(compat) = cap.field("compatVersions") {
         match compat.as_object() {
             None => sink.push(
                 code::WRONG_TYPE,
@@ -150,7 +151,7 @@ pub(super) fn validate_version_envelope(sink: &mut Sink, cap: &Map<String, Value
             }
         }
     }
-    if let Some(integrity) = cap.get("integrity")
+    if let Some(integrity) = cap.field("integrity")
         && !integrity.as_str().is_some_and(is_sha512_integrity)
     {
         {
@@ -161,7 +162,7 @@ pub(super) fn validate_version_envelope(sink: &mut Sink, cap: &Map<String, Value
             );
         }
     }
-    if let Some(provenance) = cap.get("provenance") {
+    if let Some(provenance) = cap.field("provenance") {
         match provenance.as_object() {
             None => sink.push(
                 code::WRONG_TYPE,
@@ -173,7 +174,7 @@ pub(super) fn validate_version_envelope(sink: &mut Sink, cap: &Map<String, Value
                     ("sourceRepo", "provenance.sourceRepo"),
                     ("commit", "provenance.commit"),
                 ] {
-                    let v = p.get(key);
+                    let v = p.field(key);
                     if js::non_empty_str(v).is_none() {
                         sink.push(
                             string_code(v),
@@ -195,7 +196,7 @@ pub(super) fn validate(sink: &mut Sink, cap: &Value, folder_id: &str) {
         return;
     };
 
-    let id = obj.get("id");
+    let id = obj.field("id");
     match as_str(id) {
         Some(s) if is_kebab(s) => {
             if s != folder_id {
@@ -213,7 +214,7 @@ pub(super) fn validate(sink: &mut Sink, cap: &Value, folder_id: &str) {
         _ => sink.push(code::INVALID_ID, "id", "id must be a kebab-case string"),
     }
 
-    let role_value = obj.get("role");
+    let role_value = obj.field("role");
     let role = as_str(role_value).and_then(Role::parse);
     if role.is_none() {
         sink.push(
@@ -227,7 +228,7 @@ pub(super) fn validate(sink: &mut Sink, cap: &Value, folder_id: &str) {
         );
     }
     for key in ["title", "description"] {
-        let v = obj.get(key);
+        let v = obj.field(key);
         if js::non_empty_str(v).is_none() {
             sink.push(
                 string_code(v),
@@ -236,7 +237,7 @@ pub(super) fn validate(sink: &mut Sink, cap: &Value, folder_id: &str) {
             );
         }
     }
-    let tier = obj.get("tier");
+    let tier = obj.field("tier");
     if as_str(tier).and_then(Tier::parse).is_none() {
         sink.push(
             absent_or(tier, code::INVALID_ENUM),
@@ -248,7 +249,7 @@ pub(super) fn validate(sink: &mut Sink, cap: &Value, folder_id: &str) {
             ),
         );
     }
-    match obj.get("requires") {
+    match obj.field("requires") {
         Some(Value::Array(items)) => {
             for (i, item) in items.iter().enumerate() {
                 if !item.is_string() {
@@ -275,7 +276,7 @@ pub(super) fn validate(sink: &mut Sink, cap: &Value, folder_id: &str) {
     match role {
         Some(Role::Feature) => {
             feature::validate(sink, obj);
-            if obj.contains_key("reviewer") {
+            if obj.has_field("reviewer") {
                 sink.push(
                     code::FORBIDDEN_FIELD,
                     "reviewer",
@@ -286,7 +287,7 @@ pub(super) fn validate(sink: &mut Sink, cap: &Value, folder_id: &str) {
         Some(Role::Runtime) => {
             runtime::validate(sink, obj);
             reviewer::validate(sink, obj);
-            if obj.contains_key("taskContentResolver") {
+            if obj.has_field("taskContentResolver") {
                 sink.push(
                     code::FORBIDDEN_FIELD,
                     "taskContentResolver",
@@ -295,14 +296,14 @@ pub(super) fn validate(sink: &mut Sink, cap: &Value, folder_id: &str) {
             }
         }
         Some(Role::Reviewer) => {
-            if !obj.contains_key("reviewer") {
+            if !obj.has_field("reviewer") {
                 sink.push(
                     code::MISSING_FIELD,
                     "reviewer",
                     "role:reviewer capability must have a \"reviewer\" body — the role asserts a lane",
                 );
             }
-            if obj.contains_key("runtime") {
+            if obj.has_field("runtime") {
                 sink.push(
                     code::FORBIDDEN_FIELD,
                     "runtime",
@@ -310,7 +311,7 @@ pub(super) fn validate(sink: &mut Sink, cap: &Value, folder_id: &str) {
                 );
             }
             for field in FEATURE_FIELDS_FORBIDDEN_ON_REVIEWER {
-                if obj.contains_key(*field) {
+                if obj.has_field(field) {
                     sink.push(
                         code::FORBIDDEN_FIELD,
                         *field,

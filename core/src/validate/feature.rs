@@ -2,6 +2,7 @@
 //! `commands`, `agents`, `config`, then (in [`super::hooks`]) `hooks`, `steps`,
 //! `contributions` and `gates`, then `activationKey` and `taskContentResolver`.
 
+use crate::js::Field as _;
 use serde_json::{Map, Value};
 
 use super::envelope::{is_kebab, string_code};
@@ -16,15 +17,15 @@ const RESOLVER_TIMEOUT_CEILING_MS: f64 = 120_000.0;
 
 fn runtime_array(
     sink: &mut Sink,
-    ctx: &str,
+    ctx: &dyn std::fmt::Display,
     rc: &Map<String, Value>,
     field: &str,
     allow_wildcard: bool,
 ) {
-    let Some(Value::Array(items)) = rc.get(field) else {
+    let Some(Value::Array(items)) = rc.field(field) else {
         let tail = if allow_wildcard { " or [\"*\"]" } else { "" };
         sink.push(
-            absent_or(rc.get(field), code::WRONG_TYPE),
+            absent_or(rc.field(field), code::WRONG_TYPE),
             format!("runtimeCompat.{field}"),
             format!("{ctx}.{field} must be an array of runtime ids{tail}"),
         );
@@ -39,7 +40,7 @@ fn runtime_array(
     }
     let mut has_wildcard = false;
     for (i, item) in items.iter().enumerate() {
-        let f = format!("runtimeCompat.{field}[{i}]");
+        let f = super::lazy(|w| write!(w, "runtimeCompat.{field}[{i}]"));
         let Some(entry) = non_empty_str(Some(item)) else {
             sink.push(
                 string_code(Some(item)),
@@ -51,7 +52,7 @@ fn runtime_array(
         if is_reserved(entry) {
             sink.push(
                 code::RESERVED_NAME,
-                &*f,
+                &f,
                 format!("{ctx}.{field}[{i}] \"{entry}\" is a reserved name"),
             );
         }
@@ -59,7 +60,7 @@ fn runtime_array(
             if !allow_wildcard {
                 sink.push(
                     code::INVALID_VALUE,
-                    &*f,
+                    &f,
                     format!("{ctx}.{field} must not include wildcard \"*\""),
                 );
             }
@@ -82,7 +83,7 @@ fn runtime_array(
 }
 
 fn runtime_compat(sink: &mut Sink, cap_id: &str, value: Option<&Value>) {
-    let ctx = format!("capability \"{cap_id}\" runtimeCompat");
+    let ctx = super::lazy(|w| write!(w, "capability \"{cap_id}\" runtimeCompat"));
     let Some(rc) = as_object(value) else {
         sink.push(
             absent_or(value, code::WRONG_TYPE),
@@ -93,7 +94,9 @@ fn runtime_compat(sink: &mut Sink, cap_id: &str, value: Option<&Value>) {
     };
     runtime_array(sink, &ctx, rc, "supported", true);
     runtime_array(sink, &ctx, rc, "unsupported", false);
-    let Some(notes) = rc.get("notes") else { return };
+    let Some(notes) = rc.field("notes") else {
+        return;
+    };
     let Some(notes) = notes.as_object() else {
         sink.push(
             code::WRONG_TYPE,
@@ -123,9 +126,9 @@ fn runtime_compat(sink: &mut Sink, cap_id: &str, value: Option<&Value>) {
 
 /// `skills` or `agents`: an array of strings, reserved names rejected.
 fn name_list(sink: &mut Sink, cap: &Map<String, Value>, key: &str) {
-    let Some(Value::Array(items)) = cap.get(key) else {
+    let Some(Value::Array(items)) = cap.field(key) else {
         sink.push(
-            absent_or(cap.get(key), code::WRONG_TYPE),
+            absent_or(cap.field(key), code::WRONG_TYPE),
             key,
             format!("{key} must be an array of strings"),
         );
@@ -161,17 +164,17 @@ fn is_safe_module(m: &str) -> bool {
 }
 
 fn command_entry(sink: &mut Sink, cap_id: &str, i: usize, entry: &Value) {
-    let field = format!("commands[{i}]");
-    let ctx = format!("capability \"{cap_id}\" {field}");
+    let field = super::lazy(|w| write!(w, "commands[{i}]"));
+    let ctx = super::lazy(|w| write!(w, "capability \"{cap_id}\" {field}"));
     let Some(e) = entry.as_object() else {
         sink.push(
             code::WRONG_TYPE,
-            field,
+            &field,
             format!("{ctx} must be an object with family, module, and router"),
         );
         return;
     };
-    let family = e.get("family");
+    let family = e.field("family");
     match non_empty_str(family) {
         None => sink.push(
             string_code(family),
@@ -187,7 +190,7 @@ fn command_entry(sink: &mut Sink, cap_id: &str, i: usize, entry: &Value) {
         }
         Some(_) => {}
     }
-    let module = e.get("module");
+    let module = e.field("module");
     match non_empty_str(module) {
         None => sink.push(string_code(module), format!("{field}.module"), format!("{ctx}.module must be a non-empty string")),
         Some(m) if !is_safe_module(m) => sink.push(
@@ -201,7 +204,7 @@ fn command_entry(sink: &mut Sink, cap_id: &str, i: usize, entry: &Value) {
         ),
         Some(_) => {}
     }
-    let router = e.get("router");
+    let router = e.field("router");
     if non_empty_str(router).is_none() {
         sink.push(
             string_code(router),
@@ -209,7 +212,7 @@ fn command_entry(sink: &mut Sink, cap_id: &str, i: usize, entry: &Value) {
             format!("{ctx}.router must be a non-empty string"),
         );
     }
-    match e.get("subcommands") {
+    match e.field("subcommands") {
         None => {}
         Some(Value::Array(subs)) => {
             for (j, sub) in subs.iter().enumerate() {
@@ -247,17 +250,17 @@ fn config(sink: &mut Sink, value: Option<&Value>) {
     };
     for (key, val) in js_entries(cfg) {
         let shown = raw(key);
-        let field = format!("config.{shown}");
+        let field = super::lazy(|w| write!(w, "config.{shown}"));
         if key.is_empty() {
             sink.push(
                 code::INVALID_VALUE,
-                &*field,
+                &field,
                 "config keys must be non-empty strings",
             );
         } else if is_reserved(key) {
             sink.push(
                 code::RESERVED_NAME,
-                &*field,
+                &field,
                 format!("config key \"{key}\" is a reserved name"),
             );
         }
@@ -275,9 +278,9 @@ fn config(sink: &mut Sink, value: Option<&Value>) {
                 );
             }
             Some(slice) => {
-                if non_empty_str(slice.get("type")).is_none() {
+                if non_empty_str(slice.field("type")).is_none() {
                     sink.push(
-                        string_code(slice.get("type")),
+                        string_code(slice.field("type")),
                         format!("{field}.type"),
                         format!(
                             "config[\"{shown}\"] must have a string \"type\" field (e.g. \"boolean\", \"string\", \"number\", \"enum\")"
@@ -290,7 +293,7 @@ fn config(sink: &mut Sink, value: Option<&Value>) {
 }
 
 fn activation_key(sink: &mut Sink, cap: &Map<String, Value>) {
-    let Some(key) = cap.get("activationKey") else {
+    let Some(key) = cap.field("activationKey") else {
         return;
     };
     let cap_id = id_label(cap);
@@ -309,7 +312,7 @@ fn activation_key(sink: &mut Sink, cap: &Map<String, Value>) {
             ),
         ),
         Some(k) => {
-            if !cap.get("config").is_some_and(|c| js::has_own_property(c, k)) {
+            if !cap.field("config").is_some_and(|c| js::has_own_property(c, k)) {
                 sink.push(
                     code::UNDECLARED_REFERENCE,
                     "activationKey",
@@ -329,11 +332,11 @@ fn activation_key(sink: &mut Sink, cap: &Map<String, Value>) {
 fn task_content_resolver(sink: &mut Sink, cap: &Map<String, Value>) {
     const P: &str = "taskContentResolver";
     let Some(tcr) = cap.get(P) else { return };
-    let id = match cap.get("id") {
+    let id = match cap.field("id") {
         Some(Value::String(s)) => raw(s),
         _ => "(unknown)".to_owned(),
     };
-    let ctx = format!("capability \"{id}\"");
+    let ctx = super::lazy(|w| write!(w, "capability \"{id}\""));
     let Some(tcr) = tcr.as_object() else {
         sink.push(
             code::WRONG_TYPE,
@@ -346,7 +349,7 @@ fn task_content_resolver(sink: &mut Sink, cap: &Map<String, Value>) {
         );
         return;
     };
-    let prefix = tcr.get("trackerPrefix");
+    let prefix = tcr.field("trackerPrefix");
     if !non_empty_str(prefix).is_some_and(is_kebab) {
         sink.push(
             absent_or(prefix, code::INVALID_VALUE),
@@ -358,7 +361,7 @@ fn task_content_resolver(sink: &mut Sink, cap: &Map<String, Value>) {
             ),
         );
     }
-    let inv = tcr.get("invoke");
+    let inv = tcr.field("invoke");
     let Some(inv) = as_object(inv) else {
         sink.push(
             absent_or(inv, code::WRONG_TYPE),
@@ -370,7 +373,7 @@ fn task_content_resolver(sink: &mut Sink, cap: &Map<String, Value>) {
         );
         return;
     };
-    let binary = inv.get("binary");
+    let binary = inv.field("binary");
     if non_empty_str(binary).is_none() {
         sink.push(
             string_code(binary),
@@ -378,7 +381,7 @@ fn task_content_resolver(sink: &mut Sink, cap: &Map<String, Value>) {
             format!("{ctx} taskContentResolver.invoke.binary must be a non-empty string"),
         );
     }
-    match inv.get("args") {
+    match inv.field("args") {
         Some(Value::Array(args)) => {
             for (i, a) in args.iter().enumerate() {
                 if !a.is_string() {
@@ -406,7 +409,7 @@ fn task_content_resolver(sink: &mut Sink, cap: &Map<String, Value>) {
             format!("{ctx} taskContentResolver.invoke.args must be an array of strings"),
         ),
     }
-    let timeout = inv.get("timeoutMs");
+    let timeout = inv.field("timeoutMs");
     let positive = js::is_integer(timeout) && js::number(timeout).is_some_and(|x| x > 0.0);
     if !positive {
         sink.push(
@@ -433,16 +436,16 @@ fn task_content_resolver(sink: &mut Sink, cap: &Map<String, Value>) {
 
 /// Peer `validateFeatureBody`.
 pub(super) fn validate(sink: &mut Sink, cap: &Map<String, Value>) {
-    runtime_compat(sink, &id_label(cap), cap.get("runtimeCompat"));
+    runtime_compat(sink, &id_label(cap), cap.field("runtimeCompat"));
     name_list(sink, cap, "skills");
-    match cap.get("commands") {
+    match cap.field("commands") {
         None => {}
         Some(Value::Array(entries)) => {
             // The peer names a command's capability by `cap.id || cap.role`.
-            let id = if js::truthy(cap.get("id")) {
-                text(cap.get("id"))
+            let id = if js::truthy(cap.field("id")) {
+                text(cap.field("id"))
             } else {
-                text(cap.get("role"))
+                text(cap.field("role"))
             };
             for (i, entry) in entries.iter().enumerate() {
                 command_entry(sink, &id, i, entry);
@@ -455,7 +458,7 @@ pub(super) fn validate(sink: &mut Sink, cap: &Map<String, Value>) {
         ),
     }
     name_list(sink, cap, "agents");
-    config(sink, cap.get("config"));
+    config(sink, cap.field("config"));
     hooks::validate(sink, cap);
     activation_key(sink, cap);
     task_content_resolver(sink, cap);

@@ -5,6 +5,7 @@
 //! `null` element makes it throw; we report a `null_element` error for that element and
 //! go on. Fragment paths get our extra path-safety check on top of the peer's.
 
+use crate::js::Field as _;
 use serde_json::{Map, Value};
 
 use std::collections::HashSet;
@@ -26,7 +27,7 @@ struct Declared<'a> {
 
 /// A property of a value as JavaScript reads it (`undefined` unless an object has it).
 fn member<'a>(v: &'a Value, key: &str) -> Option<&'a Value> {
-    v.as_object().and_then(|o| o.get(key))
+    v.as_object().and_then(|o| o.field(key))
 }
 
 /// `[A-Za-z0-9._/-]+`, relative, no `..` or `-`-leading segment, no `__pycache__` /
@@ -55,7 +56,7 @@ fn is_safe_hook_script(s: &str) -> bool {
 }
 
 fn hook_entries(sink: &mut Sink, cap: &Map<String, Value>) {
-    let Some(hooks) = cap.get("hooks") else {
+    let Some(hooks) = cap.field("hooks") else {
         return;
     };
     let Some(items) = hooks.as_array() else {
@@ -67,16 +68,16 @@ fn hook_entries(sink: &mut Sink, cap: &Map<String, Value>) {
         return;
     };
     for (i, h) in items.iter().enumerate() {
-        let field = format!("hooks[{i}]");
+        let field = super::lazy(|w| write!(w, "hooks[{i}]"));
         let Some(h) = h.as_object() else {
             sink.push(
                 code::WRONG_TYPE,
-                &*field,
+                &field,
                 format!("{field} must be an object with event and script keys"),
             );
             continue;
         };
-        let event = h.get("event");
+        let event = h.field("event");
         if crate::js::non_empty_str(event).is_none() {
             sink.push(
                 super::envelope::string_code(event),
@@ -84,7 +85,7 @@ fn hook_entries(sink: &mut Sink, cap: &Map<String, Value>) {
                 format!("{field}.event must be a non-empty string"),
             );
         }
-        let script = h.get("script");
+        let script = h.field("script");
         match crate::js::non_empty_str(script) {
             None => sink.push(
                 super::envelope::string_code(script),
@@ -103,7 +104,7 @@ fn hook_entries(sink: &mut Sink, cap: &Map<String, Value>) {
             ),
             Some(_) => {}
         }
-        if let Some(matcher) = h.get("matcher") {
+        if let Some(matcher) = h.field("matcher") {
             match matcher.as_str() {
                 None | Some("") => sink.push(
                     super::envelope::string_code(Some(matcher)),
@@ -180,20 +181,20 @@ fn optional_typed(
 
 /// Peer `validateFragment` plus our fragment path check.
 fn fragment(sink: &mut Sink, prefix: &str, value: Option<&Value>) {
-    let field = format!("{prefix}.fragment");
+    let field = super::lazy(|w| write!(w, "{prefix}.fragment"));
     let Some(f) = value.and_then(Value::as_object) else {
         sink.push(
             super::absent_or(value, code::WRONG_TYPE),
-            &*field,
+            &field,
             format!("{field} must be an object with path or inline key"),
         );
         return;
     };
-    let (path, inline) = (f.get("path"), f.get("inline"));
+    let (path, inline) = (f.field("path"), f.field("inline"));
     if path.is_none() && inline.is_none() {
         sink.push(
             code::MISSING_FIELD,
-            &*field,
+            &field,
             format!("{field} must have a \"path\" or \"inline\" key"),
         );
     }
@@ -274,7 +275,7 @@ fn step(
         Some(r @ (Value::Object(_) | Value::Array(_))) => {
             let empty = Map::new();
             let r = r.as_object().unwrap_or(&empty);
-            let (skill, agent, command) = (r.get("skill"), r.get("agent"), r.get("command"));
+            let (skill, agent, command) = (r.field("skill"), r.field("agent"), r.field("command"));
             let count = [skill, agent, command]
                 .iter()
                 .filter(|v| v.is_some())
@@ -334,11 +335,11 @@ fn reference(
     declared: Option<&Declared>,
 ) {
     let Some(v) = v else { return };
-    let field = format!("{prefix}.ref.{kind}");
+    let field = super::lazy(|w| write!(w, "{prefix}.ref.{kind}"));
     let Some(name) = v.as_str() else {
         sink.push(
             code::WRONG_TYPE,
-            &*field,
+            &field,
             format!("{field} must be a string"),
         );
         return;
@@ -347,7 +348,7 @@ fn reference(
     if kind == "skill" && name.starts_with("gsd-") {
         sink.push(
             code::INVALID_VALUE,
-            &*field,
+            &field,
             format!(
                 "{field} \"{shown}\" must not start with \"gsd-\" (it is an unprefixed stem; the workflow prepends \"gsd-\" \
                  at dispatch — starting with \"gsd-\" would produce \"gsd-{shown}\")"
@@ -367,7 +368,7 @@ fn reference(
         }
         sink.push(
             code::UNDECLARED_REFERENCE,
-            &*field,
+            &field,
             format!(
                 "{field} \"{shown}\" is not declared in this capability's {kind}s: [{}]",
                 list.join(", ")
@@ -407,7 +408,7 @@ fn gate(sink: &mut Sink, prefix: &str, g: &Value) {
     let blocking = member(g, "blocking");
     match member(g, "check") {
         Some(check @ (Value::Object(_) | Value::Array(_))) => {
-            let has = |k: &str| check.as_object().is_some_and(|o| o.contains_key(k));
+            let has = |k: &str| check.as_object().is_some_and(|o| o.has_field(k));
             let count = ["query", "predicate", "agentVerdict"]
                 .iter()
                 .filter(|k| has(k))
@@ -452,7 +453,7 @@ fn gate(sink: &mut Sink, prefix: &str, g: &Value) {
 pub(super) fn validate(sink: &mut Sink, cap: &Map<String, Value>) {
     hook_entries(sink, cap);
     let names = |key: &str| -> Option<Declared> {
-        let items = cap.get(key)?.as_array()?;
+        let items = cap.field(key)?.as_array()?;
         let mut declared = Declared::default();
         for name in items.iter().filter_map(Value::as_str) {
             if declared.set.insert(name) {
@@ -468,9 +469,9 @@ pub(super) fn validate(sink: &mut Sink, cap: &Map<String, Value>) {
         ("gates", "gates must be an array"),
     ];
     for (key, message) in groups {
-        let Some(Value::Array(items)) = cap.get(key) else {
+        let Some(Value::Array(items)) = cap.field(key) else {
             sink.push(
-                super::absent_or(cap.get(key), code::WRONG_TYPE),
+                super::absent_or(cap.field(key), code::WRONG_TYPE),
                 key,
                 message,
             );

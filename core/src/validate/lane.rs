@@ -1,6 +1,7 @@
 //! The reviewer lane's `probe` and `invoke` (spawn or openai-http, with the lane's
 //! environment), peer `validateLaneProbe` / `validateLaneInvoke`.
 
+use crate::js::Field as _;
 use serde_json::{Map, Value};
 
 use super::envelope::string_code;
@@ -26,7 +27,7 @@ pub(super) fn is_positive_ms(v: Option<&Value>) -> bool {
 /// Peer `validateEnumField`.
 pub(super) fn enum_field(
     sink: &mut Sink,
-    ctx: &str,
+    ctx: &dyn std::fmt::Display,
     label: &str,
     v: Option<&Value>,
     valid: fn(&str) -> bool,
@@ -44,7 +45,7 @@ pub(super) fn enum_field(
 }
 
 #[allow(clippy::too_many_lines)] // Reason: one check per peer rule, in the peer's order.
-pub(super) fn probe(sink: &mut Sink, ctx: &str, probe: Option<&Value>) {
+pub(super) fn probe(sink: &mut Sink, ctx: &dyn std::fmt::Display, probe: Option<&Value>) {
     let Some(p) = as_object(probe) else {
         sink.push(
             absent_or(probe, code::WRONG_TYPE),
@@ -56,7 +57,7 @@ pub(super) fn probe(sink: &mut Sink, ctx: &str, probe: Option<&Value>) {
         );
         return;
     };
-    let kind_value = p.get("kind");
+    let kind_value = p.field("kind");
     if !enum_field(
         sink,
         ctx,
@@ -79,7 +80,7 @@ pub(super) fn probe(sink: &mut Sink, ctx: &str, probe: Option<&Value>) {
         }
     }
     let needs_bound = kind == "command-capability" || kind == "http-reachable";
-    let binary = p.get("binary");
+    let binary = p.field("binary");
     if kind == "command-exists" || kind == "command-capability" {
         if non_empty_str(binary).is_none() {
             sink.push(
@@ -97,7 +98,7 @@ pub(super) fn probe(sink: &mut Sink, ctx: &str, probe: Option<&Value>) {
             format!("{ctx} reviewer.probe.binary is not permitted for kind \"{kind}\""),
         );
     }
-    let needle = p.get("needle");
+    let needle = p.field("needle");
     if kind == "command-capability" {
         if non_empty_str(needle).is_none() {
             sink.push(
@@ -114,7 +115,7 @@ pub(super) fn probe(sink: &mut Sink, ctx: &str, probe: Option<&Value>) {
         );
     }
     for key in ["hostConfigKey", "path"] {
-        let v = p.get(key);
+        let v = p.field(key);
         if kind == "http-reachable" {
             if non_empty_str(v).is_none() {
                 sink.push(
@@ -131,7 +132,7 @@ pub(super) fn probe(sink: &mut Sink, ctx: &str, probe: Option<&Value>) {
             );
         }
     }
-    let timeout = p.get("timeoutMs");
+    let timeout = p.field("timeoutMs");
     if needs_bound {
         if !is_positive_ms(timeout) {
             sink.push(
@@ -156,7 +157,7 @@ pub(super) fn probe(sink: &mut Sink, ctx: &str, probe: Option<&Value>) {
     }
 }
 
-fn spawn_env(sink: &mut Sink, ctx: &str, env: &Value) {
+fn spawn_env(sink: &mut Sink, ctx: &dyn std::fmt::Display, env: &Value) {
     let Some(env) = env.as_object() else {
         sink.push(
             code::WRONG_TYPE,
@@ -167,11 +168,11 @@ fn spawn_env(sink: &mut Sink, ctx: &str, env: &Value) {
     };
     for (key, value) in js_entries(env) {
         let shown = raw(key);
-        let field = format!("reviewer.invoke.env.{shown}");
+        let field = super::lazy(|w| write!(w, "reviewer.invoke.env.{shown}"));
         if DENIED_LANE_ENV_KEYS.contains(&key.to_uppercase().as_str()) {
             sink.push(
                 code::DENIED_ENV_KEY,
-                &*field,
+                &field,
                 format!(
                     "{ctx} reviewer.invoke.env key \"{shown}\" is not permitted (it makes the spawned reviewer run code of \
                      the manifest's choosing; declare an absolute `invoke.binary` instead of reshaping the child's environment)"
@@ -180,7 +181,7 @@ fn spawn_env(sink: &mut Sink, ctx: &str, env: &Value) {
         } else if key == "__proto__" {
             sink.push(
                 code::RESERVED_NAME,
-                &*field,
+                &field,
                 format!(
                     "{ctx} reviewer.invoke.env key \"__proto__\" is not permitted (it is silently dropped when the spawn plan \
                      is assembled, so it would never reach the child)"
@@ -189,7 +190,7 @@ fn spawn_env(sink: &mut Sink, ctx: &str, env: &Value) {
         } else if !is_env_name(key) {
             sink.push(
                 code::INVALID_VALUE,
-                &*field,
+                &field,
                 format!(
                     "{ctx} reviewer.invoke.env key {} is not a valid environment variable name",
                     json(Some(&Value::String(key.to_owned())))
@@ -199,7 +200,7 @@ fn spawn_env(sink: &mut Sink, ctx: &str, env: &Value) {
         if !value.is_string() {
             sink.push(
                 code::WRONG_TYPE,
-                &*field,
+                &field,
                 format!(
                     "{ctx} reviewer.invoke.env.{shown} must be a string (got: {})",
                     json(Some(value))
@@ -209,8 +210,8 @@ fn spawn_env(sink: &mut Sink, ctx: &str, env: &Value) {
     }
 }
 
-fn spawn_invoke(sink: &mut Sink, ctx: &str, inv: &Map<String, Value>) {
-    let binary = inv.get("binary");
+fn spawn_invoke(sink: &mut Sink, ctx: &dyn std::fmt::Display, inv: &Map<String, Value>) {
+    let binary = inv.field("binary");
     if non_empty_str(binary).is_none() {
         sink.push(
             string_code(binary),
@@ -220,7 +221,7 @@ fn spawn_invoke(sink: &mut Sink, ctx: &str, inv: &Map<String, Value>) {
             ),
         );
     }
-    match inv.get("args") {
+    match inv.field("args") {
         Some(Value::Array(args)) => {
             for (i, a) in args.iter().enumerate() {
                 if !a.is_string() {
@@ -243,12 +244,12 @@ fn spawn_invoke(sink: &mut Sink, ctx: &str, inv: &Map<String, Value>) {
         sink,
         ctx,
         label,
-        inv.get("promptChannel"),
+        inv.field("promptChannel"),
         |s| PromptChannel::parse(s).is_some(),
         &PromptChannel::one_of(),
     );
-    let output = inv.get("outputChannel");
-    let output_arg = inv.get("outputArg");
+    let output = inv.field("outputChannel");
+    let output_arg = inv.field("outputArg");
     let label = "reviewer.invoke.outputChannel";
     if enum_field(
         sink,
@@ -277,7 +278,7 @@ fn spawn_invoke(sink: &mut Sink, ctx: &str, inv: &Map<String, Value>) {
             );
         }
     }
-    let model_arg = inv.get("modelArg");
+    let model_arg = inv.field("modelArg");
     if !matches!(model_arg, Some(Value::Null)) && non_empty_str(model_arg).is_none() {
         sink.push(
             string_code(model_arg),
@@ -293,17 +294,17 @@ fn spawn_invoke(sink: &mut Sink, ctx: &str, inv: &Map<String, Value>) {
         sink,
         ctx,
         label,
-        inv.get("effortChannel"),
+        inv.field("effortChannel"),
         |s| EffortChannel::parse(s).is_some(),
         &EffortChannel::one_of(),
     );
-    if let Some(env) = inv.get("env") {
+    if let Some(env) = inv.field("env") {
         spawn_env(sink, ctx, env);
     }
 }
 
-fn http_invoke(sink: &mut Sink, ctx: &str, inv: &Map<String, Value>) {
-    let host = inv.get("hostConfigKey");
+fn http_invoke(sink: &mut Sink, ctx: &dyn std::fmt::Display, inv: &Map<String, Value>) {
+    let host = inv.field("hostConfigKey");
     if non_empty_str(host).is_none() {
         sink.push(
             string_code(host),
@@ -314,7 +315,7 @@ fn http_invoke(sink: &mut Sink, ctx: &str, inv: &Map<String, Value>) {
             ),
         );
     }
-    let path = inv.get("path");
+    let path = inv.field("path");
     if non_empty_str(path).is_none() {
         sink.push(
             string_code(path),
@@ -329,11 +330,11 @@ fn http_invoke(sink: &mut Sink, ctx: &str, inv: &Map<String, Value>) {
         sink,
         ctx,
         label,
-        inv.get("modelDiscovery"),
+        inv.field("modelDiscovery"),
         |s| ModelDiscovery::parse(s).is_some(),
         &ModelDiscovery::one_of(),
     );
-    let effort = inv.get("effortChannel");
+    let effort = inv.field("effortChannel");
     if as_str(effort) != Some("none") {
         sink.push(
             absent_or(effort, code::INVALID_VALUE),
@@ -344,9 +345,14 @@ fn http_invoke(sink: &mut Sink, ctx: &str, inv: &Map<String, Value>) {
 }
 
 /// Validates the invoke sub-shape of one transport.
-type InvokeValidator = fn(&mut Sink, &str, &Map<String, Value>);
+type InvokeValidator = fn(&mut Sink, &dyn std::fmt::Display, &Map<String, Value>);
 
-pub(super) fn invoke(sink: &mut Sink, ctx: &str, transport: Option<&str>, invoke: Option<&Value>) {
+pub(super) fn invoke(
+    sink: &mut Sink,
+    ctx: &dyn std::fmt::Display,
+    transport: Option<&str>,
+    invoke: Option<&Value>,
+) {
     let Some(inv) = as_object(invoke) else {
         sink.push(
             absent_or(invoke, code::WRONG_TYPE),
@@ -355,10 +361,8 @@ pub(super) fn invoke(sink: &mut Sink, ctx: &str, transport: Option<&str>, invoke
         );
         return;
     };
-    let has_spawn = SPAWN_ONLY_INVOKE_FIELDS
-        .iter()
-        .any(|f| inv.contains_key(*f));
-    let has_http = HTTP_ONLY_INVOKE_FIELDS.iter().any(|f| inv.contains_key(*f));
+    let has_spawn = SPAWN_ONLY_INVOKE_FIELDS.iter().any(|f| inv.has_field(f));
+    let has_http = HTTP_ONLY_INVOKE_FIELDS.iter().any(|f| inv.has_field(f));
     if has_spawn && has_http {
         sink.push(
             code::CONFLICTING_FIELDS,
@@ -378,7 +382,7 @@ pub(super) fn invoke(sink: &mut Sink, ctx: &str, transport: Option<&str>, invoke
     };
     let name = transport.unwrap_or_default();
     for f in foreign {
-        if inv.contains_key(*f) {
+        if inv.has_field(f) {
             sink.push(
                 code::NOT_PERMITTED,
                 format!("reviewer.invoke.{f}"),

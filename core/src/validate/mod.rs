@@ -14,10 +14,12 @@
 
 mod bounds;
 mod contract;
+mod direct;
 mod envelope;
 mod feature;
 mod hooks;
 use crate::js;
+use crate::js::Field as _;
 mod lane;
 mod paths;
 mod presized;
@@ -130,7 +132,7 @@ impl Sink {
     pub(crate) fn push(
         &mut self,
         code: &'static str,
-        field: impl Into<String>,
+        field: impl std::fmt::Display,
         message: impl Into<String>,
     ) {
         if self.out.len() >= MAX_REPORTED_ERRORS {
@@ -140,7 +142,7 @@ impl Sink {
         self.out.push(
             Diagnostic::new(code, Severity::Error, message)
                 .with_capability(self.capability.clone())
-                .with_field(field),
+                .with_field(field.to_string()),
         );
     }
 
@@ -168,19 +170,54 @@ impl Sink {
 /// manifest could otherwise yield millions of them).
 pub const MAX_REPORTED_ERRORS: usize = 1000;
 
+/// Text written only when displayed: a message context or field path that a check needs
+/// only if it reports an error (most manifests report none).
+pub(crate) struct Lazy<F>(F);
+
+impl<F: Fn(&mut std::fmt::Formatter<'_>) -> std::fmt::Result> std::fmt::Display for Lazy<F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        (self.0)(f)
+    }
+}
+
+/// A [`Lazy`] text written by `write`.
+pub(crate) fn lazy<F: Fn(&mut std::fmt::Formatter<'_>) -> std::fmt::Result>(write: F) -> Lazy<F> {
+    Lazy(write)
+}
+
 /// `JSON.stringify(v)` of manifest data, sanitized for a message.
 pub(crate) fn json(v: Option<&Value>) -> String {
-    sanitize_value(&js::stringify(v))
+    sanitized(js::stringify(v))
 }
 
 /// `String(v)` of manifest data, sanitized for a message.
 pub(crate) fn text(v: Option<&Value>) -> String {
-    sanitize_value(&js::to_js_string(v))
+    sanitized(js::to_js_string(v))
 }
 
 /// Manifest-supplied text (a key, an id), sanitized for a message.
 pub(crate) fn raw(s: &str) -> String {
-    sanitize_value(s)
+    if renders_as_itself(s) {
+        s.to_owned()
+    } else {
+        sanitize_value(s)
+    }
+}
+
+/// [`sanitize_value`] of an owned rendering, kept as it is when it needs no change.
+fn sanitized(s: String) -> String {
+    if renders_as_itself(&s) {
+        s
+    } else {
+        sanitize_value(&s)
+    }
+}
+
+/// Whether [`sanitize_value`] returns `s` unchanged because it is short printable ASCII
+/// (no control, no escape sequence, nothing to clip): the common case, answered without
+/// walking the text character by character.
+fn renders_as_itself(s: &str) -> bool {
+    s.len() <= crate::sanitize::MAX_RENDERED_CHARS && s.bytes().all(|b| (b' '..=b'~').contains(&b))
 }
 
 /// `missing_field` when the value is absent, otherwise `present`.
@@ -252,7 +289,7 @@ pub enum Body {
 /// assert_eq!(errors[0].code, "invalid_semver");
 /// ```
 pub fn validate_body(body: Body, manifest: &Value) -> Vec<Diagnostic> {
-    let id = manifest.get("id").and_then(Value::as_str).unwrap_or("");
+    let id = manifest.field("id").and_then(Value::as_str).unwrap_or("");
     if let Some(too_deep) = too_deep(manifest, id) {
         return vec![too_deep];
     }
@@ -365,4 +402,47 @@ pub fn check_capability(manifest: &Value, folder_id: &str, origin: Origin) -> Ca
         check.warnings = warning_records(manifest);
     }
     check
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shortcut renders what `sanitize_value` renders: short printable ASCII as is,
+    /// and everything else (controls, escape sequences, non-ASCII, long text) through it.
+    #[quickcheck_macros::quickcheck]
+    #[allow(clippy::needless_pass_by_value)] // Reason: quickcheck hands its inputs by value.
+    fn shortcut_renders_what_sanitize_value_renders(parts: Vec<(u8, String)>) -> bool {
+        const PIECES: [&str; 10] = [
+            "a",
+            "~",
+            " ",
+            "\u{1b}[31m",
+            "\u{7f}",
+            "\u{1f}",
+            "\u{202e}",
+            "é",
+            "\u{200b}",
+            "xyz0",
+        ];
+        let text: String = parts
+            .iter()
+            .map(|(p, s)| {
+                if p % 3 == 0 {
+                    s.as_str()
+                } else {
+                    PIECES[usize::from(*p) % PIECES.len()]
+                }
+            })
+            .collect();
+        let long = text.repeat(40);
+        // Each piece alone between printable ASCII, and each generated string on its own.
+        let each = PIECES.iter().map(|p| format!("ab{p}cd"));
+        let given = parts.into_iter().map(|(_, s)| s);
+        [text, long, "k".repeat(80), "k".repeat(81)]
+            .into_iter()
+            .chain(each)
+            .chain(given)
+            .all(|t| raw(&t) == sanitize_value(&t) && sanitized(t.clone()) == sanitize_value(&t))
+    }
 }

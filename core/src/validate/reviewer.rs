@@ -2,6 +2,7 @@
 //! `validateReviewerBody`: slug, flags, transport, probe, invoke (spawn or openai-http),
 //! timeouts, output handling, config keys, effort and handler.
 
+use crate::js::Field as _;
 use serde_json::{Map, Value};
 
 use super::envelope::string_code;
@@ -32,8 +33,14 @@ fn is_lane_flag(s: &str) -> bool {
 }
 
 /// An optional dotted config key: absent, null or a non-empty string.
-fn optional_key(sink: &mut Sink, ctx: &str, r: &Map<String, Value>, key: &str, absent_ok: bool) {
-    let v = r.get(key);
+fn optional_key(
+    sink: &mut Sink,
+    ctx: &dyn std::fmt::Display,
+    r: &Map<String, Value>,
+    key: &str,
+    absent_ok: bool,
+) {
+    let v = r.field(key);
     let ok =
         matches!(v, Some(Value::Null)) || (absent_ok && v.is_none()) || non_empty_str(v).is_some();
     if !ok {
@@ -48,7 +55,7 @@ fn optional_key(sink: &mut Sink, ctx: &str, r: &Map<String, Value>, key: &str, a
     }
 }
 
-fn flags(sink: &mut Sink, ctx: &str, flags: Option<&Value>) {
+fn flags(sink: &mut Sink, ctx: &dyn std::fmt::Display, flags: Option<&Value>) {
     let Some(Value::Array(items)) = flags else {
         sink.push(
             absent_or(flags, code::WRONG_TYPE),
@@ -91,8 +98,8 @@ fn flags(sink: &mut Sink, ctx: &str, flags: Option<&Value>) {
 }
 
 #[allow(clippy::too_many_lines)] // Reason: one check per peer rule, in the peer's order.
-fn body(sink: &mut Sink, ctx: &str, r: &Map<String, Value>) {
-    let slug = r.get("slug");
+fn body(sink: &mut Sink, ctx: &dyn std::fmt::Display, r: &Map<String, Value>) {
+    let slug = r.field("slug");
     match non_empty_str(slug) {
         None => sink.push(string_code(slug), "reviewer.slug", format!("{ctx} reviewer.slug must be a non-empty string")),
         Some(s) if is_reserved(s) => {
@@ -109,8 +116,8 @@ fn body(sink: &mut Sink, ctx: &str, r: &Map<String, Value>) {
         ),
         Some(_) => {}
     }
-    flags(sink, ctx, r.get("flags"));
-    let transport = r.get("transport");
+    flags(sink, ctx, r.field("flags"));
+    let transport = r.field("transport");
     enum_field(
         sink,
         ctx,
@@ -119,9 +126,9 @@ fn body(sink: &mut Sink, ctx: &str, r: &Map<String, Value>) {
         |s| LaneTransport::parse(s).is_some(),
         &LaneTransport::one_of(),
     );
-    probe(sink, ctx, r.get("probe"));
-    invoke(sink, ctx, as_str(transport), r.get("invoke"));
-    let floor = r.get("timeoutFloorMs");
+    probe(sink, ctx, r.field("probe"));
+    invoke(sink, ctx, as_str(transport), r.field("invoke"));
+    let floor = r.field("timeoutFloorMs");
     if !is_positive_ms(floor) {
         sink.push(
             absent_or(floor, code::INVALID_VALUE),
@@ -129,7 +136,7 @@ fn body(sink: &mut Sink, ctx: &str, r: &Map<String, Value>) {
             format!("{ctx} reviewer.timeoutFloorMs must be a positive integer of milliseconds (got: {})", json(floor)),
         );
     }
-    let empty = r.get("emptyOutput");
+    let empty = r.field("emptyOutput");
     enum_field(
         sink,
         ctx,
@@ -138,7 +145,7 @@ fn body(sink: &mut Sink, ctx: &str, r: &Map<String, Value>) {
         |s| EmptyOutput::parse(s).is_some(),
         &EmptyOutput::one_of(),
     );
-    let section = r.get("reviewsSection");
+    let section = r.field("reviewsSection");
     if non_empty_str(section).is_none() {
         sink.push(
             string_code(section),
@@ -146,7 +153,7 @@ fn body(sink: &mut Sink, ctx: &str, r: &Map<String, Value>) {
             format!("{ctx} reviewer.reviewsSection must be a non-empty string"),
         );
     }
-    let evidence = r.get("evidenceClass");
+    let evidence = r.field("evidenceClass");
     enum_field(
         sink,
         ctx,
@@ -155,7 +162,7 @@ fn body(sink: &mut Sink, ctx: &str, r: &Map<String, Value>) {
         |s| EvidenceClass::parse(s).is_some(),
         &EvidenceClass::one_of(),
     );
-    match r.get("requiresBinaries") {
+    match r.field("requiresBinaries") {
         Some(Value::Array(bins)) => {
             for (i, bin) in bins.iter().enumerate() {
                 if non_empty_str(Some(bin)).is_none() {
@@ -179,7 +186,7 @@ fn body(sink: &mut Sink, ctx: &str, r: &Map<String, Value>) {
     for key in ["modelConfigKey", "timeoutConfigKey", "effortConfigKey"] {
         optional_key(sink, ctx, r, key, true);
     }
-    let effort = r.get("defaultEffort");
+    let effort = r.field("defaultEffort");
     let declared = !matches!(effort, None | Some(Value::Null));
     if declared && as_str(effort).and_then(EffortLevel::parse).is_none() {
         let levels: Vec<&str> = EffortLevel::ALL.iter().map(|l| l.as_str()).collect();
@@ -193,7 +200,7 @@ fn body(sink: &mut Sink, ctx: &str, r: &Map<String, Value>) {
             ),
         );
     }
-    if declared && matches!(r.get("effortConfigKey"), None | Some(Value::Null)) {
+    if declared && matches!(r.field("effortConfigKey"), None | Some(Value::Null)) {
         sink.push(
             code::MISSING_FIELD,
             "reviewer.effortConfigKey",
@@ -201,7 +208,7 @@ fn body(sink: &mut Sink, ctx: &str, r: &Map<String, Value>) {
         );
     }
     optional_key(sink, ctx, r, "promptBudgetKey", false);
-    let handler = r.get("handler");
+    let handler = r.field("handler");
     if !matches!(handler, Some(Value::Null))
         && as_str(handler).and_then(LaneHandler::parse).is_none()
     {
@@ -221,12 +228,14 @@ fn body(sink: &mut Sink, ctx: &str, r: &Map<String, Value>) {
 
 /// Peer `validateReviewerBody`: absent body is fine; anything else must be a valid lane.
 pub(super) fn validate(sink: &mut Sink, cap: &Map<String, Value>) {
-    let Some(r) = cap.get("reviewer") else { return };
-    let id = match cap.get("id") {
+    let Some(r) = cap.field("reviewer") else {
+        return;
+    };
+    let id = match cap.field("id") {
         Some(Value::String(s)) => raw(s),
         _ => "(unknown)".to_owned(),
     };
-    let ctx = format!("capability \"{id}\"");
+    let ctx = super::lazy(|w| write!(w, "capability \"{id}\""));
     let Some(r) = r.as_object() else {
         sink.push(
             code::WRONG_TYPE,

@@ -3,6 +3,7 @@
 //! `installSurface`, `writesSharedSettings`, `permissionWriter`, `localConfigDir` and
 //! `extendedHookEvents`. The rest lives in [`super::runtime_axes`].
 
+use crate::js::Field as _;
 use serde_json::{Map, Value};
 
 use super::envelope::string_code;
@@ -20,7 +21,7 @@ type Finding = (&'static str, String, String);
 
 /// The peer's `cap.id || '(unknown)'`, rendered for a message.
 pub(crate) fn id_label(cap: &Map<String, Value>) -> String {
-    let id = cap.get("id");
+    let id = cap.field("id");
     if js::truthy(id) {
         text(id)
     } else {
@@ -33,7 +34,7 @@ pub(crate) fn id_label(cap: &Map<String, Value>) -> String {
 #[allow(clippy::too_many_lines)] // Reason: one check per peer rule, in the peer's order.
 fn config_home(cap_id: &str, field: &str, ch: Option<&Value>, depth: usize) -> Vec<Finding> {
     let mut out: Vec<Finding> = Vec::new();
-    let ctx = format!("capability \"{cap_id}\" runtime.configHome");
+    let ctx = super::lazy(|w| write!(w, "capability \"{cap_id}\" runtime.configHome"));
     let Some(obj) = as_object(ch) else {
         let got = if matches!(ch, Some(Value::Null)) {
             "null"
@@ -47,7 +48,7 @@ fn config_home(cap_id: &str, field: &str, ch: Option<&Value>, depth: usize) -> V
         ));
         return out;
     };
-    let kind = obj.get("kind");
+    let kind = obj.field("kind");
     if super::is_reserved_value(kind) {
         out.push((
             code::RESERVED_NAME,
@@ -66,7 +67,7 @@ fn config_home(cap_id: &str, field: &str, ch: Option<&Value>, depth: usize) -> V
         ));
     }
     let kind = as_str(kind);
-    let name = obj.get("name");
+    let name = obj.field("name");
     if kind != Some("none") {
         if non_empty_str(name).is_none() {
             out.push((
@@ -92,7 +93,7 @@ fn config_home(cap_id: &str, field: &str, ch: Option<&Value>, depth: usize) -> V
             ),
         ));
     }
-    let parent = obj.get("parent");
+    let parent = obj.field("parent");
     if kind == Some("dot-home-nested") && non_empty_str(parent).is_none() {
         out.push((
             string_code(parent),
@@ -110,7 +111,7 @@ fn config_home(cap_id: &str, field: &str, ch: Option<&Value>, depth: usize) -> V
             ),
         ));
     }
-    match obj.get("env") {
+    match obj.field("env") {
         Some(Value::Array(items)) => {
             for (i, item) in items.iter().enumerate() {
                 if !item.is_string() {
@@ -131,7 +132,7 @@ fn config_home(cap_id: &str, field: &str, ch: Option<&Value>, depth: usize) -> V
             ),
         )),
     }
-    match obj.get("probe") {
+    match obj.field("probe") {
         None => {}
         Some(Value::Array(items)) => {
             for (i, item) in items.iter().enumerate() {
@@ -150,7 +151,7 @@ fn config_home(cap_id: &str, field: &str, ch: Option<&Value>, depth: usize) -> V
             format!("{ctx}.probe must be an array of strings if present"),
         )),
     }
-    let probe_exists = obj.get("probeExists");
+    let probe_exists = obj.field("probeExists");
     if probe_exists.is_some() && non_empty_str(probe_exists).is_none() {
         out.push((
             string_code(probe_exists),
@@ -161,7 +162,7 @@ fn config_home(cap_id: &str, field: &str, ch: Option<&Value>, depth: usize) -> V
             ),
         ));
     }
-    if let Some(skills_home) = obj.get("skillsHome") {
+    if let Some(skills_home) = obj.field("skillsHome") {
         let nested_field = format!("{field}.skillsHome");
         if depth >= MAX_MANIFEST_DEPTH {
             out.push((
@@ -187,13 +188,13 @@ fn config_home(cap_id: &str, field: &str, ch: Option<&Value>, depth: usize) -> V
 /// Peer `validateArtifactKindEntry` plus our `destSubpath` and layout `home` checks.
 #[allow(clippy::too_many_lines)] // Reason: one check per peer rule, in the peer's order.
 fn layout_entry(sink: &mut Sink, cap_id: &str, scope: &str, i: usize, entry: &Value) {
-    let field = format!("runtime.artifactLayout.{scope}[{i}]");
-    let ctx = format!("capability \"{cap_id}\" {field}");
+    let field = super::lazy(|w| write!(w, "runtime.artifactLayout.{scope}[{i}]"));
+    let ctx = super::lazy(|w| write!(w, "capability \"{cap_id}\" {field}"));
     let Some(obj) = entry.as_object() else {
-        sink.push(code::WRONG_TYPE, field, format!("{ctx} must be an object"));
+        sink.push(code::WRONG_TYPE, &field, format!("{ctx} must be an object"));
         return;
     };
-    let kind = obj.get("kind");
+    let kind = obj.field("kind");
     if super::is_reserved_value(kind) {
         sink.push(
             code::RESERVED_NAME,
@@ -211,7 +212,7 @@ fn layout_entry(sink: &mut Sink, cap_id: &str, scope: &str, i: usize, entry: &Va
             ),
         );
     }
-    let dest = obj.get("destSubpath");
+    let dest = obj.field("destSubpath");
     match non_empty_str(dest) {
         None => sink.push(
             string_code(dest),
@@ -231,7 +232,7 @@ fn layout_entry(sink: &mut Sink, cap_id: &str, scope: &str, i: usize, entry: &Va
             }
         }
     }
-    let nesting = obj.get("nesting");
+    let nesting = obj.field("nesting");
     if matches!(nesting, None | Some(Value::Null)) {
         sink.push(
             code::MISSING_FIELD,
@@ -252,7 +253,7 @@ fn layout_entry(sink: &mut Sink, cap_id: &str, scope: &str, i: usize, entry: &Va
             ),
         );
     }
-    let prefix = obj.get("prefix");
+    let prefix = obj.field("prefix");
     if matches!(prefix, None | Some(Value::Null)) {
         sink.push(
             code::MISSING_FIELD,
@@ -266,7 +267,7 @@ fn layout_entry(sink: &mut Sink, cap_id: &str, scope: &str, i: usize, entry: &Va
             format!("{ctx}.prefix must be a string (got: {})", type_of(prefix)),
         );
     }
-    let recursive = obj.get("recursive");
+    let recursive = obj.field("recursive");
     if recursive.is_some() && !recursive.is_some_and(Value::is_boolean) {
         sink.push(
             code::WRONG_TYPE,
@@ -277,7 +278,7 @@ fn layout_entry(sink: &mut Sink, cap_id: &str, scope: &str, i: usize, entry: &Va
             ),
         );
     }
-    match obj.get("converter") {
+    match obj.field("converter") {
         None => sink.push(
             code::MISSING_FIELD,
             format!("{field}.converter"),
@@ -306,7 +307,7 @@ fn layout_entry(sink: &mut Sink, cap_id: &str, scope: &str, i: usize, entry: &Va
         ),
     }
     if scope == "global"
-        && let Some(home) = obj.get("home")
+        && let Some(home) = obj.field("home")
     {
         {
             let problem = match home.as_str() {
@@ -326,7 +327,7 @@ fn layout_entry(sink: &mut Sink, cap_id: &str, scope: &str, i: usize, entry: &Va
 
 /// Peer `validateArtifactLayout`.
 fn artifact_layout(sink: &mut Sink, cap_id: &str, layout: Option<&Value>) {
-    let ctx = format!("capability \"{cap_id}\" runtime.artifactLayout");
+    let ctx = super::lazy(|w| write!(w, "capability \"{cap_id}\" runtime.artifactLayout"));
     let Some(obj) = as_object(layout) else {
         sink.push(
             absent_or(layout, code::WRONG_TYPE),
@@ -336,9 +337,9 @@ fn artifact_layout(sink: &mut Sink, cap_id: &str, layout: Option<&Value>) {
         return;
     };
     for scope in ["global", "local"] {
-        let Some(Value::Array(entries)) = obj.get(scope) else {
+        let Some(Value::Array(entries)) = obj.field(scope) else {
             sink.push(
-                absent_or(obj.get(scope), code::WRONG_TYPE),
+                absent_or(obj.field(scope), code::WRONG_TYPE),
                 format!("runtime.artifactLayout.{scope}"),
                 format!("{ctx}.{scope} must be an array"),
             );
@@ -346,7 +347,7 @@ fn artifact_layout(sink: &mut Sink, cap_id: &str, layout: Option<&Value>) {
         };
         for (i, entry) in entries.iter().enumerate() {
             layout_entry(sink, cap_id, scope, i, entry);
-            if scope == "local" && entry.as_object().is_some_and(|e| e.contains_key("home")) {
+            if scope == "local" && entry.as_object().is_some_and(|e| e.has_field("home")) {
                 sink.push(
                     code::FORBIDDEN_FIELD,
                     format!("runtime.artifactLayout.local[{i}].home"),
@@ -367,11 +368,11 @@ fn axis(
     one_of: &str,
     optional: bool,
 ) {
-    let v = r.get(key);
+    let v = r.field(key);
     if optional && v.is_none() {
         return;
     }
-    let field = format!("runtime.{key}");
+    let field = super::lazy(|w| write!(w, "runtime.{key}"));
     if super::is_reserved_value(v) {
         sink.push(
             code::RESERVED_NAME,
@@ -388,8 +389,8 @@ fn axis(
 }
 
 fn local_config_dir(sink: &mut Sink, r: &Map<String, Value>) {
-    let kind = as_object(r.get("configHome")).and_then(|ch| as_str(ch.get("kind")));
-    let dir = r.get("localConfigDir");
+    let kind = as_object(r.field("configHome")).and_then(|ch| as_str(ch.field("kind")));
+    let dir = r.field("localConfigDir");
     if kind == Some("none") {
         if !matches!(dir, None | Some(Value::Null)) {
             sink.push(
@@ -430,7 +431,7 @@ fn local_config_dir(sink: &mut Sink, r: &Map<String, Value>) {
 #[allow(clippy::too_many_lines)] // Reason: one check per peer rule, in the peer's order.
 pub(super) fn validate(sink: &mut Sink, cap: &Map<String, Value>) {
     for field in FEATURE_FIELDS_FORBIDDEN_ON_RUNTIME {
-        if cap.contains_key(*field) {
+        if cap.has_field(field) {
             sink.push(
                 code::FORBIDDEN_FIELD,
                 *field,
@@ -438,19 +439,19 @@ pub(super) fn validate(sink: &mut Sink, cap: &Map<String, Value>) {
             );
         }
     }
-    let Some(r) = as_object(cap.get("runtime")) else {
+    let Some(r) = as_object(cap.field("runtime")) else {
         sink.push(
-            absent_or(cap.get("runtime"), code::WRONG_TYPE),
+            absent_or(cap.field("runtime"), code::WRONG_TYPE),
             "runtime",
             "role:runtime capability must have a \"runtime\" object",
         );
         return;
     };
     let cap_id = id_label(cap);
-    for (c, f, message) in config_home(&cap_id, "runtime.configHome", r.get("configHome"), 0) {
+    for (c, f, message) in config_home(&cap_id, "runtime.configHome", r.field("configHome"), 0) {
         sink.push(c, f, message);
     }
-    let format_value = r.get("configFormat");
+    let format_value = r.field("configFormat");
     if as_str(format_value).and_then(ConfigFormat::parse).is_none() {
         sink.push(
             absent_or(format_value, code::INVALID_ENUM),
@@ -462,7 +463,7 @@ pub(super) fn validate(sink: &mut Sink, cap: &Map<String, Value>) {
             ),
         );
     }
-    artifact_layout(sink, &cap_id, r.get("artifactLayout"));
+    artifact_layout(sink, &cap_id, r.field("artifactLayout"));
     axis(
         sink,
         r,
@@ -504,7 +505,7 @@ pub(super) fn validate(sink: &mut Sink, cap: &Map<String, Value>) {
         false,
     );
 
-    let tier = r.get("supportTier");
+    let tier = r.field("supportTier");
     if !matches!(js::number(tier), Some(x) if (1.0..=2.0).contains(&x) && x.fract() == 0.0) {
         sink.push(
             absent_or(tier, code::INVALID_VALUE),
@@ -512,7 +513,7 @@ pub(super) fn validate(sink: &mut Sink, cap: &Map<String, Value>) {
             format!("runtime.supportTier must be 1 or 2 (got: {})", text(tier)),
         );
     }
-    let surface = r.get("installSurface");
+    let surface = r.field("installSurface");
     if as_str(surface).and_then(InstallSurface::parse).is_none() {
         sink.push(
             absent_or(surface, code::INVALID_ENUM),
@@ -524,7 +525,7 @@ pub(super) fn validate(sink: &mut Sink, cap: &Map<String, Value>) {
             ),
         );
     }
-    let shared = r.get("writesSharedSettings");
+    let shared = r.field("writesSharedSettings");
     if !shared.is_some_and(Value::is_boolean) {
         sink.push(
             absent_or(shared, code::WRONG_TYPE),
@@ -535,7 +536,7 @@ pub(super) fn validate(sink: &mut Sink, cap: &Map<String, Value>) {
             ),
         );
     }
-    match r.get("permissionWriter") {
+    match r.field("permissionWriter") {
         None => sink.push(
             code::MISSING_FIELD,
             "runtime.permissionWriter",
@@ -560,7 +561,7 @@ pub(super) fn validate(sink: &mut Sink, cap: &Map<String, Value>) {
         }
     }
     local_config_dir(sink, r);
-    match r.get("extendedHookEvents") {
+    match r.field("extendedHookEvents") {
         Some(Value::Array(events)) => {
             for (i, ev) in events.iter().enumerate() {
                 if ev.as_str().and_then(ExtendedHookEvent::parse).is_none() {

@@ -2,6 +2,7 @@
 //! `orchestratorExec`, `harnessIsolationFlag`, gate A (install surface ↔ hooks surface),
 //! gate B (extended hook events ↔ hook-event dialect) and `triggerPrecedence`.
 
+use crate::js::Field as _;
 use serde_json::{Map, Value};
 
 use super::{Sink, absent_or, code, json, text};
@@ -21,19 +22,19 @@ fn integration_axis(
     valid: fn(&str) -> bool,
     one_of: &str,
 ) {
-    let v = obj.get(key);
+    let v = obj.field(key);
     if super::is_reserved_value(v) {
-        let field = format!("{path}.{key}");
+        let field = super::lazy(|w| write!(w, "{path}.{key}"));
         sink.push(
             code::RESERVED_NAME,
-            &*field,
+            &field,
             format!("{field} \"{}\" is a reserved name", text(v)),
         );
     } else if !as_str(v).is_some_and(|s| s == UNDOCUMENTED || valid(s)) {
-        let field = format!("{path}.{key}");
+        let field = super::lazy(|w| write!(w, "{path}.{key}"));
         sink.push(
             absent_or(v, code::INVALID_ENUM),
-            &*field,
+            &field,
             format!(
                 "{field} must be one of: {one_of} (or \"undocumented\") (got: {})",
                 json(v)
@@ -45,7 +46,7 @@ fn integration_axis(
 /// The reserved-own-key guard of `hostIntegration`, `dispatch` and `orchestratorExec`.
 fn reserved_keys(sink: &mut Sink, obj: &Map<String, Value>, path: &str) {
     for key in crate::vocab::RESERVED_NAMES {
-        if obj.contains_key(*key) {
+        if obj.has_field(key) {
             sink.push(
                 code::RESERVED_NAME,
                 format!("{path}.{key}"),
@@ -63,7 +64,7 @@ fn dispatch(sink: &mut Sink, d: &Map<String, Value>) {
     const P: &str = "runtime.hostIntegration.dispatch";
     reserved_keys(sink, d, P);
     for key in ["namedDispatch", "nested", "background"] {
-        let v = d.get(key);
+        let v = d.field(key);
         if !bool_or_undocumented(v) {
             sink.push(
                 absent_or(v, code::WRONG_TYPE),
@@ -83,7 +84,7 @@ fn dispatch(sink: &mut Sink, d: &Map<String, Value>) {
         |s| SubagentToolkit::parse(s).is_some(),
         &SubagentToolkit::one_of(),
     );
-    let depth = d.get("maxDepth");
+    let depth = d.field("maxDepth");
     if as_str(depth) != Some(UNDOCUMENTED)
         && !(js::is_integer(depth) && js::number(depth).is_some_and(|x| x >= -1.0))
     {
@@ -96,7 +97,7 @@ fn dispatch(sink: &mut Sink, d: &Map<String, Value>) {
             ),
         );
     }
-    match d.get("backgroundDispatch") {
+    match d.field("backgroundDispatch") {
         None => sink.push(
             code::MISSING_FIELD,
             format!("{P}.backgroundDispatch"),
@@ -112,7 +113,7 @@ fn dispatch(sink: &mut Sink, d: &Map<String, Value>) {
         ),
         Some(_) => {}
     }
-    if d.contains_key("isolation") {
+    if d.has_field("isolation") {
         integration_axis(
             sink,
             d,
@@ -122,7 +123,7 @@ fn dispatch(sink: &mut Sink, d: &Map<String, Value>) {
             &DispatchIsolation::one_of(),
         );
     }
-    if let Some(v) = d.get("maxConcurrency") {
+    if let Some(v) = d.field("maxConcurrency") {
         let ok = v.as_str() == Some(UNDOCUMENTED)
             || (js::is_safe_integer(Some(v)) && js::number(Some(v)).is_some_and(|x| x >= 1.0));
         if !ok {
@@ -137,9 +138,9 @@ fn dispatch(sink: &mut Sink, d: &Map<String, Value>) {
 
 fn host_integration(sink: &mut Sink, r: &Map<String, Value>) {
     const P: &str = "runtime.hostIntegration";
-    let Some(hi) = as_object(r.get("hostIntegration")) else {
+    let Some(hi) = as_object(r.field("hostIntegration")) else {
         sink.push(
-            absent_or(r.get("hostIntegration"), code::WRONG_TYPE),
+            absent_or(r.field("hostIntegration"), code::WRONG_TYPE),
             P,
             "runtime.hostIntegration is required and must be an object",
         );
@@ -202,7 +203,7 @@ fn host_integration(sink: &mut Sink, r: &Map<String, Value>) {
         |s| HostRuntime::parse(s).is_some(),
         &HostRuntime::one_of(),
     );
-    if hi.contains_key("effortSurface") {
+    if hi.has_field("effortSurface") {
         integration_axis(
             sink,
             hi,
@@ -212,10 +213,10 @@ fn host_integration(sink: &mut Sink, r: &Map<String, Value>) {
             &EffortSurface::one_of(),
         );
     }
-    match as_object(hi.get("dispatch")) {
+    match as_object(hi.field("dispatch")) {
         Some(d) => dispatch(sink, d),
         None => sink.push(
-            absent_or(hi.get("dispatch"), code::WRONG_TYPE),
+            absent_or(hi.field("dispatch"), code::WRONG_TYPE),
             format!("{P}.dispatch"),
             format!("{P}.dispatch must be an object"),
         ),
@@ -224,7 +225,7 @@ fn host_integration(sink: &mut Sink, r: &Map<String, Value>) {
 
 fn orchestrator_exec(sink: &mut Sink, r: &Map<String, Value>) {
     const P: &str = "runtime.orchestratorExec";
-    let Some(v) = r.get("orchestratorExec") else {
+    let Some(v) = r.field("orchestratorExec") else {
         return;
     };
     let Some(oe) = v.as_object() else {
@@ -236,7 +237,7 @@ fn orchestrator_exec(sink: &mut Sink, r: &Map<String, Value>) {
         return;
     };
     reserved_keys(sink, oe, P);
-    let command = oe.get("command");
+    let command = oe.field("command");
     if super::is_reserved_value(command) {
         sink.push(
             code::RESERVED_NAME,
@@ -253,7 +254,7 @@ fn orchestrator_exec(sink: &mut Sink, r: &Map<String, Value>) {
             ),
         );
     }
-    if let Some(args) = oe.get("args") {
+    if let Some(args) = oe.field("args") {
         let ok = args
             .as_array()
             .is_some_and(|a| a.iter().all(Value::is_string));
@@ -269,7 +270,7 @@ fn orchestrator_exec(sink: &mut Sink, r: &Map<String, Value>) {
         }
     }
     for key in ["cwdFlag", "promptFlag", "modelFlag"] {
-        if let Some(v) = oe.get(key)
+        if let Some(v) = oe.field(key)
             && !(v.is_null() || v.is_string())
         {
             {
@@ -288,8 +289,8 @@ fn orchestrator_exec(sink: &mut Sink, r: &Map<String, Value>) {
 
 fn gate_a(sink: &mut Sink, r: &Map<String, Value>) {
     let (Some(install), Some(hooks)) = (
-        as_str(r.get("installSurface")),
-        as_str(r.get("hooksSurface")),
+        as_str(r.field("installSurface")),
+        as_str(r.field("hooksSurface")),
     ) else {
         return;
     };
@@ -321,10 +322,10 @@ type Family = (
 );
 
 fn gate_b(sink: &mut Sink, r: &Map<String, Value>) {
-    let Some(Value::Array(events)) = r.get("extendedHookEvents") else {
+    let Some(Value::Array(events)) = r.field("extendedHookEvents") else {
         return;
     };
-    let hook_events = r.get("hookEvents");
+    let hook_events = r.field("hookEvents");
     let known: Vec<ExtendedHookEvent> = events
         .iter()
         .filter_map(|e| e.as_str().and_then(ExtendedHookEvent::parse))
@@ -366,7 +367,7 @@ fn gate_b(sink: &mut Sink, r: &Map<String, Value>) {
 fn trigger_precedence(sink: &mut Sink, r: &Map<String, Value>) {
     const P: &str = "runtime.triggerPrecedence";
     // Absent: the default (skills, commands) is validated, and it always passes.
-    let Some(value) = r.get("triggerPrecedence") else {
+    let Some(value) = r.field("triggerPrecedence") else {
         return;
     };
     let Some(items) = value.as_array() else {
@@ -419,7 +420,7 @@ fn trigger_precedence(sink: &mut Sink, r: &Map<String, Value>) {
 pub(super) fn validate(sink: &mut Sink, r: &Map<String, Value>) {
     host_integration(sink, r);
     orchestrator_exec(sink, r);
-    let flag = r.get("harnessIsolationFlag");
+    let flag = r.field("harnessIsolationFlag");
     if flag.is_some() && non_empty_str(flag).is_none() {
         sink.push(
             super::envelope::string_code(flag),

@@ -6,6 +6,7 @@
 //! [`crate::sanitize::describe_key`]. The walk only counts past the tenth key, so even a
 //! manifest with hundreds of thousands of keys yields at most 11 records per loop.
 
+use crate::js::Field as _;
 use serde_json::{Map, Value, json};
 
 use super::{code, is_reserved, raw};
@@ -50,7 +51,7 @@ fn host_behavior_warnings(
     shown_id: &str,
     hb: &Map<String, Value>,
 ) {
-    if hb.contains_key("reviewerCli") {
+    if hb.has_field("reviewerCli") {
         out.push(warning(
             code::REMOVED_HOST_BEHAVIOR,
             cap_id,
@@ -138,13 +139,17 @@ pub fn warning_records(manifest: &Value) -> Vec<Diagnostic> {
     let Some(cap) = as_object(Some(manifest)) else {
         return out;
     };
-    let cap_id = cap.get("id").and_then(Value::as_str).unwrap_or("(unknown)");
+    let cap_id = cap
+        .field("id")
+        .and_then(Value::as_str)
+        .unwrap_or("(unknown)");
     let shown_id = raw(cap_id);
-    if let Some(hb) = as_object(cap.get("runtime")).and_then(|r| as_object(r.get("hostBehaviors")))
+    if let Some(hb) =
+        as_object(cap.field("runtime")).and_then(|r| as_object(r.field("hostBehaviors")))
     {
         host_behavior_warnings(&mut out, cap_id, &shown_id, hb);
     }
-    if let Some(reviewer) = as_object(cap.get("reviewer")) {
+    if let Some(reviewer) = as_object(cap.field("reviewer")) {
         reviewer_warnings(&mut out, cap_id, &shown_id, reviewer);
     }
     out

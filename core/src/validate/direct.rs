@@ -1,0 +1,448 @@
+//! Manifest-sized text to [`Value`] in one direct pass, each container allocated once.
+//!
+//! `serde_json` builds a value through its generic visitor: every object starts empty and
+//! grows (its order-preserving map reallocates and rehashes its index on the way), every
+//! array grows by doubling, and the depth bound is then checked by a second walk over the
+//! value. For the small text every real manifest is, that growth and the visitor's
+//! machinery cost more than reading the text. [`parse`] reads the text directly: members
+//! are gathered on one scratch stack and each container is built once at its final size
+//! when it closes, and the depth is bounded while reading.
+//!
+//! It is a shortcut, never a second opinion: it answers only text it can read exactly as
+//! `serde_json` does, with the value `serde_json` builds (same strings, same key order, a
+//! repeated key's last value at its first position). Anything else (invalid text, text
+//! nesting past the bound, `\u` escapes of surrogates, numbers other than plain
+//! non-negative integers that `serde_json` parses on its own) gives `None` or defers to
+//! `serde_json`, and the caller takes the general path, which owns every error message.
+
+use serde_json::{Map, Value};
+
+/// Scratch room reserved up front for the keys and values of open containers. Each
+/// reservation stays under 1 KiB: the C allocator serves a larger request on a slower
+/// path (sorting its freed chunks first), which cost more than the regrowth it saves.
+const PENDING_KEYS: usize = 32;
+const PENDING_VALUES: usize = 12;
+
+/// Parses `text` when it is JSON nesting at most `max_depth` arrays/objects deep and
+/// made only of what this reader handles; `None` otherwise (the caller then parses with
+/// `serde_json`, which yields the same value or the error).
+pub(crate) fn parse(text: &str, max_depth: usize) -> Option<Value> {
+    let mut reader = Reader {
+        text,
+        bytes: text.as_bytes(),
+        pos: 0,
+        depth_left: max_depth,
+        // Room for the members pending at once in a typical manifest: the stacks are
+        // seldom regrown (and copied) while reading.
+        keys: Vec::with_capacity(PENDING_KEYS),
+        values: Vec::with_capacity(PENDING_VALUES),
+    };
+    let value = reader.value()?;
+    reader.skip_whitespace();
+    (reader.pos == reader.bytes.len()).then_some(value)
+}
+
+/// The first position from `from` on holding a quote, a backslash or a control character
+/// (`bytes.len()` when none does). Eight bytes at a time: in each word, the lowest byte
+/// flagged is the first such byte (a borrow only ever flags bytes above a real match).
+fn plain_run_end(bytes: &[u8], from: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let zero_byte = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+    let mut pos = from;
+    while let Some(chunk) = bytes.get(pos..pos + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let word = u64::from_le_bytes(word);
+        let flagged = zero_byte(word ^ (ONES * u64::from(b'"')))
+            | zero_byte(word ^ (ONES * u64::from(b'\\')))
+            | (word.wrapping_sub(ONES * 0x20) & !word & HIGH);
+        if flagged != 0 {
+            return pos + (flagged.trailing_zeros() / 8) as usize;
+        }
+        pos += 8;
+    }
+    while let Some(&b) = bytes.get(pos) {
+        if b == b'"' || b == b'\\' || b < 0x20 {
+            break;
+        }
+        pos += 1;
+    }
+    pos
+}
+
+/// The reading state: the text, the position, the nesting still allowed, and the scratch
+/// stacks on which open containers gather their members (one stack of values for arrays
+/// and objects alike: containers close in the reverse order they open).
+struct Reader<'t> {
+    text: &'t str,
+    bytes: &'t [u8],
+    pos: usize,
+    depth_left: usize,
+    keys: Vec<String>,
+    values: Vec<Value>,
+}
+
+impl Reader<'_> {
+    fn skip_whitespace(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.bytes.get(self.pos) {
+            self.pos += 1;
+        }
+    }
+
+    /// The next byte that is not whitespace, not consumed.
+    fn peek(&mut self) -> Option<u8> {
+        self.skip_whitespace();
+        self.bytes.get(self.pos).copied()
+    }
+
+    /// Consumes `literal` when the text continues with it.
+    fn literal(&mut self, literal: &str, value: Value) -> Option<Value> {
+        let end = self.pos + literal.len();
+        if self.bytes.get(self.pos..end) == Some(literal.as_bytes()) {
+            self.pos = end;
+            Some(value)
+        } else {
+            None
+        }
+    }
+
+    fn value(&mut self) -> Option<Value> {
+        match self.peek()? {
+            b'{' => self.object(),
+            b'[' => self.array(),
+            b'"' => self.string().map(Value::String),
+            b't' => self.literal("true", Value::Bool(true)),
+            b'f' => self.literal("false", Value::Bool(false)),
+            b'n' => self.literal("null", Value::Null),
+            b'-' | b'0'..=b'9' => self.number(),
+            _ => None,
+        }
+    }
+
+    /// Enters one container level, refusing past the depth bound.
+    fn enter(&mut self) -> Option<()> {
+        self.depth_left = self.depth_left.checked_sub(1)?;
+        self.pos += 1;
+        Some(())
+    }
+
+    fn object(&mut self) -> Option<Value> {
+        self.enter()?;
+        let start = (self.keys.len(), self.values.len());
+        if self.peek()? == b'}' {
+            self.pos += 1;
+        } else {
+            loop {
+                if self.peek()? != b'"' {
+                    return None;
+                }
+                let key = self.string()?;
+                if self.peek()? != b':' {
+                    return None;
+                }
+                self.pos += 1;
+                let value = self.value()?;
+                self.keys.push(key);
+                self.values.push(value);
+                match self.peek()? {
+                    b',' => self.pos += 1,
+                    b'}' => {
+                        self.pos += 1;
+                        break;
+                    }
+                    _ => return None,
+                }
+            }
+        }
+        self.depth_left += 1;
+        let mut map = Map::with_capacity(self.keys.len() - start.0);
+        for (key, value) in self.keys.drain(start.0..).zip(self.values.drain(start.1..)) {
+            map.insert(key, value);
+        }
+        Some(Value::Object(map))
+    }
+
+    fn array(&mut self) -> Option<Value> {
+        self.enter()?;
+        let start = self.values.len();
+        if self.peek()? == b']' {
+            self.pos += 1;
+        } else {
+            loop {
+                let item = self.value()?;
+                self.values.push(item);
+                match self.peek()? {
+                    b',' => self.pos += 1,
+                    b']' => {
+                        self.pos += 1;
+                        break;
+                    }
+                    _ => return None,
+                }
+            }
+        }
+        self.depth_left += 1;
+        Some(Value::Array(self.values.drain(start..).collect()))
+    }
+
+    /// A string at the opening quote: its text, escapes decoded. A raw control character,
+    /// a bad escape or a `\u` escape of a surrogate gives `None`.
+    fn string(&mut self) -> Option<String> {
+        self.pos += 1;
+        let start = self.pos;
+        let mut owned: Option<String> = None;
+        let mut run = start;
+        loop {
+            self.pos = plain_run_end(self.bytes, self.pos);
+            let b = *self.bytes.get(self.pos)?;
+            match b {
+                b'"' => {
+                    let tail = self.text.get(run..self.pos)?;
+                    self.pos += 1;
+                    return Some(match owned {
+                        Some(mut s) => {
+                            s.push_str(tail);
+                            s
+                        }
+                        None => tail.to_owned(),
+                    });
+                }
+                b'\\' => {
+                    let s = owned.get_or_insert_with(String::new);
+                    s.push_str(self.text.get(run..self.pos)?);
+                    let escape = *self.bytes.get(self.pos + 1)?;
+                    self.pos += 2;
+                    let decoded = match escape {
+                        b'"' => '"',
+                        b'\\' => '\\',
+                        b'/' => '/',
+                        b'b' => '\u{8}',
+                        b'f' => '\u{c}',
+                        b'n' => '\n',
+                        b'r' => '\r',
+                        b't' => '\t',
+                        b'u' => {
+                            let hex = self.text.get(self.pos..self.pos + 4)?;
+                            if !hex.bytes().all(|h| h.is_ascii_hexdigit()) {
+                                return None;
+                            }
+                            self.pos += 4;
+                            // Surrogates (pairs or lone) are left to serde_json.
+                            char::from_u32(u32::from_str_radix(hex, 16).ok()?)?
+                        }
+                        _ => return None,
+                    };
+                    s.push(decoded);
+                    run = self.pos;
+                }
+                0..=0x1f => return None,
+                _ => self.pos += 1,
+            }
+        }
+    }
+
+    /// A number: plain non-negative integers are read here, any other number token is
+    /// handed to `serde_json` on its own (which reads it exactly as within the text).
+    fn number(&mut self) -> Option<Value> {
+        let start = self.pos;
+        while let Some(b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E') = self.bytes.get(self.pos) {
+            self.pos += 1;
+        }
+        let token = self.text.get(start..self.pos)?;
+        let plain = token.len() <= 19
+            && token.bytes().all(|b| b.is_ascii_digit())
+            && (token.len() == 1 || !token.starts_with('0'));
+        if plain {
+            token.parse::<u64>().ok().map(Value::from)
+        } else {
+            serde_json::from_str::<Value>(token)
+                .ok()
+                .filter(Value::is_number)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `Some` only with the value `serde_json` builds, and only within the depth bound.
+    fn agrees(text: &str) -> bool {
+        match parse(text, 64) {
+            Some(value) => {
+                serde_json::from_str::<Value>(text).ok().as_ref() == Some(&value)
+                    && !super::super::bounds::value_exceeds_depth(&value, 64)
+            }
+            None => true,
+        }
+    }
+
+    #[test]
+    fn first_party_manifests_are_read_here_as_serde_json_reads_them() {
+        for capability in crate::embedded::first_party() {
+            let ours = parse(capability.manifest, 64);
+            let theirs = serde_json::from_str::<Value>(capability.manifest).ok();
+            assert!(ours.is_some(), "{}", capability.folder);
+            assert_eq!(ours, theirs, "{}", capability.folder);
+        }
+    }
+
+    #[test]
+    fn reads_what_it_handles_and_defers_the_rest() {
+        let read = [
+            "0",
+            "18446744073709551615",
+            "18446744073709551616",
+            "-3",
+            "1.5e3",
+            "-0",
+            "0.1",
+            "true",
+            " null ",
+            r#""a\"b\\c\/d\b\f\n\r\t\u00e9\u0000\u20ac""#,
+            r#"{"b":1,"a":[true,false,null],"b":2}"#,
+            r#"{"a":{"a":{}},"":[[],{}]}"#,
+            "\"\u{7f}é\"",
+        ];
+        for text in read {
+            let value = parse(text, 64);
+            assert!(value.is_some(), "{text}");
+            assert_eq!(value, serde_json::from_str::<Value>(text).ok(), "{text}");
+        }
+        let deferred = [
+            "",
+            "01",
+            "1-2",
+            "-",
+            "[1,]",
+            "{\"a\" 1}",
+            "{\"a\":1,}",
+            "[1] x",
+            "[1",
+            r#""\ud83d\ude00""#,
+            r#""\ud800""#,
+            r#""\x""#,
+            "\"a\u{1}\"",
+            "tru",
+            "nul",
+            "{1:2}",
+            "1E400",
+        ];
+        for text in deferred {
+            assert_eq!(parse(text, 64), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn depth_past_the_bound_defers() {
+        let nested = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+        assert!(parse(&nested(64), 64).is_some());
+        assert_eq!(parse(&nested(65), 64), None);
+        let objects = |n: usize| format!("{}1{}", r#"{"a":"#.repeat(n), "}".repeat(n));
+        assert!(parse(&objects(64), 64).is_some());
+        assert_eq!(parse(&objects(65), 64), None);
+        // The bound is on nesting, not on the number of containers.
+        let wide = format!("[{}]", vec![nested(63); 50].join(","));
+        assert!(parse(&wide, 64).is_some());
+    }
+
+    /// The word-at-a-time search stops where a byte-at-a-time search does.
+    #[quickcheck_macros::quickcheck]
+    #[allow(clippy::needless_pass_by_value)] // Reason: quickcheck hands its inputs by value.
+    fn plain_run_ends_where_a_byte_search_ends(bytes: Vec<u8>, from: u8) -> bool {
+        let from = usize::from(from) % (bytes.len() + 1);
+        let naive = bytes[from..]
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+            .map_or(bytes.len(), |i| from + i);
+        plain_run_end(&bytes, from) == naive
+    }
+
+    #[test]
+    fn plain_run_end_finds_each_stop_at_each_place() {
+        for stop in [b'"', b'\\', 0, 0x1f] {
+            for at in 0..20 {
+                let mut bytes = vec![b'a'; 21];
+                bytes[at] = stop;
+                bytes[20] = 0x80;
+                assert_eq!(plain_run_end(&bytes, 0), at, "{stop} at {at}");
+                assert_eq!(plain_run_end(&bytes, at + 1), 21);
+            }
+        }
+        assert_eq!(
+            plain_run_end(&[0x20, 0x7f, 0xff, b'!', b'#', b'[', b']'], 0),
+            7
+        );
+    }
+
+    /// Texts spelled from JSON tokens in random order: mostly invalid, often valid.
+    #[quickcheck_macros::quickcheck]
+    fn token_soup_is_read_as_serde_json_reads_it(tokens: Vec<u8>) -> bool {
+        const TOKENS: [&str; 20] = [
+            "[",
+            "]",
+            "{",
+            "}",
+            ",",
+            ":",
+            r#""a""#,
+            r#""[,\"}\u0041""#,
+            "1",
+            "-2.5e3",
+            "null",
+            " ",
+            "\"",
+            "true",
+            "0",
+            "\\",
+            "\n",
+            r#""\ud83d""#,
+            "e",
+            "-",
+        ];
+        let text: String = tokens
+            .into_iter()
+            .map(|t| TOKENS[usize::from(t) % TOKENS.len()])
+            .collect();
+        agrees(&text)
+    }
+
+    /// Valid values of every kind, duplicate keys included, compact and pretty: each is
+    /// read here (none is deferred) and equals what `serde_json` builds.
+    #[quickcheck_macros::quickcheck]
+    #[allow(clippy::needless_pass_by_value)] // Reason: quickcheck hands its inputs by value.
+    fn valid_values_are_read_as_serde_json_reads_them(shape: Vec<(u8, u8)>, s: String) -> bool {
+        fn build(shape: &mut std::slice::Iter<'_, (u8, u8)>, s: &str, depth: usize) -> String {
+            let Some(&(kind, n)) = shape.next() else {
+                return "0".to_owned();
+            };
+            let n = usize::from(n % 9);
+            match (kind % 6, depth < 5) {
+                (0, true) => {
+                    let items: Vec<String> = (0..n).map(|_| build(shape, s, depth + 1)).collect();
+                    format!("[{}]", items.join(","))
+                }
+                (1, true) => {
+                    let members: Vec<String> = (0..n)
+                        .map(|i| format!(r#""k{}":{}"#, i % 4, build(shape, s, depth + 1)))
+                        .collect();
+                    format!("{{{}}}", members.join(","))
+                }
+                (2, _) => serde_json::to_string(s).unwrap_or_default(),
+                (3, _) => format!("{}", u64::from(kind) * 1_000_003),
+                (4, _) => ["true", "false", "null"][n % 3].to_owned(),
+                _ => format!("\"{n}\\n\\u00{kind:02x}\\\"\""),
+            }
+        }
+        let text = build(&mut shape.iter(), &s, 0);
+        let Ok(pretty) =
+            serde_json::from_str::<Value>(&text).and_then(|v| serde_json::to_string_pretty(&v))
+        else {
+            return false; // the generator must only spell valid JSON
+        };
+        [text, pretty]
+            .iter()
+            .all(|t| parse(t, 64).is_some() && agrees(t))
+    }
+}
