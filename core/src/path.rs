@@ -153,21 +153,26 @@ pub(crate) fn plain_segments(path: &str) -> bool {
 /// bytes (`/` is ASCII, so it never splits a character), counting each segment's length and
 /// leading dots.
 pub(crate) fn plain_segments_of(parts: &[&str]) -> bool {
-    let (mut len, mut dots) = (0usize, 0usize);
-    for &b in parts.iter().flat_map(|p| p.as_bytes()) {
-        if b == b'/' {
-            if len == 0 || (len == dots && len <= 2) {
-                return false;
+    // `state` is the length of the current segment while it is all dots and at most two
+    // long (0: empty, 1: `.`, 2: `..`), and `SAFE` once it can no longer be any of those;
+    // a `/` ending a segment in state 0–2 is an error. One pass, no early exit (paths are
+    // short), a loop per part rather than a chained iterator.
+    const SAFE: u8 = 3;
+    let mut state = 0u8;
+    let mut bad = false;
+    for part in parts {
+        for &b in part.as_bytes() {
+            if b == b'/' {
+                bad |= state < SAFE;
+                state = 0;
+            } else if b == b'.' {
+                state += u8::from(state < SAFE);
+            } else {
+                state = SAFE;
             }
-            (len, dots) = (0, 0);
-        } else {
-            if b == b'.' && dots == len {
-                dots += 1;
-            }
-            len += 1;
         }
     }
-    !(len == 0 || (len == dots && len <= 2))
+    !bad && state == SAFE
 }
 
 /// The parts concatenated into one string allocated once (hot paths use it instead of
@@ -340,6 +345,24 @@ mod tests {
                 "{path:?} in parts"
             );
         }
+    }
+
+    /// The one-pass segment check equals splitting on `/` (strings drawn from `/`, `.` and
+    /// other characters, cut into parts anywhere).
+    #[quickcheck_macros::quickcheck]
+    #[allow(clippy::needless_pass_by_value)] // Reason: quickcheck passes generated values by value.
+    fn plain_segments_equal_splitting(picks: Vec<u8>, cut: usize) -> bool {
+        const CHARS: [char; 5] = ['/', '.', 'a', '.', 'é'];
+        let text: String = picks.iter().map(|p| CHARS[usize::from(*p) % 5]).collect();
+        let split = text
+            .split('/')
+            .all(|s| !s.is_empty() && s != "." && s != "..");
+        let mid = (0..=cut % (text.len() + 1))
+            .rev()
+            .find(|&i| text.is_char_boundary(i))
+            .unwrap_or(0);
+        let (head, tail) = text.split_at(mid);
+        plain_segments(&text) == split && plain_segments_of(&[head, tail]) == split
     }
 
     #[test]
