@@ -89,7 +89,21 @@ impl<'a> ConfinedRoot<'a> {
         }
     }
 
-    /// `dest_subpath` resolved under the root, as [`dest_within_root`].
+    /// A root known to be resolved already: a kind's `dest_dir` as [`kinds_of`] computes
+    /// it, which is always absolute and normal (see [`Self::dest`]), so [`Self::new`]
+    /// would borrow it as it is without the check.
+    pub(crate) fn resolved(cwd: &'a str, root: &'a str) -> Self {
+        debug_assert!(path::is_normal_absolute(root), "{root:?}");
+        Self {
+            cwd,
+            root,
+            resolved: Cow::Borrowed(root),
+        }
+    }
+
+    /// `dest_subpath` resolved under the root, as [`dest_within_root`]. The result is
+    /// absolute and normal: the resolved root (absolute, normal, not `/`) plus a plain
+    /// relative path, or what [`path::resolve`] returns.
     pub(crate) fn dest(&self, dest_subpath: &str) -> Result<String, Error> {
         if !self.root.is_empty() && self.resolved != "/" && is_plain_relative(dest_subpath) {
             // As in `dest_of`: a plain relative path under a root other than `/` resolves
@@ -221,6 +235,8 @@ pub(crate) fn kinds_of(
     require_config_dir(config_dir)?;
     let entries = descriptor.artifact_layout.entries(scope);
     let mut kinds = Vec::with_capacity(entries.len());
+    // The config directory is resolved once for every entry rooted there.
+    let config_root = ConfinedRoot::new(&host.cwd, config_dir);
     for (index, entry) in entries.iter().enumerate() {
         if entry.kind == ArtifactKindName::Skills && entry.converter.is_none() {
             return Err(Error::new(
@@ -233,8 +249,10 @@ pub(crate) fn kinds_of(
             (Some(rel), Scope::Global) if !rel.is_empty() => Some(path::join(&[&host.home, rel])),
             _ => None,
         };
-        let root = home.as_deref().unwrap_or(config_dir);
-        let dest_dir = dest_within_root(&host.cwd, root, &entry.dest_subpath)?;
+        let dest_dir = match &home {
+            Some(home) => dest_within_root(&host.cwd, home, &entry.dest_subpath)?,
+            None => config_root.dest(&entry.dest_subpath)?,
+        };
         kinds.push(ArtifactKind {
             kind: entry.kind,
             dest_subpath: entry.dest_subpath.clone(),
@@ -345,6 +363,22 @@ mod tests {
         );
         assert!(c.dest_of(&["../", "b"]).is_err());
         assert_eq!(c.dest_of(&["a//", "b"]), Ok("/c/skills/a/b".into()));
+    }
+
+    /// Every destination [`dest_within_root`] accepts is absolute and normal (what
+    /// [`ConfinedRoot::resolved`] takes on trust for a kind's `dest_dir`), whatever the
+    /// working directory, root and sub-path (drawn from pieces making every kind of segment).
+    #[quickcheck_macros::quickcheck]
+    fn accepted_destinations_are_normal_absolute(picks: (u8, u8, u8, u8, u8, u8)) -> bool {
+        const PIECES: [&str; 12] = [
+            "", "/", "a", ".", "..", "//", "/c", "x/", "./b", "../", "C:\\x", "~",
+        ];
+        let piece = |p: u8| PIECES[usize::from(p) % PIECES.len()];
+        let cwd = ["/", piece(picks.0)].concat();
+        let root = [piece(picks.1), piece(picks.2)].concat();
+        let sub = [piece(picks.3), piece(picks.4), piece(picks.5)].concat();
+        dest_within_root(&cwd, &root, &sub)
+            .map_or(true, |dest| dest != "/" && path::is_normal_absolute(&dest))
     }
 
     #[test]

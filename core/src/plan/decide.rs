@@ -19,7 +19,7 @@ use crate::diagnostic::Diagnostic;
 use crate::error::Error;
 use crate::host::Host;
 use crate::intent::{ConfigIntent, Hooks};
-use crate::layout::kinds_of;
+use crate::layout::{ConfinedRoot, kinds_of};
 use crate::manifest::RuntimeDescriptor;
 use crate::registry::Registry;
 use crate::scope::{lookup_runtime, scope_of};
@@ -203,12 +203,16 @@ pub(super) fn decide<'a>(
         if kind.kind == ArtifactKindName::Agents {
             agent_ext = agent_file_extension(descriptor)?;
         }
-        if let Some(count) = plain_count(kind, agent_ext, &inputs, &commands, &agents) {
+        // Every `dest_dir` of the layout is absolute and normal.
+        let root = ConfinedRoot::resolved(inputs.cwd, &kind.dest_dir);
+        if let Some(count) = plain_count(&root, kind, agent_ext, &inputs, &commands, &agents) {
             placements += count;
             spelling.push(KindPlacements::Plain);
         } else {
             let mut out = Vec::new();
-            placements_checked(&mut out, kind, agent_ext, &inputs, &commands, &agents)?;
+            placements_checked(
+                &mut out, &root, kind, agent_ext, &inputs, &commands, &agents,
+            )?;
             placements += out.len();
             spelling.push(KindPlacements::Checked(out));
         }
@@ -283,6 +287,7 @@ impl PlanDecision<'_> {
             match how {
                 KindPlacements::Plain => placements_plain(
                     &mut out,
+                    &ConfinedRoot::resolved(self.inputs.cwd, &kind.dest_dir),
                     kind,
                     self.agent_ext,
                     &self.inputs,

@@ -152,17 +152,17 @@ impl Source<'_> {
 }
 
 /// Appends every placement of one kind, for the selected `commands` and `agents`, to `out`,
-/// each destination resolved and confined under the kind's root ([`ConfinedRoot::dest_of`]).
+/// each destination resolved and confined under the kind's root ([`ConfinedRoot::dest_of`];
+/// `root` is `kind.dest_dir` resolved against `inputs.cwd`).
 pub(crate) fn placements_checked<S: AsRef<str>>(
     out: &mut Vec<Placement>,
+    root: &ConfinedRoot<'_>,
     kind: &ArtifactKind,
     agent_ext: &str,
     inputs: &Inputs<'_>,
     commands: &[S],
     agents: &[S],
 ) -> Result<(), Error> {
-    // The root is resolved once for all of the kind's destinations.
-    let root = ConfinedRoot::new(inputs.cwd, &kind.dest_dir);
     walk(
         kind,
         agent_ext,
@@ -180,13 +180,13 @@ pub(crate) fn placements_checked<S: AsRef<str>>(
 /// the root plus its relative parts, so nothing can fail.
 pub(crate) fn placements_plain<S: AsRef<str>>(
     out: &mut Vec<Placement>,
+    root: &ConfinedRoot<'_>,
     kind: &ArtifactKind,
     agent_ext: &str,
     inputs: &Inputs<'_>,
     commands: &[S],
     agents: &[S],
 ) {
-    let root = ConfinedRoot::new(inputs.cwd, &kind.dest_dir);
     let walked = walk::<Infallible, S>(
         kind,
         agent_ext,
@@ -229,13 +229,13 @@ fn placement(
 /// is decided once per shape of parts ([`ConfinedRoot::admits_plain`]) without building
 /// any destination.
 pub(crate) fn plain_count<S: AsRef<str>>(
+    root: &ConfinedRoot<'_>,
     kind: &ArtifactKind,
     agent_ext: &str,
     inputs: &Inputs<'_>,
     commands: &[S],
     agents: &[S],
 ) -> Option<usize> {
-    let root = ConfinedRoot::new(inputs.cwd, &kind.dest_dir);
     // Commands, agents and flat skills have one placement per stem, all of one shape: the
     // first placement decides for every one. Otherwise a kind has at most two shapes
     // (nested skills, the Kimi root and its subagents), told apart by their number of parts.
@@ -504,23 +504,28 @@ mod tests {
                                 home: None,
                                 dest_dir: root.into(),
                             };
+                            let confined = ConfinedRoot::new(inputs.cwd, &kind.dest_dir);
                             let mut checked = Vec::new();
                             let resolved = placements_checked(
                                 &mut checked,
+                                &confined,
                                 &kind,
                                 ext,
                                 &inputs,
                                 &commands,
                                 &agents,
                             );
-                            let Some(count) = plain_count(&kind, ext, &inputs, &commands, &agents)
+                            let Some(count) =
+                                plain_count(&confined, &kind, ext, &inputs, &commands, &agents)
                             else {
                                 refused += 1;
                                 continue;
                             };
                             admitted += 1;
                             let mut plain = Vec::new();
-                            placements_plain(&mut plain, &kind, ext, &inputs, &commands, &agents);
+                            placements_plain(
+                                &mut plain, &confined, &kind, ext, &inputs, &commands, &agents,
+                            );
                             let case = format!("{root:?} {prefix:?} {name:?} {nesting:?} {ext}");
                             assert_eq!(resolved, Ok(()), "{case}");
                             assert_eq!(plain, checked, "{case}");
