@@ -23,7 +23,7 @@ use crate::layout::{ConfinedRoot, kinds_of};
 use crate::manifest::RuntimeDescriptor;
 use crate::registry::Registry;
 use crate::scope::{lookup_runtime, scope_of};
-use crate::trigger::{Trigger, has_duplicates, surface_counts, surface_of};
+use crate::trigger::{Stems, Trigger, has_duplicates, surface_counts, surface_of};
 use crate::vocab::{ArtifactKindName, Scope};
 
 use super::placement::{
@@ -140,8 +140,8 @@ enum KindPlacements {
 pub struct PlanDecision<'a> {
     descriptor: &'a RuntimeDescriptor,
     inputs: Inputs<'a>,
-    commands: Vec<&'a str>,
-    agents: Vec<&'a str>,
+    commands: Stems<'a>,
+    agents: Stems<'a>,
     agent_ext: &'a str,
     /// One per `head.kinds` entry.
     kinds: Vec<KindPlacements>,

@@ -24,6 +24,7 @@ use crate::layout::{ArtifactKind, ConfinedRoot, is_namespaced_by_dir};
 use crate::manifest::RuntimeDescriptor;
 use crate::path;
 use crate::profile::{CommandSource, parse_requires};
+use crate::trigger::Stems;
 use crate::vocab::{ArtifactKindName, Nesting};
 
 use super::{Inputs, Placement};
@@ -154,14 +155,14 @@ impl Source<'_> {
 /// Appends every placement of one kind, for the selected `commands` and `agents`, to `out`,
 /// each destination resolved and confined under the kind's root ([`ConfinedRoot::dest_of`];
 /// `root` is `kind.dest_dir` resolved against `inputs.cwd`).
-pub(crate) fn placements_checked<S: AsRef<str>>(
+pub(crate) fn placements_checked(
     out: &mut Vec<Placement>,
     root: &ConfinedRoot<'_>,
     kind: &ArtifactKind,
     agent_ext: &str,
     inputs: &Inputs<'_>,
-    commands: &[S],
-    agents: &[S],
+    commands: &Stems<'_>,
+    agents: &Stems<'_>,
 ) -> Result<(), Error> {
     walk(
         kind,
@@ -178,16 +179,16 @@ pub(crate) fn placements_checked<S: AsRef<str>>(
 
 /// [`placements_checked`] for a kind whose destinations [`plain_count`] admitted: each is
 /// the root plus its relative parts, so nothing can fail.
-pub(crate) fn placements_plain<S: AsRef<str>>(
+pub(crate) fn placements_plain(
     out: &mut Vec<Placement>,
     root: &ConfinedRoot<'_>,
     kind: &ArtifactKind,
     agent_ext: &str,
     inputs: &Inputs<'_>,
-    commands: &[S],
-    agents: &[S],
+    commands: &Stems<'_>,
+    agents: &Stems<'_>,
 ) {
-    let walked = walk::<Infallible, S>(
+    let walked = walk::<Infallible>(
         kind,
         agent_ext,
         inputs,
@@ -228,13 +229,13 @@ fn placement(
 /// relative path is plain therefore depends only on the fixed parts around the stems, and
 /// is decided once per shape of parts ([`ConfinedRoot::admits_plain`]) without building
 /// any destination.
-pub(crate) fn plain_count<S: AsRef<str>>(
+pub(crate) fn plain_count(
     root: &ConfinedRoot<'_>,
     kind: &ArtifactKind,
     agent_ext: &str,
     inputs: &Inputs<'_>,
-    commands: &[S],
-    agents: &[S],
+    commands: &Stems<'_>,
+    agents: &Stems<'_>,
 ) -> Option<usize> {
     // Commands, agents and flat skills have one placement per stem, all of one shape: the
     // first placement decides for every one. Otherwise a kind has at most two shapes
@@ -335,12 +336,12 @@ type Emit<'e, E> = dyn FnMut(&str, Source<'_>, &[&str]) -> Result<(), E> + 'e;
 /// Calls `emit(stem, source, relative destination parts)` for every placement of one kind,
 /// in plan order. The relative parts of one kind differ only in their stems (see
 /// [`count_placements`]).
-fn walk<E, S: AsRef<str>>(
+fn walk<E>(
     kind: &ArtifactKind,
     agent_ext: &str,
     inputs: &Inputs<'_>,
-    commands: &[S],
-    agents: &[S],
+    commands: &Stems<'_>,
+    agents: &Stems<'_>,
     emit: &mut Emit<'_, E>,
 ) -> Result<(), E> {
     let prefix = kind.prefix.as_str();
@@ -350,7 +351,6 @@ fn walk<E, S: AsRef<str>>(
             // `compose_command_filename`, as parts.
             let prefix = if namespaced { "" } else { prefix };
             for stem in commands {
-                let stem = stem.as_ref();
                 emit(stem, Source::Command(stem), &[prefix, stem, ".md"])?;
             }
         }
@@ -363,7 +363,6 @@ fn walk<E, S: AsRef<str>>(
             };
             let mut owners: Vec<&str> = Vec::new();
             for stem in commands {
-                let stem = stem.as_ref();
                 owners.clear();
                 if nest {
                     owners_of(stem, &routers, inputs.child_to_routers, &mut owners);
@@ -379,7 +378,6 @@ fn walk<E, S: AsRef<str>>(
         }
         ArtifactKindName::Agents => {
             for stem in agents {
-                let stem = stem.as_ref();
                 emit(stem, Source::Agent(stem), &[stem, agent_ext])?;
             }
         }
@@ -391,7 +389,6 @@ fn walk<E, S: AsRef<str>>(
             // it and its compact variant are selected (the full file is read last).
             let mut names: Vec<(&str, &str)> = Vec::new();
             for stem in agents {
-                let stem = stem.as_ref();
                 let Some(name) = kimi_subagent_name(stem) else {
                     continue;
                 };
@@ -483,6 +480,7 @@ mod tests {
             ..walked
         };
         let (mut admitted, mut refused) = (0, 0);
+        let (command_stems, agent_stems) = (Stems::All(&commands), Stems::All(&agents));
         for inputs in [walked, counted] {
             for root in roots {
                 for prefix in prefixes {
@@ -512,19 +510,30 @@ mod tests {
                                 &kind,
                                 ext,
                                 &inputs,
-                                &commands,
-                                &agents,
+                                &command_stems,
+                                &agent_stems,
                             );
-                            let Some(count) =
-                                plain_count(&confined, &kind, ext, &inputs, &commands, &agents)
-                            else {
+                            let Some(count) = plain_count(
+                                &confined,
+                                &kind,
+                                ext,
+                                &inputs,
+                                &command_stems,
+                                &agent_stems,
+                            ) else {
                                 refused += 1;
                                 continue;
                             };
                             admitted += 1;
                             let mut plain = Vec::new();
                             placements_plain(
-                                &mut plain, &confined, &kind, ext, &inputs, &commands, &agents,
+                                &mut plain,
+                                &confined,
+                                &kind,
+                                ext,
+                                &inputs,
+                                &command_stems,
+                                &agent_stems,
                             );
                             let case = format!("{root:?} {prefix:?} {name:?} {nesting:?} {ext}");
                             assert_eq!(resolved, Ok(()), "{case}");
