@@ -104,12 +104,12 @@ type Resolved = Result<(String, Provenance), Error>;
 /// The first usable override among `indices`, tilde-expanded.
 fn first_override(
     config_home: &ConfigHome,
-    indices: &[usize],
+    indices: impl IntoIterator<Item = usize>,
     host: &Host,
 ) -> Option<(String, Provenance)> {
     indices
-        .iter()
-        .find_map(|&index| env_override(config_home, index, host))
+        .into_iter()
+        .find_map(|index| env_override(config_home, index, host))
         .map(|(name, value)| {
             (
                 expand_tilde(&value, &host.home),
@@ -119,8 +119,7 @@ fn first_override(
 }
 
 fn dot_home(config_home: &ConfigHome, host: &Host) -> Resolved {
-    let all: Vec<usize> = (0..config_home.env.len()).collect();
-    if let Some(found) = first_override(config_home, &all, host) {
+    if let Some(found) = first_override(config_home, 0..config_home.env.len(), host) {
         return Ok(found);
     }
     let name = required(config_home.name.as_ref(), "name", config_home.kind)?;
@@ -128,7 +127,7 @@ fn dot_home(config_home: &ConfigHome, host: &Host) -> Resolved {
 }
 
 fn dot_home_nested(config_home: &ConfigHome, host: &Host) -> Resolved {
-    if let Some(found) = first_override(config_home, &[0], host) {
+    if let Some(found) = first_override(config_home, [0], host) {
         return Ok(found);
     }
     let parent = required(config_home.parent.as_ref(), "parent", config_home.kind)?;
@@ -168,7 +167,7 @@ fn dot_home_nested(config_home: &ConfigHome, host: &Host) -> Resolved {
 
 fn xdg(config_home: &ConfigHome, host: &Host) -> Resolved {
     let home = host.home.as_str();
-    if let Some(found) = first_override(config_home, &[0], host) {
+    if let Some(found) = first_override(config_home, [0], host) {
         return Ok(found);
     }
     if let Some((name, value)) = env_override(config_home, 1, host) {
@@ -189,7 +188,7 @@ fn xdg(config_home: &ConfigHome, host: &Host) -> Resolved {
 }
 
 fn generic_agents_root(config_home: &ConfigHome, host: &Host) -> Resolved {
-    if let Some(found) = first_override(config_home, &[0], host) {
+    if let Some(found) = first_override(config_home, [0], host) {
         return Ok(found);
     }
     let probe = probe_list(config_home);

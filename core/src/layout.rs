@@ -272,9 +272,15 @@ pub(crate) fn kinds_of(
 /// `-`. Always false for other kinds.
 #[must_use]
 pub fn is_namespaced_by_dir(kind: ArtifactKindName, dest_subpath: &str, prefix: &str) -> bool {
-    let last = path::basename(&path::to_posix(dest_subpath));
-    let stem = prefix.strip_suffix('-').unwrap_or(prefix);
-    kind == ArtifactKindName::Commands && last == stem
+    kind == ArtifactKindName::Commands
+        && last_segment(dest_subpath) == prefix.strip_suffix('-').unwrap_or(prefix)
+}
+
+/// `path::basename(&path::to_posix(p))` without building either string: trailing
+/// separators (`/` or `\`) dropped, then everything after the last separator.
+fn last_segment(p: &str) -> &str {
+    let trimmed = p.trim_end_matches(['/', '\\']);
+    trimmed.rsplit(['/', '\\']).next().unwrap_or(trimmed)
 }
 
 /// The file name a command is written under: `<stem>.md` when namespaced by directory, else
@@ -320,6 +326,16 @@ mod tests {
             compose_command_filename(false, "gsd-", "help"),
             "gsd-help.md"
         );
+    }
+
+    /// The last segment is read without building strings exactly as `basename` reads the
+    /// POSIX spelling (paths drawn from separators, dots and letters).
+    #[quickcheck_macros::quickcheck]
+    #[allow(clippy::needless_pass_by_value)] // Reason: quickcheck passes generated values by value.
+    fn last_segment_is_the_posix_basename(picks: Vec<u8>) -> bool {
+        const CHARS: [char; 5] = ['/', '\\', 'g', '.', 'é'];
+        let p: String = picks.iter().map(|c| CHARS[usize::from(*c) % 5]).collect();
+        last_segment(&p) == path::basename(&path::to_posix(&p))
     }
 
     #[test]

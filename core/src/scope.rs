@@ -162,7 +162,12 @@ pub(crate) fn scope_of(
     };
     Ok(ResolvedScope {
         id: scope,
-        config_home: path::to_posix(&dir),
+        // `to_posix`, without copying a directory that has no `\`.
+        config_home: if dir.contains('\\') {
+            path::to_posix(&dir)
+        } else {
+            dir
+        },
         settings_file: descriptor.settings_file(scope).map(str::to_owned),
         consent_required: scope == Scope::Local,
         host_precedence_rank: scope.rank(),
