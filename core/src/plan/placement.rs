@@ -92,11 +92,7 @@ pub fn derive_routers(commands: &[CommandSource]) -> Routers {
 /// The agent file suffix: `hostBehaviors.agentFileExtension` when declared (a suffix starting
 /// with `.` that names a file: no separator, no NUL), else `.md`.
 pub(crate) fn agent_file_extension(descriptor: &RuntimeDescriptor) -> Result<&str, Error> {
-    let Some(value) = descriptor
-        .host_behaviors
-        .as_ref()
-        .and_then(|b| b.get("agentFileExtension"))
-    else {
+    let Some(value) = crate::scope::host_behavior(descriptor, "agentFileExtension") else {
         return Ok(".md");
     };
     match value.as_str() {
