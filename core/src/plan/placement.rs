@@ -233,13 +233,17 @@ pub(crate) fn plain_count(
     commands: &Stems<'_>,
     agents: &Stems<'_>,
 ) -> Option<usize> {
-    // Commands, agents and flat skills have one placement per stem, all of one shape: the
-    // first placement decides for every one. Otherwise a kind has at most two shapes
+    // Commands, agents and flat skills have one placement per stem, all of one shape,
+    // decided with a stand-in stem (see above). Otherwise a kind has at most two shapes
     // (nested skills, the Kimi root and its subagents), told apart by their number of parts.
-    let uniform = match kind.kind {
-        ArtifactKindName::Commands => Some(commands.len()),
-        ArtifactKindName::Agents => Some(agents.len()),
-        ArtifactKindName::Skills if !nests(kind, inputs) => Some(commands.len()),
+    let uniform = |stems: &Stems<'_>| {
+        let (before, after) = flat_shape(kind, agent_ext);
+        (stems.len() == 0 || root.admits_plain(&[before, STAND_IN, after])).then_some(stems.len())
+    };
+    match kind.kind {
+        ArtifactKindName::Commands => return uniform(commands),
+        ArtifactKindName::Agents => return uniform(agents),
+        ArtifactKindName::Skills if !nests(kind, inputs) => return uniform(commands),
         ArtifactKindName::Skills => {
             // Every command is selected (the selection only filters, in order): the
             // inventory counted the nested placements once. Both shapes are checked with a
@@ -248,14 +252,14 @@ pub(crate) fn plain_count(
                 && commands.len() == inputs.commands.len()
             {
                 let prefix = kind.prefix.as_str();
-                let flat = root.admits_plain(&[prefix, "x", "/SKILL.md"]);
-                let nested = root.admits_plain(&[prefix, "x", "/skills/", "x", "/SKILL.md"]);
+                let flat = root.admits_plain(&[prefix, STAND_IN, "/SKILL.md"]);
+                let nested =
+                    root.admits_plain(&[prefix, STAND_IN, "/skills/", STAND_IN, "/SKILL.md"]);
                 return (flat && nested).then_some(total);
             }
-            None
         }
-        ArtifactKindName::KimiAgents => None,
-    };
+        ArtifactKindName::KimiAgents => {}
+    }
     let mut plain: [Option<bool>; 6] = [None; 6];
     let mut count = 0;
     let walked = walk(
@@ -270,17 +274,28 @@ pub(crate) fn plain_count(
                 None => false,
             };
             count += 1;
-            match (admitted, uniform) {
-                (false, _) => Err(false),
-                (true, Some(_)) => Err(true),
-                (true, None) => Ok(()),
-            }
+            if admitted { Ok(()) } else { Err(()) }
         },
     );
-    match walked {
-        Ok(()) => Some(count),
-        Err(true) => uniform,
-        Err(false) => None,
+    walked.ok().map(|()| count)
+}
+
+/// A plain stem standing in for every plain stem when a shape of parts is checked.
+const STAND_IN: &str = "x";
+
+/// The parts around the stem of a placement in a kind with one shape per stem: a command
+/// (`<prefix><stem>.md`, `<stem>.md` when namespaced by its directory), an agent
+/// (`<stem><ext>`), a flat skill (`<prefix><stem>/SKILL.md`). Other kinds: the flat skill.
+fn flat_shape<'p>(kind: &'p ArtifactKind, agent_ext: &'p str) -> (&'p str, &'p str) {
+    let prefix = kind.prefix.as_str();
+    match kind.kind {
+        ArtifactKindName::Commands => {
+            // `compose_command_filename`, as parts.
+            let namespaced = is_namespaced_by_dir(kind.kind, &kind.dest_subpath, prefix);
+            (if namespaced { "" } else { prefix }, ".md")
+        }
+        ArtifactKindName::Agents => ("", agent_ext),
+        ArtifactKindName::Skills | ArtifactKindName::KimiAgents => (prefix, "/SKILL.md"),
     }
 }
 
@@ -343,11 +358,9 @@ fn walk<E>(
     let prefix = kind.prefix.as_str();
     match kind.kind {
         ArtifactKindName::Commands => {
-            let namespaced = is_namespaced_by_dir(kind.kind, &kind.dest_subpath, prefix);
-            // `compose_command_filename`, as parts.
-            let prefix = if namespaced { "" } else { prefix };
+            let (before, after) = flat_shape(kind, agent_ext);
             for stem in commands {
-                emit(stem, Source::Command(stem), &[prefix, stem, ".md"])?;
+                emit(stem, Source::Command(stem), &[before, stem, after])?;
             }
         }
         ArtifactKindName::Skills => {
@@ -358,13 +371,14 @@ fn walk<E>(
                 BTreeSet::new()
             };
             let mut owners: Vec<&str> = Vec::new();
+            let (before, after) = flat_shape(kind, agent_ext);
             for stem in commands {
                 owners.clear();
                 if nest {
                     owners_of(stem, &routers, inputs.child_to_routers, &mut owners);
                 }
                 if owners.is_empty() {
-                    emit(stem, Source::Command(stem), &[prefix, stem, "/SKILL.md"])?;
+                    emit(stem, Source::Command(stem), &[before, stem, after])?;
                 }
                 for owner in &owners {
                     let relative = [prefix, owner, "/skills/", stem, "/SKILL.md"];
@@ -373,8 +387,9 @@ fn walk<E>(
             }
         }
         ArtifactKindName::Agents => {
+            let (before, after) = flat_shape(kind, agent_ext);
             for stem in agents {
-                emit(stem, Source::Agent(stem), &[stem, agent_ext])?;
+                emit(stem, Source::Agent(stem), &[before, stem, after])?;
             }
         }
         ArtifactKindName::KimiAgents => {
