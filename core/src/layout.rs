@@ -171,10 +171,7 @@ impl ConfinedRoot<'_> {
     /// nor `/`, and the concatenation is a plain relative path. Then the destination lies
     /// strictly inside the root and no error can arise.
     pub(crate) fn admits_plain(&self, parts: &[&str]) -> bool {
-        !self.root.is_empty()
-            && self.resolved != "/"
-            && !parts.iter().any(|p| p.contains('\0'))
-            && path::plain_segments_of(parts)
+        !self.root.is_empty() && self.resolved != "/" && path::plain_relative_of(parts)
     }
 }
 
@@ -182,7 +179,7 @@ impl ConfinedRoot<'_> {
 /// and every `/`-separated segment non-empty and neither `.` nor `..` (so no leading or
 /// trailing `/` either).
 fn is_plain_relative(relative: &str) -> bool {
-    !relative.contains('\0') && path::plain_segments(relative)
+    path::plain_relative_of(&[relative])
 }
 
 /// Resolves the layout of `runtime` at `scope` into `config_dir`.

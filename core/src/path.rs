@@ -150,9 +150,18 @@ pub(crate) fn plain_segments(path: &str) -> bool {
 }
 
 /// [`plain_segments`] of the parts' concatenation, without building it: one pass over the
-/// bytes (`/` is ASCII, so it never splits a character), counting each segment's length and
-/// leading dots.
+/// bytes (`/` is ASCII, so it never splits a character).
 pub(crate) fn plain_segments_of(parts: &[&str]) -> bool {
+    scan_segments::<false>(parts)
+}
+
+/// [`plain_segments_of`] and no NUL byte, checked in the same pass (a relative path that
+/// names a file below its base without normalisation).
+pub(crate) fn plain_relative_of(parts: &[&str]) -> bool {
+    scan_segments::<true>(parts)
+}
+
+fn scan_segments<const NO_NUL: bool>(parts: &[&str]) -> bool {
     // `state` is the length of the current segment while it is all dots and at most two
     // long (0: empty, 1: `.`, 2: `..`), and `SAFE` once it can no longer be any of those;
     // a `/` ending a segment in state 0–2 is an error. One pass, no early exit (paths are
@@ -168,6 +177,7 @@ pub(crate) fn plain_segments_of(parts: &[&str]) -> bool {
             } else if b == b'.' {
                 state += u8::from(state < SAFE);
             } else {
+                bad |= NO_NUL && b == 0;
                 state = SAFE;
             }
         }
@@ -347,22 +357,26 @@ mod tests {
         }
     }
 
-    /// The one-pass segment check equals splitting on `/` (strings drawn from `/`, `.` and
-    /// other characters, cut into parts anywhere).
+    /// The one-pass segment check equals splitting on `/`, and with the NUL check also
+    /// `contains('\0')` (strings drawn from `/`, `.`, NUL and other characters, cut into
+    /// parts anywhere).
     #[quickcheck_macros::quickcheck]
     #[allow(clippy::needless_pass_by_value)] // Reason: quickcheck passes generated values by value.
     fn plain_segments_equal_splitting(picks: Vec<u8>, cut: usize) -> bool {
-        const CHARS: [char; 5] = ['/', '.', 'a', '.', 'é'];
-        let text: String = picks.iter().map(|p| CHARS[usize::from(*p) % 5]).collect();
+        const CHARS: [char; 6] = ['/', '.', 'a', '.', 'é', '\0'];
+        let text: String = picks.iter().map(|p| CHARS[usize::from(*p) % 6]).collect();
         let split = text
             .split('/')
             .all(|s| !s.is_empty() && s != "." && s != "..");
+        let relative = split && !text.contains('\0');
         let mid = (0..=cut % (text.len() + 1))
             .rev()
             .find(|&i| text.is_char_boundary(i))
             .unwrap_or(0);
         let (head, tail) = text.split_at(mid);
-        plain_segments(&text) == split && plain_segments_of(&[head, tail]) == split
+        plain_segments(&text) == split
+            && plain_segments_of(&[head, tail]) == split
+            && plain_relative_of(&[head, tail]) == relative
     }
 
     #[test]
