@@ -77,6 +77,9 @@ pub fn join(parts: &[&str]) -> String {
         }
         return out;
     }
+    if let Some(out) = join_dotless(parts) {
+        return out;
+    }
     let joined = parts
         .iter()
         .filter(|p| !p.is_empty())
@@ -88,6 +91,39 @@ pub fn join(parts: &[&str]) -> String {
     } else {
         normalize(&joined)
     }
+}
+
+/// [`join`] when no segment of the parts is `.` or `..` and one is not empty (a part with a
+/// leading, trailing or doubled `/`, such as `~/x` expanded as `home` + `/x`): normalising
+/// then only drops the empty segments, keeping a leading `/` and a trailing one, so the
+/// result is built in one allocation. `None` otherwise.
+fn join_dotless(parts: &[&str]) -> Option<String> {
+    let mut out = String::with_capacity(parts.iter().map(|p| p.len() + 1).sum());
+    let mut kept = parts.iter().filter(|p| !p.is_empty()).peekable();
+    let absolute = kept.peek().is_some_and(|first| is_absolute(first));
+    let mut trailing = false;
+    for part in kept {
+        trailing = part.ends_with('/');
+        for segment in part.split('/') {
+            match segment {
+                "" => {}
+                "." | ".." => return None,
+                segment => {
+                    if absolute || !out.is_empty() {
+                        out.push('/');
+                    }
+                    out.push_str(segment);
+                }
+            }
+        }
+    }
+    if out.is_empty() {
+        return None;
+    }
+    if trailing {
+        out.push('/');
+    }
+    Some(out)
 }
 
 /// `path.posix.resolve(...parts)` with `cwd` standing in for `process.cwd()`.
@@ -283,12 +319,13 @@ mod tests {
         assert_eq!(join(&["/", "x"]), "/x");
     }
 
-    /// The plain-parts shortcuts of [`join`] and [`resolve`] give what the general rule
-    /// gives (parts drawn from pieces that make every kind of segment).
+    /// The shortcuts of [`join`] (plain parts, parts without `.`/`..` segments) and
+    /// [`resolve`] give what the general rule gives (parts drawn from pieces that make every
+    /// kind of segment).
     #[quickcheck_macros::quickcheck]
     #[allow(clippy::needless_pass_by_value)] // Reason: quickcheck passes generated values by value.
     fn shortcuts_equal_the_general_rule(picks: Vec<(u8, u8)>) -> bool {
-        const PIECES: [&str; 9] = ["a", "bc", "", ".", "..", "/", "a/", "/x", "x/./y"];
+        const PIECES: [&str; 10] = ["a", "bc", "", ".", "..", "/", "a/", "/x", "x/./y", "//b"];
         let parts: Vec<String> = picks
             .chunks(2)
             .take(4)
@@ -296,7 +333,7 @@ mod tests {
                 chunk
                     .iter()
                     .map(|(a, b)| {
-                        [PIECES[usize::from(*a) % 9], PIECES[usize::from(*b) % 9]].concat()
+                        [PIECES[usize::from(*a) % 10], PIECES[usize::from(*b) % 10]].concat()
                     })
                     .collect()
             })
