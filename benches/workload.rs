@@ -4,7 +4,9 @@
 //! `workload <case> <n> <reps>` with case one of `validate`, `overlays`, `overlays-index`
 //! (the registry plus its derived index views), `plan-claude`,
 //! `plan-all`, `decide-claude`, `decide-all` (the decided plan over a checked inventory,
-//! no section spelled out; `n` decisions per repetition), `plan-claude-json` (request parsed from JSON, plan written as JSON: the work
+//! no section spelled out; `n` decisions per repetition; `decide-claude-triggers`,
+//! `decide-all-triggers`: with the trigger surface spelled out), `host-json` (`n` host facts
+//! parsed from JSON, as the Node binding parses them per plan), `plan-claude-json` (request parsed from JSON, plan written as JSON: the work
 //! the C ABI adds), `triggers` (`n` = overlays or stems; ignored otherwise).
 //! `workload print-request <runtime> <global|local>` prints one plan request as JSON (the
 //! input of `benches/c/plan_bench.c`). Setup is the same for every `reps`, so the
@@ -46,10 +48,11 @@ fn validate(reps: usize) {
 }
 
 /// The decided plan over an inventory checked once (what the Node binding does per call):
-/// every check and count, no section spelled out.
+/// every check and count, no section spelled out (`triggers`: the trigger surface spelled
+/// out, as `planSection("triggers")` does).
 /// `n` decisions of every request per repetition: one decision is ~10k instructions, so a
 /// single one would leave the count at the mercy of the allocator's state.
-fn decide(registry: &Registry, claude_only: bool, n: usize, reps: usize) {
+fn decide(registry: &Registry, claude_only: bool, triggers: bool, n: usize, reps: usize) {
     let inv = common::inventory();
     let inventory = common::checked_inventory(&inv);
     let runtimes = if claude_only {
@@ -73,7 +76,29 @@ fn decide(registry: &Registry, claude_only: bool, n: usize, reps: usize) {
                 None,
             )
             .expect("decision");
-            black_box(decision.counts());
+            if triggers {
+                black_box(decision.triggers());
+            } else {
+                black_box(decision.counts());
+            }
+        }
+    }
+}
+
+/// Host facts parsed from JSON text as the Node binding parses them per plan (`n` texts
+/// with distinct values per repetition).
+fn host_json(n: usize, reps: usize) {
+    let texts: Vec<String> = (0..n.max(1))
+        .map(|i| {
+            format!(
+                r#"{{"home":"/home/bench-{i}","cwd":"/work/project-{i}","env":{{"XDG_CONFIG_HOME":"/home/bench-{i}/.config-{i}"}},"existingPaths":[]}}"#
+            )
+        })
+        .collect();
+    for _ in 0..reps {
+        for text in &texts {
+            let host: gsd_core::Host = serde_json::from_str(black_box(text)).expect("host JSON");
+            black_box(host);
         }
     }
 }
@@ -90,7 +115,7 @@ fn main() {
         args.get(2).and_then(|a| a.parse::<usize>().ok()),
     ) else {
         eprintln!(
-            "usage: workload <validate|overlays|overlays-index|plan-claude|plan-all|decide-claude|decide-all|plan-claude-json|triggers> <n> <reps>"
+            "usage: workload <validate|overlays|overlays-index|plan-claude|plan-all|decide-claude|decide-all|decide-claude-triggers|decide-all-triggers|host-json|plan-claude-json|triggers> <n> <reps>"
         );
         return;
     };
@@ -137,7 +162,13 @@ fn main() {
                 }
             }
         }
-        "decide-claude" | "decide-all" => decide(registry, case == "decide-claude", n, reps),
+        "decide-claude" | "decide-all" => {
+            decide(registry, case == "decide-claude", false, n, reps);
+        }
+        "decide-claude-triggers" | "decide-all-triggers" => {
+            decide(registry, case == "decide-claude-triggers", true, n, reps);
+        }
+        "host-json" => host_json(n, reps),
         "plan-claude-json" => {
             let inv = common::inventory();
             let texts: Vec<String> = [Scope::Global, Scope::Local]

@@ -104,12 +104,12 @@ type Resolved = Result<(String, Provenance), Error>;
 /// The first usable override among `indices`, tilde-expanded.
 fn first_override(
     config_home: &ConfigHome,
-    indices: &[usize],
+    indices: impl IntoIterator<Item = usize>,
     host: &Host,
 ) -> Option<(String, Provenance)> {
     indices
-        .iter()
-        .find_map(|&index| env_override(config_home, index, host))
+        .into_iter()
+        .find_map(|index| env_override(config_home, index, host))
         .map(|(name, value)| {
             (
                 expand_tilde(&value, &host.home),
@@ -119,8 +119,7 @@ fn first_override(
 }
 
 fn dot_home(config_home: &ConfigHome, host: &Host) -> Resolved {
-    let all: Vec<usize> = (0..config_home.env.len()).collect();
-    if let Some(found) = first_override(config_home, &all, host) {
+    if let Some(found) = first_override(config_home, 0..config_home.env.len(), host) {
         return Ok(found);
     }
     let name = required(config_home.name.as_ref(), "name", config_home.kind)?;
@@ -128,7 +127,7 @@ fn dot_home(config_home: &ConfigHome, host: &Host) -> Resolved {
 }
 
 fn dot_home_nested(config_home: &ConfigHome, host: &Host) -> Resolved {
-    if let Some(found) = first_override(config_home, &[0], host) {
+    if let Some(found) = first_override(config_home, [0], host) {
         return Ok(found);
     }
     let parent = required(config_home.parent.as_ref(), "parent", config_home.kind)?;
@@ -138,7 +137,9 @@ fn dot_home_nested(config_home: &ConfigHome, host: &Host) -> Resolved {
         let name = required(config_home.name.as_ref(), "name", config_home.kind)?;
         return Ok((path::join(&[&base, name]), Provenance::Default));
     };
-    if let Some(marker) = &config_home.probe_exists {
+    // Nothing is known to exist (the usual host): no probe can hit, so none is spelled out.
+    let probing = !host.existing_paths.is_empty();
+    if let Some(marker) = config_home.probe_exists.as_ref().filter(|_| probing) {
         for candidate in probe {
             let dir = path::join(&[&base, candidate]);
             if host.exists(&path::join(&[&dir, marker])) {
@@ -150,7 +151,7 @@ fn dot_home_nested(config_home: &ConfigHome, host: &Host) -> Resolved {
             }
         }
     }
-    for candidate in probe {
+    for candidate in probe.iter().filter(|_| probing) {
         let dir = path::join(&[&base, candidate]);
         if host.exists(&dir) {
             return Ok((
@@ -168,7 +169,7 @@ fn dot_home_nested(config_home: &ConfigHome, host: &Host) -> Resolved {
 
 fn xdg(config_home: &ConfigHome, host: &Host) -> Resolved {
     let home = host.home.as_str();
-    if let Some(found) = first_override(config_home, &[0], host) {
+    if let Some(found) = first_override(config_home, [0], host) {
         return Ok(found);
     }
     if let Some((name, value)) = env_override(config_home, 1, host) {
@@ -189,7 +190,7 @@ fn xdg(config_home: &ConfigHome, host: &Host) -> Resolved {
 }
 
 fn generic_agents_root(config_home: &ConfigHome, host: &Host) -> Resolved {
-    if let Some(found) = first_override(config_home, &[0], host) {
+    if let Some(found) = first_override(config_home, [0], host) {
         return Ok(found);
     }
     let probe = probe_list(config_home);
@@ -201,7 +202,8 @@ fn generic_agents_root(config_home: &ConfigHome, host: &Host) -> Resolved {
         "probeExists",
         config_home.kind,
     )?;
-    for candidate in probe {
+    // As in `dot_home_nested`: with nothing known to exist, no probe can hit.
+    for candidate in probe.iter().filter(|_| !host.existing_paths.is_empty()) {
         let dir = expand_tilde(candidate, &host.home);
         if host.exists(&path::join(&[&dir, marker])) {
             let provenance = Provenance::Probe {
@@ -328,6 +330,44 @@ mod tests {
         assert_eq!(probes.len(), 6);
         assert_eq!(probes[0], "/h/.gemini/antigravity/gsd-core/VERSION");
         assert_eq!(probes[3], "/h/.gemini/antigravity");
+    }
+
+    /// A host that knows of no existing path skips the probes; the answer is the one of a
+    /// host whose known paths match none of them, for every runtime and override, and a
+    /// host knowing any one probe path finds it.
+    #[test]
+    fn skipped_probes_change_nothing() {
+        let reg = Registry::first_party();
+        let mut skipped = 0;
+        for runtime in reg.runtime_ids() {
+            let config_home = home_of(runtime);
+            let own = config_home.env.first().map_or("", String::as_str);
+            for env in [None, Some(("XDG_CONFIG_HOME", "~/x")), Some((own, "/o"))] {
+                let mut host = Host::new("/h", "/c");
+                if let Some((name, value)) = env {
+                    host.env.insert(name.into(), value.into());
+                }
+                let mut probed = host.clone();
+                probed.existing_paths.insert("/nowhere".into());
+                assert_eq!(
+                    resolve_config_home(&config_home, &host),
+                    resolve_config_home(&config_home, &probed),
+                    "{runtime}"
+                );
+                // Each probe path that exists is found (the probes are not skipped then).
+                for path in probe_paths(&config_home, &host) {
+                    let mut found = host.clone();
+                    found.existing_paths.insert(path.clone());
+                    let provenance = resolve_config_home(&config_home, &found).map(|r| r.1);
+                    assert!(
+                        matches!(provenance, Ok(Provenance::Probe { .. })),
+                        "{runtime} {path}"
+                    );
+                    skipped += 1;
+                }
+            }
+        }
+        assert!(skipped >= 8, "probing runtimes are covered: {skipped}");
     }
 
     #[test]

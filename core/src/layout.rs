@@ -89,7 +89,21 @@ impl<'a> ConfinedRoot<'a> {
         }
     }
 
-    /// `dest_subpath` resolved under the root, as [`dest_within_root`].
+    /// A root known to be resolved already: a kind's `dest_dir` as [`kinds_of`] computes
+    /// it, which is always absolute and normal (see [`Self::dest`]), so [`Self::new`]
+    /// would borrow it as it is without the check.
+    pub(crate) fn resolved(cwd: &'a str, root: &'a str) -> Self {
+        debug_assert!(path::is_normal_absolute(root), "{root:?}");
+        Self {
+            cwd,
+            root,
+            resolved: Cow::Borrowed(root),
+        }
+    }
+
+    /// `dest_subpath` resolved under the root, as [`dest_within_root`]. The result is
+    /// absolute and normal: the resolved root (absolute, normal, not `/`) plus a plain
+    /// relative path, or what [`path::resolve`] returns.
     pub(crate) fn dest(&self, dest_subpath: &str) -> Result<String, Error> {
         if !self.root.is_empty() && self.resolved != "/" && is_plain_relative(dest_subpath) {
             // As in `dest_of`: a plain relative path under a root other than `/` resolves
@@ -157,10 +171,7 @@ impl ConfinedRoot<'_> {
     /// nor `/`, and the concatenation is a plain relative path. Then the destination lies
     /// strictly inside the root and no error can arise.
     pub(crate) fn admits_plain(&self, parts: &[&str]) -> bool {
-        !self.root.is_empty()
-            && self.resolved != "/"
-            && !parts.iter().any(|p| p.contains('\0'))
-            && path::plain_segments_of(parts)
+        !self.root.is_empty() && self.resolved != "/" && path::plain_relative_of(parts)
     }
 }
 
@@ -168,7 +179,7 @@ impl ConfinedRoot<'_> {
 /// and every `/`-separated segment non-empty and neither `.` nor `..` (so no leading or
 /// trailing `/` either).
 fn is_plain_relative(relative: &str) -> bool {
-    !relative.contains('\0') && path::plain_segments(relative)
+    path::plain_relative_of(&[relative])
 }
 
 /// Resolves the layout of `runtime` at `scope` into `config_dir`.
@@ -221,6 +232,8 @@ pub(crate) fn kinds_of(
     require_config_dir(config_dir)?;
     let entries = descriptor.artifact_layout.entries(scope);
     let mut kinds = Vec::with_capacity(entries.len());
+    // The config directory is resolved once for every entry rooted there.
+    let config_root = ConfinedRoot::new(&host.cwd, config_dir);
     for (index, entry) in entries.iter().enumerate() {
         if entry.kind == ArtifactKindName::Skills && entry.converter.is_none() {
             return Err(Error::new(
@@ -233,8 +246,10 @@ pub(crate) fn kinds_of(
             (Some(rel), Scope::Global) if !rel.is_empty() => Some(path::join(&[&host.home, rel])),
             _ => None,
         };
-        let root = home.as_deref().unwrap_or(config_dir);
-        let dest_dir = dest_within_root(&host.cwd, root, &entry.dest_subpath)?;
+        let dest_dir = match &home {
+            Some(home) => dest_within_root(&host.cwd, home, &entry.dest_subpath)?,
+            None => config_root.dest(&entry.dest_subpath)?,
+        };
         kinds.push(ArtifactKind {
             kind: entry.kind,
             dest_subpath: entry.dest_subpath.clone(),
@@ -254,9 +269,15 @@ pub(crate) fn kinds_of(
 /// `-`. Always false for other kinds.
 #[must_use]
 pub fn is_namespaced_by_dir(kind: ArtifactKindName, dest_subpath: &str, prefix: &str) -> bool {
-    let last = path::basename(&path::to_posix(dest_subpath));
-    let stem = prefix.strip_suffix('-').unwrap_or(prefix);
-    kind == ArtifactKindName::Commands && last == stem
+    kind == ArtifactKindName::Commands
+        && last_segment(dest_subpath) == prefix.strip_suffix('-').unwrap_or(prefix)
+}
+
+/// `path::basename(&path::to_posix(p))` without building either string: trailing
+/// separators (`/` or `\`) dropped, then everything after the last separator.
+fn last_segment(p: &str) -> &str {
+    let trimmed = p.trim_end_matches(['/', '\\']);
+    trimmed.rsplit(['/', '\\']).next().unwrap_or(trimmed)
 }
 
 /// The file name a command is written under: `<stem>.md` when namespaced by directory, else
@@ -304,6 +325,16 @@ mod tests {
         );
     }
 
+    /// The last segment is read without building strings exactly as `basename` reads the
+    /// POSIX spelling (paths drawn from separators, dots and letters).
+    #[quickcheck_macros::quickcheck]
+    #[allow(clippy::needless_pass_by_value)] // Reason: quickcheck passes generated values by value.
+    fn last_segment_is_the_posix_basename(picks: Vec<u8>) -> bool {
+        const CHARS: [char; 5] = ['/', '\\', 'g', '.', 'é'];
+        let p: String = picks.iter().map(|c| CHARS[usize::from(*c) % 5]).collect();
+        last_segment(&p) == path::basename(&path::to_posix(&p))
+    }
+
     #[test]
     fn confinement_matches_the_observed_peer_cases() {
         assert_eq!(dest_within_root("/w", "/c", "../c/x"), Ok("/c/x".into()));
@@ -345,6 +376,22 @@ mod tests {
         );
         assert!(c.dest_of(&["../", "b"]).is_err());
         assert_eq!(c.dest_of(&["a//", "b"]), Ok("/c/skills/a/b".into()));
+    }
+
+    /// Every destination [`dest_within_root`] accepts is absolute and normal (what
+    /// [`ConfinedRoot::resolved`] takes on trust for a kind's `dest_dir`), whatever the
+    /// working directory, root and sub-path (drawn from pieces making every kind of segment).
+    #[quickcheck_macros::quickcheck]
+    fn accepted_destinations_are_normal_absolute(picks: (u8, u8, u8, u8, u8, u8)) -> bool {
+        const PIECES: [&str; 12] = [
+            "", "/", "a", ".", "..", "//", "/c", "x/", "./b", "../", "C:\\x", "~",
+        ];
+        let piece = |p: u8| PIECES[usize::from(p) % PIECES.len()];
+        let cwd = ["/", piece(picks.0)].concat();
+        let root = [piece(picks.1), piece(picks.2)].concat();
+        let sub = [piece(picks.3), piece(picks.4), piece(picks.5)].concat();
+        dest_within_root(&cwd, &root, &sub)
+            .map_or(true, |dest| dest != "/" && path::is_normal_absolute(&dest))
     }
 
     #[test]

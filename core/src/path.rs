@@ -77,6 +77,9 @@ pub fn join(parts: &[&str]) -> String {
         }
         return out;
     }
+    if let Some(out) = join_dotless(parts) {
+        return out;
+    }
     let joined = parts
         .iter()
         .filter(|p| !p.is_empty())
@@ -88,6 +91,39 @@ pub fn join(parts: &[&str]) -> String {
     } else {
         normalize(&joined)
     }
+}
+
+/// [`join`] when no segment of the parts is `.` or `..` and one is not empty (a part with a
+/// leading, trailing or doubled `/`, such as `~/x` expanded as `home` + `/x`): normalising
+/// then only drops the empty segments, keeping a leading `/` and a trailing one, so the
+/// result is built in one allocation. `None` otherwise.
+fn join_dotless(parts: &[&str]) -> Option<String> {
+    let mut out = String::with_capacity(parts.iter().map(|p| p.len() + 1).sum());
+    let mut kept = parts.iter().filter(|p| !p.is_empty()).peekable();
+    let absolute = kept.peek().is_some_and(|first| is_absolute(first));
+    let mut trailing = false;
+    for part in kept {
+        trailing = part.ends_with('/');
+        for segment in part.split('/') {
+            match segment {
+                "" => {}
+                "." | ".." => return None,
+                segment => {
+                    if absolute || !out.is_empty() {
+                        out.push('/');
+                    }
+                    out.push_str(segment);
+                }
+            }
+        }
+    }
+    if out.is_empty() {
+        return None;
+    }
+    if trailing {
+        out.push('/');
+    }
+    Some(out)
 }
 
 /// `path.posix.resolve(...parts)` with `cwd` standing in for `process.cwd()`.
@@ -150,24 +186,39 @@ pub(crate) fn plain_segments(path: &str) -> bool {
 }
 
 /// [`plain_segments`] of the parts' concatenation, without building it: one pass over the
-/// bytes (`/` is ASCII, so it never splits a character), counting each segment's length and
-/// leading dots.
+/// bytes (`/` is ASCII, so it never splits a character).
 pub(crate) fn plain_segments_of(parts: &[&str]) -> bool {
-    let (mut len, mut dots) = (0usize, 0usize);
-    for &b in parts.iter().flat_map(|p| p.as_bytes()) {
-        if b == b'/' {
-            if len == 0 || (len == dots && len <= 2) {
-                return false;
+    scan_segments::<false>(parts)
+}
+
+/// [`plain_segments_of`] and no NUL byte, checked in the same pass (a relative path that
+/// names a file below its base without normalisation).
+pub(crate) fn plain_relative_of(parts: &[&str]) -> bool {
+    scan_segments::<true>(parts)
+}
+
+fn scan_segments<const NO_NUL: bool>(parts: &[&str]) -> bool {
+    // `state` is the length of the current segment while it is all dots and at most two
+    // long (0: empty, 1: `.`, 2: `..`), and `SAFE` once it can no longer be any of those;
+    // a `/` ending a segment in state 0–2 is an error. One pass, no early exit (paths are
+    // short), a loop per part rather than a chained iterator.
+    const SAFE: u8 = 3;
+    let mut state = 0u8;
+    let mut bad = false;
+    for part in parts {
+        for &b in part.as_bytes() {
+            if b == b'/' {
+                bad |= state < SAFE;
+                state = 0;
+            } else if b == b'.' {
+                state += u8::from(state < SAFE);
+            } else {
+                bad |= NO_NUL && b == 0;
+                state = SAFE;
             }
-            (len, dots) = (0, 0);
-        } else {
-            if b == b'.' && dots == len {
-                dots += 1;
-            }
-            len += 1;
         }
     }
-    !(len == 0 || (len == dots && len <= 2))
+    !bad && state == SAFE
 }
 
 /// The parts concatenated into one string allocated once (hot paths use it instead of
@@ -268,12 +319,13 @@ mod tests {
         assert_eq!(join(&["/", "x"]), "/x");
     }
 
-    /// The plain-parts shortcuts of [`join`] and [`resolve`] give what the general rule
-    /// gives (parts drawn from pieces that make every kind of segment).
+    /// The shortcuts of [`join`] (plain parts, parts without `.`/`..` segments) and
+    /// [`resolve`] give what the general rule gives (parts drawn from pieces that make every
+    /// kind of segment).
     #[quickcheck_macros::quickcheck]
     #[allow(clippy::needless_pass_by_value)] // Reason: quickcheck passes generated values by value.
     fn shortcuts_equal_the_general_rule(picks: Vec<(u8, u8)>) -> bool {
-        const PIECES: [&str; 9] = ["a", "bc", "", ".", "..", "/", "a/", "/x", "x/./y"];
+        const PIECES: [&str; 10] = ["a", "bc", "", ".", "..", "/", "a/", "/x", "x/./y", "//b"];
         let parts: Vec<String> = picks
             .chunks(2)
             .take(4)
@@ -281,7 +333,7 @@ mod tests {
                 chunk
                     .iter()
                     .map(|(a, b)| {
-                        [PIECES[usize::from(*a) % 9], PIECES[usize::from(*b) % 9]].concat()
+                        [PIECES[usize::from(*a) % 10], PIECES[usize::from(*b) % 10]].concat()
                     })
                     .collect()
             })
@@ -340,6 +392,28 @@ mod tests {
                 "{path:?} in parts"
             );
         }
+    }
+
+    /// The one-pass segment check equals splitting on `/`, and with the NUL check also
+    /// `contains('\0')` (strings drawn from `/`, `.`, NUL and other characters, cut into
+    /// parts anywhere).
+    #[quickcheck_macros::quickcheck]
+    #[allow(clippy::needless_pass_by_value)] // Reason: quickcheck passes generated values by value.
+    fn plain_segments_equal_splitting(picks: Vec<u8>, cut: usize) -> bool {
+        const CHARS: [char; 6] = ['/', '.', 'a', '.', 'é', '\0'];
+        let text: String = picks.iter().map(|p| CHARS[usize::from(*p) % 6]).collect();
+        let split = text
+            .split('/')
+            .all(|s| !s.is_empty() && s != "." && s != "..");
+        let relative = split && !text.contains('\0');
+        let mid = (0..=cut % (text.len() + 1))
+            .rev()
+            .find(|&i| text.is_char_boundary(i))
+            .unwrap_or(0);
+        let (head, tail) = text.split_at(mid);
+        plain_segments(&text) == split
+            && plain_segments_of(&[head, tail]) == split
+            && plain_relative_of(&[head, tail]) == relative
     }
 
     #[test]

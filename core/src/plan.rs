@@ -19,7 +19,7 @@ use crate::layout::ArtifactKind;
 use crate::path;
 use crate::registry::Registry;
 use crate::scope::{ResolvedScope, lookup_runtime};
-use crate::trigger::{ShadowedBy, Trigger, surface_of};
+use crate::trigger::{ShadowedBy, Stems, Trigger, has_duplicates, surface_of};
 use crate::vocab::{ArtifactKindName, CommandStyle, ConverterName, SandboxTier, Scope};
 
 mod decide;
@@ -232,10 +232,11 @@ pub(crate) struct Inputs<'a> {
 }
 
 /// Inventory order, duplicates dropped, filtered by an optional allow-list. Borrowed: the
-/// stems are copied only into the records that carry them. `distinct`: `stems` is known to
-/// list no stem twice.
-fn select<'a>(stems: &'a [String], allow: Option<&Vec<String>>, distinct: bool) -> Vec<&'a str> {
+/// stems are copied only into the records that carry them, and a whole list without
+/// duplicates is not even listed again. `distinct`: `stems` is known to list no stem twice.
+fn select<'a>(stems: &'a [String], allow: Option<&Vec<String>>, distinct: bool) -> Stems<'a> {
     let mut out: Vec<&str> = match allow {
+        None if distinct || !has_duplicates(stems) => return Stems::All(stems),
         None => stems.iter().map(String::as_str).collect(),
         Some(allow) => {
             let mut allowed: Vec<&str> = allow.iter().map(String::as_str).collect();
@@ -247,11 +248,11 @@ fn select<'a>(stems: &'a [String], allow: Option<&Vec<String>>, distinct: bool) 
                 .collect()
         }
     };
-    if !distinct && crate::trigger::has_duplicates(&out) {
+    if !distinct && has_duplicates(&out) {
         let mut seen = HashSet::with_capacity(out.len());
         out.retain(|s| seen.insert(*s));
     }
-    out
+    Stems::Picked(out)
 }
 
 /// The router inputs of the trigger surface. Routing is reported only when the profile
@@ -403,6 +404,28 @@ pub fn resolve_install_plans(
 mod tests {
     use super::*;
     use crate::vocab::TriggerKind;
+
+    /// The selection (a borrowed whole list when nothing is filtered or dropped) lists what
+    /// the rule says: inventory order, filtered by the allow-list, first of each stem kept;
+    /// `distinct` is claimed only when true, as the inventory claims it.
+    #[quickcheck_macros::quickcheck]
+    #[allow(clippy::needless_pass_by_value)] // Reason: quickcheck passes generated values by value.
+    fn selection_follows_the_rule(picks: Vec<u8>, allow: Option<Vec<u8>>, claim: bool) -> bool {
+        const NAMES: [&str; 5] = ["a", "b", "c", "ns-a", "é"];
+        let name = |p: &u8| NAMES[usize::from(*p) % NAMES.len()].to_owned();
+        let stems: Vec<String> = picks.iter().map(name).collect();
+        let allow: Option<Vec<String>> = allow.map(|a| a.iter().map(name).collect());
+        let distinct = claim && !has_duplicates(&stems);
+        let mut expected: Vec<&str> = Vec::new();
+        for stem in &stems {
+            let allowed = allow.as_ref().is_none_or(|a| a.contains(stem));
+            if allowed && !expected.contains(&stem.as_str()) {
+                expected.push(stem);
+            }
+        }
+        let selected = select(&stems, allow.as_ref(), distinct);
+        selected.len() == expected.len() && selected.iter().eq(expected.iter().copied())
+    }
 
     #[test]
     fn shadow_detail_is_the_documented_object() {

@@ -162,12 +162,41 @@ pub(crate) fn scope_of(
     };
     Ok(ResolvedScope {
         id: scope,
-        config_home: path::to_posix(&dir),
-        settings_file: descriptor.settings_file(scope).map(str::to_owned),
+        // `to_posix`, without copying a directory that has no `\`.
+        config_home: if dir.contains('\\') {
+            path::to_posix(&dir)
+        } else {
+            dir
+        },
+        settings_file: settings_file(descriptor, scope).map(str::to_owned),
         consent_required: scope == Scope::Local,
         host_precedence_rank: scope.rank(),
         provenance,
     })
+}
+
+/// A member of a JSON object found by comparing keys: the maps read on every plan (host
+/// behaviours, settings files by scope) hold a few keys, so a scan is cheaper than hashing
+/// the name (keys are unique, so it finds what `get` finds).
+pub(crate) fn member<'m>(
+    map: &'m serde_json::Map<String, serde_json::Value>,
+    key: &str,
+) -> Option<&'m serde_json::Value> {
+    map.iter().find(|(k, _)| *k == key).map(|(_, v)| v)
+}
+
+/// `descriptor.hostBehaviors[name]`, through [`member`].
+pub(crate) fn host_behavior<'d>(
+    descriptor: &'d RuntimeDescriptor,
+    name: &str,
+) -> Option<&'d serde_json::Value> {
+    member(descriptor.host_behaviors.as_ref()?, name)
+}
+
+/// [`RuntimeDescriptor::settings_file`], through [`member`].
+fn settings_file(descriptor: &RuntimeDescriptor, scope: Scope) -> Option<&str> {
+    let by_scope = host_behavior(descriptor, "settingsFileByScope")?.as_object()?;
+    member(by_scope, scope.as_str())?.as_str()
 }
 
 /// Exactly the paths [`resolve_scope`] may test on the host for these arguments (empty for
@@ -239,6 +268,50 @@ mod tests {
         let err =
             resolve_scope(reg, "vscode", Scope::Local, &host(), Some("/x")).expect_err("vscode");
         assert_eq!(err.code(), ErrorCode::NoConfigHome);
+    }
+
+    /// Members found by scanning are the ones `get` finds, for every behaviour name (and
+    /// names no runtime declares) of every runtime, on descriptors whose behaviour maps
+    /// hold the same keys in another order; the settings file is the descriptor's own.
+    #[test]
+    fn scanned_members_are_the_hashed_ones() {
+        let reg = Registry::first_party();
+        let mut descriptors: Vec<RuntimeDescriptor> = reg
+            .runtime_ids()
+            .filter_map(|id| reg.runtime(id).cloned())
+            .collect();
+        let reversed: Vec<RuntimeDescriptor> = descriptors
+            .iter()
+            .map(|d| {
+                let mut d = d.clone();
+                d.host_behaviors = d
+                    .host_behaviors
+                    .map(|m| m.into_iter().rev().collect::<serde_json::Map<_, _>>());
+                d
+            })
+            .collect();
+        descriptors.extend(reversed);
+        let names = crate::vocab::KNOWN_HOST_BEHAVIORS.iter().copied().chain([
+            "",
+            "settingsFileByScop",
+            "settingsFileByScopes",
+            "x",
+        ]);
+        let mut found = 0;
+        for descriptor in &descriptors {
+            for name in names.clone() {
+                let hashed = descriptor.host_behaviors.as_ref().and_then(|m| m.get(name));
+                assert_eq!(host_behavior(descriptor, name), hashed, "{name}");
+                found += usize::from(hashed.is_some());
+            }
+            for scope in [Scope::Global, Scope::Local] {
+                assert_eq!(
+                    settings_file(descriptor, scope),
+                    descriptor.settings_file(scope)
+                );
+            }
+        }
+        assert!(found > 100, "{found}");
     }
 
     #[test]

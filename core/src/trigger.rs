@@ -72,6 +72,75 @@ pub struct Trigger {
     pub shadowed_by: Option<ShadowedBy>,
 }
 
+/// A list of stems as the plan reads it: a whole list borrowed as it was given (no copy),
+/// or stems picked from one (a profile's selection, duplicates dropped).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Stems<'a> {
+    /// Every stem of a list, in its order.
+    All(&'a [String]),
+    /// Stems picked from a list, in its order.
+    Picked(Vec<&'a str>),
+}
+
+impl<'a> Stems<'a> {
+    /// The number of stems.
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Stems::All(list) => list.len(),
+            Stems::Picked(list) => list.len(),
+        }
+    }
+
+    /// The stems, in order.
+    pub(crate) fn iter(&self) -> StemIter<'_, 'a> {
+        match self {
+            Stems::All(list) => StemIter::All(list.iter()),
+            Stems::Picked(list) => StemIter::Picked(list.iter()),
+        }
+    }
+
+    /// Whether some stem is listed twice ([`has_duplicates`]).
+    pub(crate) fn has_duplicates(&self) -> bool {
+        match self {
+            Stems::All(list) => has_duplicates(list),
+            Stems::Picked(list) => has_duplicates(list),
+        }
+    }
+}
+
+impl<'s, 'a> IntoIterator for &'s Stems<'a> {
+    type Item = &'a str;
+    type IntoIter = StemIter<'s, 'a>;
+
+    fn into_iter(self) -> StemIter<'s, 'a> {
+        self.iter()
+    }
+}
+
+/// The iterator of [`Stems::iter`].
+pub(crate) enum StemIter<'s, 'a> {
+    All(std::slice::Iter<'a, String>),
+    Picked(std::slice::Iter<'s, &'a str>),
+}
+
+impl<'a> Iterator for StemIter<'_, 'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        match self {
+            StemIter::All(iter) => iter.next().map(String::as_str),
+            StemIter::Picked(iter) => iter.next().copied(),
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        match self {
+            StemIter::All(iter) => iter.size_hint(),
+            StemIter::Picked(iter) => iter.size_hint(),
+        }
+    }
+}
+
 fn via_router<'a>(
     stem: &str,
     child_to_routers: &'a BTreeMap<String, Vec<String>>,
@@ -106,7 +175,7 @@ pub fn resolve_trigger_surface(
     Ok(surface_of(
         descriptor,
         scopes,
-        &input.stems,
+        &Stems::All(&input.stems),
         (&input.router_stems, &input.child_to_routers),
         false,
     ))
@@ -115,10 +184,10 @@ pub fn resolve_trigger_surface(
 /// [`resolve_trigger_surface`] of a known runtime over borrowed inputs (the plan passes its
 /// selected stems without copying them into a [`TriggerInput`]). `distinct`: the caller
 /// already knows no stem is listed twice.
-pub(crate) fn surface_of<S: AsRef<str>>(
+pub(crate) fn surface_of(
     descriptor: &RuntimeDescriptor,
     scopes: &[Scope],
-    stems: &[S],
+    stems: &Stems<'_>,
     routers: (&[String], &BTreeMap<String, Vec<String>>),
     distinct: bool,
 ) -> Vec<Trigger> {
@@ -141,7 +210,6 @@ pub(crate) fn surface_of<S: AsRef<str>>(
             // `compose_command_filename`, as parts.
             let file_prefix = if namespaced { "" } else { prefix };
             for stem in stems {
-                let stem = stem.as_ref();
                 let dest_path = match kind {
                     TriggerKind::Skills => path::concat(&[&dest, "/", prefix, stem]),
                     TriggerKind::Commands => path::concat(&[&dest, "/", file_prefix, stem, ".md"]),
@@ -177,10 +245,10 @@ pub(crate) fn surface_of<S: AsRef<str>>(
 /// arguments, without building them when its per-stem rule applies: every trigger-bearing
 /// entry emits one candidate per stem, and with one prefix and distinct stems each stem's
 /// candidates (one per entry) have one winner, so every entry but one loses per stem.
-pub(crate) fn surface_counts<S: AsRef<str>>(
+pub(crate) fn surface_counts(
     descriptor: &RuntimeDescriptor,
     scopes: &[Scope],
-    stems: &[S],
+    stems: &Stems<'_>,
     routers: (&[String], &BTreeMap<String, Vec<String>>),
     distinct: bool,
 ) -> (usize, usize) {
@@ -199,10 +267,10 @@ pub(crate) fn surface_counts<S: AsRef<str>>(
 /// The number of trigger-bearing entries at `scopes`, and whether winners can be settled
 /// per stem ([`assign_aligned_winners`]): every such entry has the same prefix and no stem
 /// is listed twice, so two candidates share a trigger exactly when they share a stem.
-fn per_stem_rule<S: AsRef<str>>(
+fn per_stem_rule(
     descriptor: &RuntimeDescriptor,
     scopes: &[Scope],
-    stems: &[S],
+    stems: &Stems<'_>,
     distinct: bool,
 ) -> (usize, bool) {
     let mut bearing = SCOPE_ORDER
@@ -220,7 +288,7 @@ fn per_stem_rule<S: AsRef<str>>(
         count += 1;
         one_prefix &= prefix == first;
     }
-    (count, one_prefix && (distinct || !has_duplicates(stems)))
+    (count, one_prefix && (distinct || !stems.has_duplicates()))
 }
 
 /// Whether `stems` lists some stem twice (a sort of the borrowed list, no hashing).
@@ -349,7 +417,7 @@ mod tests {
                 let fast = surface_of(
                     descriptor,
                     scopes,
-                    &input.stems,
+                    &Stems::All(&input.stems),
                     (&[], &BTreeMap::new()),
                     true,
                 );
@@ -403,6 +471,7 @@ mod tests {
                             continue;
                         }
                         let routers = (routers.0.as_slice(), &routers.1);
+                        let stems = &Stems::Picked(stems.to_vec());
                         let surface = surface_of(descriptor, scopes, stems, routers, distinct);
                         let shadowed = surface.iter().filter(|t| t.shadowed_by.is_some()).count();
                         assert_eq!(

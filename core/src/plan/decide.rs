@@ -19,11 +19,11 @@ use crate::diagnostic::Diagnostic;
 use crate::error::Error;
 use crate::host::Host;
 use crate::intent::{ConfigIntent, Hooks};
-use crate::layout::kinds_of;
+use crate::layout::{ConfinedRoot, kinds_of};
 use crate::manifest::RuntimeDescriptor;
 use crate::registry::Registry;
 use crate::scope::{lookup_runtime, scope_of};
-use crate::trigger::{Trigger, has_duplicates, surface_counts, surface_of};
+use crate::trigger::{Stems, Trigger, has_duplicates, surface_counts, surface_of};
 use crate::vocab::{ArtifactKindName, Scope};
 
 use super::placement::{
@@ -126,25 +126,19 @@ pub struct PlanCounts {
     pub diagnostics: usize,
 }
 
-/// How one kind's placements are spelled out.
-#[derive(Debug)]
-enum KindPlacements {
-    /// Every destination is the kind's root plus plain relative parts: built on demand.
-    Plain,
-    /// Some destination needed resolving: built (and checked) at decision time.
-    Checked(Vec<Placement>),
-}
-
 /// A decided plan: every check done, the large sections spelled out on demand.
 #[derive(Debug)]
 pub struct PlanDecision<'a> {
     descriptor: &'a RuntimeDescriptor,
     inputs: Inputs<'a>,
-    commands: Vec<&'a str>,
-    agents: Vec<&'a str>,
+    commands: Stems<'a>,
+    agents: Stems<'a>,
     agent_ext: &'a str,
-    /// One per `head.kinds` entry.
-    kinds: Vec<KindPlacements>,
+    /// The placements of every kind some destination of which needed resolving, by index
+    /// into `head.kinds`, built (and checked) at decision time; every other kind's
+    /// destinations are its root plus plain relative parts, built on demand. Usually empty
+    /// (nothing allocated).
+    checked: Vec<(usize, Vec<Placement>)>,
     head: Plan,
     counts: PlanCounts,
 }
@@ -197,20 +191,23 @@ pub(super) fn decide<'a>(
         inputs.distinct.1,
     );
     let mut agent_ext = ".md";
-    let mut spelling = Vec::with_capacity(layout_kinds.len());
+    let mut checked = Vec::new();
     let mut placements = 0;
-    for kind in &layout_kinds {
+    for (index, kind) in layout_kinds.iter().enumerate() {
         if kind.kind == ArtifactKindName::Agents {
             agent_ext = agent_file_extension(descriptor)?;
         }
-        if let Some(count) = plain_count(kind, agent_ext, &inputs, &commands, &agents) {
+        // Every `dest_dir` of the layout is absolute and normal.
+        let root = ConfinedRoot::resolved(inputs.cwd, &kind.dest_dir);
+        if let Some(count) = plain_count(&root, kind, agent_ext, &inputs, &commands, &agents) {
             placements += count;
-            spelling.push(KindPlacements::Plain);
         } else {
             let mut out = Vec::new();
-            placements_checked(&mut out, kind, agent_ext, &inputs, &commands, &agents)?;
+            placements_checked(
+                &mut out, &root, kind, agent_ext, &inputs, &commands, &agents,
+            )?;
             placements += out.len();
-            spelling.push(KindPlacements::Checked(out));
+            checked.push((index, out));
         }
     }
     let (triggers, diagnostics) = surface_counts(
@@ -251,7 +248,7 @@ pub(super) fn decide<'a>(
         commands,
         agents,
         agent_ext,
-        kinds: spelling,
+        checked,
         head,
         counts: PlanCounts {
             placements,
@@ -279,17 +276,18 @@ impl PlanDecision<'_> {
     #[must_use]
     pub fn placements(&self) -> Vec<Placement> {
         let mut out = Vec::with_capacity(self.counts.placements);
-        for (kind, how) in self.head.kinds.iter().zip(&self.kinds) {
-            match how {
-                KindPlacements::Plain => placements_plain(
+        for (index, kind) in self.head.kinds.iter().enumerate() {
+            match self.checked.iter().find(|(i, _)| *i == index) {
+                Some((_, list)) => out.extend(list.iter().cloned()),
+                None => placements_plain(
                     &mut out,
+                    &ConfinedRoot::resolved(self.inputs.cwd, &kind.dest_dir),
                     kind,
                     self.agent_ext,
                     &self.inputs,
                     &self.commands,
                     &self.agents,
                 ),
-                KindPlacements::Checked(list) => out.extend(list.iter().cloned()),
             }
         }
         out
@@ -325,5 +323,70 @@ impl PlanDecision<'_> {
             diagnostics,
             ..self.head
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::placement::placements_checked;
+
+    /// A layout mixing kinds whose destinations need resolving (a prefix with `..` or `//`)
+    /// with plain ones: the decision keeps the resolved placements of the first by kind
+    /// index and spells the others out on demand, in layout order, and the whole list is
+    /// every kind resolved one after the other.
+    #[test]
+    fn checked_kinds_keep_their_place_in_the_layout() {
+        let registry = Registry::first_party();
+        let mut descriptor = registry.runtime("claude").cloned().expect("claude");
+        let plain = descriptor.artifact_layout.local[0].clone();
+        let odd = |kind: ArtifactKindName, prefix: &str| crate::manifest::LayoutEntry {
+            kind,
+            prefix: prefix.into(),
+            ..plain.clone()
+        };
+        descriptor.artifact_layout.local = vec![
+            odd(ArtifactKindName::Commands, "gsd-"),
+            odd(ArtifactKindName::Commands, "x/../gsd-"),
+            odd(ArtifactKindName::Agents, "gsd-"),
+            odd(ArtifactKindName::Commands, "a//"),
+            odd(ArtifactKindName::Commands, ""),
+        ];
+        let host = Host::new("/h", "/w");
+        let inventory = Inventory::new(
+            ["help", "plan"].map(String::from).to_vec(),
+            ["gsd-a"].map(String::from).to_vec(),
+            Vec::new(),
+            BTreeMap::new(),
+        )
+        .expect("inventory");
+        let decision = decide(
+            &descriptor,
+            "claude",
+            Scope::Local,
+            &host,
+            None,
+            inventory.inputs(&host.cwd, None),
+        )
+        .expect("decision");
+        let indices: Vec<usize> = decision.checked.iter().map(|(i, _)| *i).collect();
+        assert_eq!(indices, [1, 3], "the odd prefixes are resolved");
+        let mut expected = Vec::new();
+        for kind in &decision.head.kinds {
+            placements_checked(
+                &mut expected,
+                &ConfinedRoot::new(&host.cwd, &kind.dest_dir),
+                kind,
+                ".md",
+                &decision.inputs,
+                &decision.commands,
+                &decision.agents,
+            )
+            .expect("placements");
+        }
+        assert_eq!(expected.len(), 9);
+        assert_eq!(expected[2].destination, "/w/.claude/commands/gsd-help.md");
+        assert_eq!(decision.counts().placements, expected.len());
+        assert_eq!(decision.placements(), expected);
     }
 }

@@ -24,6 +24,7 @@ use crate::layout::{ArtifactKind, ConfinedRoot, is_namespaced_by_dir};
 use crate::manifest::RuntimeDescriptor;
 use crate::path;
 use crate::profile::{CommandSource, parse_requires};
+use crate::trigger::Stems;
 use crate::vocab::{ArtifactKindName, Nesting};
 
 use super::{Inputs, Placement};
@@ -91,11 +92,7 @@ pub fn derive_routers(commands: &[CommandSource]) -> Routers {
 /// The agent file suffix: `hostBehaviors.agentFileExtension` when declared (a suffix starting
 /// with `.` that names a file: no separator, no NUL), else `.md`.
 pub(crate) fn agent_file_extension(descriptor: &RuntimeDescriptor) -> Result<&str, Error> {
-    let Some(value) = descriptor
-        .host_behaviors
-        .as_ref()
-        .and_then(|b| b.get("agentFileExtension"))
-    else {
+    let Some(value) = crate::scope::host_behavior(descriptor, "agentFileExtension") else {
         return Ok(".md");
     };
     match value.as_str() {
@@ -152,17 +149,17 @@ impl Source<'_> {
 }
 
 /// Appends every placement of one kind, for the selected `commands` and `agents`, to `out`,
-/// each destination resolved and confined under the kind's root ([`ConfinedRoot::dest_of`]).
-pub(crate) fn placements_checked<S: AsRef<str>>(
+/// each destination resolved and confined under the kind's root ([`ConfinedRoot::dest_of`];
+/// `root` is `kind.dest_dir` resolved against `inputs.cwd`).
+pub(crate) fn placements_checked(
     out: &mut Vec<Placement>,
+    root: &ConfinedRoot<'_>,
     kind: &ArtifactKind,
     agent_ext: &str,
     inputs: &Inputs<'_>,
-    commands: &[S],
-    agents: &[S],
+    commands: &Stems<'_>,
+    agents: &Stems<'_>,
 ) -> Result<(), Error> {
-    // The root is resolved once for all of the kind's destinations.
-    let root = ConfinedRoot::new(inputs.cwd, &kind.dest_dir);
     walk(
         kind,
         agent_ext,
@@ -178,16 +175,16 @@ pub(crate) fn placements_checked<S: AsRef<str>>(
 
 /// [`placements_checked`] for a kind whose destinations [`plain_count`] admitted: each is
 /// the root plus its relative parts, so nothing can fail.
-pub(crate) fn placements_plain<S: AsRef<str>>(
+pub(crate) fn placements_plain(
     out: &mut Vec<Placement>,
+    root: &ConfinedRoot<'_>,
     kind: &ArtifactKind,
     agent_ext: &str,
     inputs: &Inputs<'_>,
-    commands: &[S],
-    agents: &[S],
+    commands: &Stems<'_>,
+    agents: &Stems<'_>,
 ) {
-    let root = ConfinedRoot::new(inputs.cwd, &kind.dest_dir);
-    let walked = walk::<Infallible, S>(
+    let walked = walk::<Infallible>(
         kind,
         agent_ext,
         inputs,
@@ -228,21 +225,25 @@ fn placement(
 /// relative path is plain therefore depends only on the fixed parts around the stems, and
 /// is decided once per shape of parts ([`ConfinedRoot::admits_plain`]) without building
 /// any destination.
-pub(crate) fn plain_count<S: AsRef<str>>(
+pub(crate) fn plain_count(
+    root: &ConfinedRoot<'_>,
     kind: &ArtifactKind,
     agent_ext: &str,
     inputs: &Inputs<'_>,
-    commands: &[S],
-    agents: &[S],
+    commands: &Stems<'_>,
+    agents: &Stems<'_>,
 ) -> Option<usize> {
-    let root = ConfinedRoot::new(inputs.cwd, &kind.dest_dir);
-    // Commands, agents and flat skills have one placement per stem, all of one shape: the
-    // first placement decides for every one. Otherwise a kind has at most two shapes
+    // Commands, agents and flat skills have one placement per stem, all of one shape,
+    // decided with a stand-in stem (see above). Otherwise a kind has at most two shapes
     // (nested skills, the Kimi root and its subagents), told apart by their number of parts.
-    let uniform = match kind.kind {
-        ArtifactKindName::Commands => Some(commands.len()),
-        ArtifactKindName::Agents => Some(agents.len()),
-        ArtifactKindName::Skills if !nests(kind, inputs) => Some(commands.len()),
+    let uniform = |stems: &Stems<'_>| {
+        let (before, after) = flat_shape(kind, agent_ext);
+        (stems.len() == 0 || root.admits_plain(&[before, STAND_IN, after])).then_some(stems.len())
+    };
+    match kind.kind {
+        ArtifactKindName::Commands => return uniform(commands),
+        ArtifactKindName::Agents => return uniform(agents),
+        ArtifactKindName::Skills if !nests(kind, inputs) => return uniform(commands),
         ArtifactKindName::Skills => {
             // Every command is selected (the selection only filters, in order): the
             // inventory counted the nested placements once. Both shapes are checked with a
@@ -251,14 +252,14 @@ pub(crate) fn plain_count<S: AsRef<str>>(
                 && commands.len() == inputs.commands.len()
             {
                 let prefix = kind.prefix.as_str();
-                let flat = root.admits_plain(&[prefix, "x", "/SKILL.md"]);
-                let nested = root.admits_plain(&[prefix, "x", "/skills/", "x", "/SKILL.md"]);
+                let flat = root.admits_plain(&[prefix, STAND_IN, "/SKILL.md"]);
+                let nested =
+                    root.admits_plain(&[prefix, STAND_IN, "/skills/", STAND_IN, "/SKILL.md"]);
                 return (flat && nested).then_some(total);
             }
-            None
         }
-        ArtifactKindName::KimiAgents => None,
-    };
+        ArtifactKindName::KimiAgents => {}
+    }
     let mut plain: [Option<bool>; 6] = [None; 6];
     let mut count = 0;
     let walked = walk(
@@ -273,17 +274,28 @@ pub(crate) fn plain_count<S: AsRef<str>>(
                 None => false,
             };
             count += 1;
-            match (admitted, uniform) {
-                (false, _) => Err(false),
-                (true, Some(_)) => Err(true),
-                (true, None) => Ok(()),
-            }
+            if admitted { Ok(()) } else { Err(()) }
         },
     );
-    match walked {
-        Ok(()) => Some(count),
-        Err(true) => uniform,
-        Err(false) => None,
+    walked.ok().map(|()| count)
+}
+
+/// A plain stem standing in for every plain stem when a shape of parts is checked.
+const STAND_IN: &str = "x";
+
+/// The parts around the stem of a placement in a kind with one shape per stem: a command
+/// (`<prefix><stem>.md`, `<stem>.md` when namespaced by its directory), an agent
+/// (`<stem><ext>`), a flat skill (`<prefix><stem>/SKILL.md`). Other kinds: the flat skill.
+fn flat_shape<'p>(kind: &'p ArtifactKind, agent_ext: &'p str) -> (&'p str, &'p str) {
+    let prefix = kind.prefix.as_str();
+    match kind.kind {
+        ArtifactKindName::Commands => {
+            // `compose_command_filename`, as parts.
+            let namespaced = is_namespaced_by_dir(kind.kind, &kind.dest_subpath, prefix);
+            (if namespaced { "" } else { prefix }, ".md")
+        }
+        ArtifactKindName::Agents => ("", agent_ext),
+        ArtifactKindName::Skills | ArtifactKindName::KimiAgents => (prefix, "/SKILL.md"),
     }
 }
 
@@ -335,23 +347,20 @@ type Emit<'e, E> = dyn FnMut(&str, Source<'_>, &[&str]) -> Result<(), E> + 'e;
 /// Calls `emit(stem, source, relative destination parts)` for every placement of one kind,
 /// in plan order. The relative parts of one kind differ only in their stems (see
 /// [`count_placements`]).
-fn walk<E, S: AsRef<str>>(
+fn walk<E>(
     kind: &ArtifactKind,
     agent_ext: &str,
     inputs: &Inputs<'_>,
-    commands: &[S],
-    agents: &[S],
+    commands: &Stems<'_>,
+    agents: &Stems<'_>,
     emit: &mut Emit<'_, E>,
 ) -> Result<(), E> {
     let prefix = kind.prefix.as_str();
     match kind.kind {
         ArtifactKindName::Commands => {
-            let namespaced = is_namespaced_by_dir(kind.kind, &kind.dest_subpath, prefix);
-            // `compose_command_filename`, as parts.
-            let prefix = if namespaced { "" } else { prefix };
+            let (before, after) = flat_shape(kind, agent_ext);
             for stem in commands {
-                let stem = stem.as_ref();
-                emit(stem, Source::Command(stem), &[prefix, stem, ".md"])?;
+                emit(stem, Source::Command(stem), &[before, stem, after])?;
             }
         }
         ArtifactKindName::Skills => {
@@ -362,14 +371,14 @@ fn walk<E, S: AsRef<str>>(
                 BTreeSet::new()
             };
             let mut owners: Vec<&str> = Vec::new();
+            let (before, after) = flat_shape(kind, agent_ext);
             for stem in commands {
-                let stem = stem.as_ref();
                 owners.clear();
                 if nest {
                     owners_of(stem, &routers, inputs.child_to_routers, &mut owners);
                 }
                 if owners.is_empty() {
-                    emit(stem, Source::Command(stem), &[prefix, stem, "/SKILL.md"])?;
+                    emit(stem, Source::Command(stem), &[before, stem, after])?;
                 }
                 for owner in &owners {
                     let relative = [prefix, owner, "/skills/", stem, "/SKILL.md"];
@@ -378,9 +387,9 @@ fn walk<E, S: AsRef<str>>(
             }
         }
         ArtifactKindName::Agents => {
+            let (before, after) = flat_shape(kind, agent_ext);
             for stem in agents {
-                let stem = stem.as_ref();
-                emit(stem, Source::Agent(stem), &[stem, agent_ext])?;
+                emit(stem, Source::Agent(stem), &[before, stem, after])?;
             }
         }
         ArtifactKindName::KimiAgents => {
@@ -391,7 +400,6 @@ fn walk<E, S: AsRef<str>>(
             // it and its compact variant are selected (the full file is read last).
             let mut names: Vec<(&str, &str)> = Vec::new();
             for stem in agents {
-                let stem = stem.as_ref();
                 let Some(name) = kimi_subagent_name(stem) else {
                     continue;
                 };
@@ -483,6 +491,7 @@ mod tests {
             ..walked
         };
         let (mut admitted, mut refused) = (0, 0);
+        let (command_stems, agent_stems) = (Stems::All(&commands), Stems::All(&agents));
         for inputs in [walked, counted] {
             for root in roots {
                 for prefix in prefixes {
@@ -504,23 +513,39 @@ mod tests {
                                 home: None,
                                 dest_dir: root.into(),
                             };
+                            let confined = ConfinedRoot::new(inputs.cwd, &kind.dest_dir);
                             let mut checked = Vec::new();
                             let resolved = placements_checked(
                                 &mut checked,
+                                &confined,
                                 &kind,
                                 ext,
                                 &inputs,
-                                &commands,
-                                &agents,
+                                &command_stems,
+                                &agent_stems,
                             );
-                            let Some(count) = plain_count(&kind, ext, &inputs, &commands, &agents)
-                            else {
+                            let Some(count) = plain_count(
+                                &confined,
+                                &kind,
+                                ext,
+                                &inputs,
+                                &command_stems,
+                                &agent_stems,
+                            ) else {
                                 refused += 1;
                                 continue;
                             };
                             admitted += 1;
                             let mut plain = Vec::new();
-                            placements_plain(&mut plain, &kind, ext, &inputs, &commands, &agents);
+                            placements_plain(
+                                &mut plain,
+                                &confined,
+                                &kind,
+                                ext,
+                                &inputs,
+                                &command_stems,
+                                &agent_stems,
+                            );
                             let case = format!("{root:?} {prefix:?} {name:?} {nesting:?} {ext}");
                             assert_eq!(resolved, Ok(()), "{case}");
                             assert_eq!(plain, checked, "{case}");

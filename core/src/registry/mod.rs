@@ -33,6 +33,9 @@ pub struct Registry {
     third_party: OrdSet<String>,
     diagnostics: Vector<Diagnostic>,
     index: Arc<OnceLock<Index>>,
+    /// The runtime capabilities by id length, then id, for [`Registry::runtime`] (built on first use,
+    /// shared by clones, dropped when a capability is added).
+    runtimes: Arc<OnceLock<Vec<Arc<Capability>>>>,
 }
 
 /// Adds `fragment.inline` (after `fragment.path`) from the folder's files, for every
@@ -158,6 +161,7 @@ impl Registry {
         self.order.push_back(cap.id.clone());
         self.capabilities.insert(cap.id.clone(), Arc::new(cap));
         self.index = Arc::default();
+        self.runtimes = Arc::default();
     }
 
     /// The capabilities in map order, as cross-validation sees them.
@@ -198,7 +202,23 @@ impl Registry {
     /// The runtime descriptor of a registered runtime id (exact match).
     #[must_use]
     pub fn runtime(&self, id: &str) -> Option<&RuntimeDescriptor> {
-        self.capabilities.get(id)?.runtime.as_deref()
+        // Every plan looks its runtime up: the runtimes ordered by id length, then id, are
+        // searched mostly by comparing lengths, which costs less than comparing ids along a
+        // path of the whole capability map.
+        let runtimes = self.runtimes.get_or_init(|| {
+            let mut runtimes: Vec<Arc<Capability>> = self
+                .capabilities
+                .values()
+                .filter(|c| c.runtime.is_some())
+                .cloned()
+                .collect();
+            runtimes.sort_by(|a, b| (a.id.len(), &a.id).cmp(&(b.id.len(), &b.id)));
+            runtimes
+        });
+        let found = runtimes
+            .binary_search_by(|c| (c.id.len(), c.id.as_str()).cmp(&(id.len(), id)))
+            .ok()?;
+        runtimes.get(found)?.runtime.as_deref()
     }
 
     /// Registered runtime ids, sorted.
@@ -275,6 +295,49 @@ mod tests {
             claude.settings_file(crate::vocab::Scope::Local),
             Some("settings.local.json")
         );
+    }
+
+    /// The runtime table answers what the capability map answers, for every id (runtime or
+    /// not, unknown, a prefix of one), before and after overlays are added to a registry
+    /// whose table was already built.
+    #[test]
+    fn runtime_lookups_are_the_map_lookups() {
+        let reg = Registry::first_party();
+        let overlay = Overlay {
+            folder: "ext-1".into(),
+            manifest: r#"{"id":"ext-1","role":"feature","version":"1.0.0","title":"t","description":"d","tier":"full","requires":[],"runtimeCompat":{"supported":["*"],"unsupported":[]},"skills":[],"agents":[],"config":{},"steps":[],"contributions":[],"gates":[]}"#.into(),
+            fragments: Vec::new(),
+        };
+        let mut runtime = Value::clone(&reg.capability("claude").expect("claude").manifest);
+        runtime["id"] = Value::String("zz-runtime".into());
+        runtime["config"] = Value::Object(Map::new());
+        if let Some(fields) = runtime.as_object_mut() {
+            fields.remove("reviewer");
+        }
+        let runtime = Overlay {
+            folder: "zz-runtime".into(),
+            manifest: runtime.to_string(),
+            fragments: Vec::new(),
+        };
+        assert!(reg.runtime("claude").is_some(), "the table is built");
+        let with = reg.with_overlays(&[overlay, runtime]);
+        assert_eq!(with.capabilities().count(), 48, "{:?}", with.diagnostics());
+        assert!(
+            with.runtime("zz-runtime").is_some(),
+            "an added runtime is found"
+        );
+        for registry in [reg, &with] {
+            let ids: Vec<String> = registry.capabilities().map(|c| c.id.clone()).collect();
+            let extra = ["", "claud", "claudez", "zz", "__proto__", "Claude"].map(String::from);
+            for id in ids.iter().chain(&extra) {
+                let expected = registry.capability(id).and_then(|c| c.runtime.as_deref());
+                assert_eq!(
+                    registry.runtime(id).map(std::ptr::from_ref),
+                    expected.map(std::ptr::from_ref),
+                    "{id}"
+                );
+            }
+        }
     }
 
     #[test]
