@@ -18,6 +18,8 @@ mod direct;
 mod envelope;
 mod feature;
 mod hooks;
+#[cfg(test)]
+mod json_gen;
 use crate::js;
 use crate::js::Field as _;
 mod lane;
