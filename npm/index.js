@@ -919,15 +919,17 @@ function resolveInstallPlan(runtime, scope, host, options) {
   const runtimeId = requireString(runtime, 'runtime');
   const scopeId = requireString(scope, 'scope');
   const givenHost = hostArg(host);
+  // 0 for global, 1 for local (the index of a runtime's constants, and the target's low
+  // bit); -1 for any other scope, which the core refuses.
+  const local = scopeId === 'global' ? 0 : scopeId === 'local' ? 1 : -1;
   const text = rest === undefined && givenHost !== undefined ? compactHost(givenHost) : undefined;
   let unpackable = false;
-  if (text !== undefined && (scopeId === 'global' || scopeId === 'local')) {
+  if (text !== undefined && local >= 0) {
     // The common call: a planner, a target number and the compact host cross, and only the
     // lengths come back, packed in one number (see unpackLengths). (A compact host cannot
     // fail JSON.stringify, so checking the registry first raises what the JSON path would.)
     const entry = plannerOf(handle, registryOrDefault(registry));
     const known = entry.targets.get(runtimeId);
-    const local = scopeId === 'local' ? 1 : 0;
     const constants = known === undefined ? undefined : known.constants[local];
     if (constants !== undefined) {
       const target = /** @type {{ target: number }} */ (known).target + local;
@@ -946,8 +948,7 @@ function resolveInstallPlan(runtime, scope, host, options) {
     handle,
     registryOrDefault(registry),
   );
-  const local = scopeId === 'local' ? 1 : 0;
-  const constants = scopeId === 'global' || scopeId === 'local' ? planConstants.get(inputs.registry)?.get(runtimeId)?.[local] : undefined;
+  const constants = local >= 0 ? planConstants.get(inputs.registry)?.get(runtimeId)?.[local] : undefined;
   if (constants !== undefined && inputs.host !== undefined && !unpackable) {
     const packed = native.planHead(runtimeId, scopeId, inputs.host, inputs.options, handle, inputs.registry);
     if (packed >= 0) return lazyPlanObject(constants, unpackLengths(packed), inputs);
