@@ -464,7 +464,7 @@ const RECORD_OF_ROW = {
 const NULL_FIELD = '\u0001';
 
 /**
- * Records from fields text, the other form the core sends placement and trigger rows in
+ * Records from fields text, the other form the core sends placement rows in
  * (`bindings/node/src/rows.rs`): NUL, then every value followed by NUL, `null` written as
  * U+0001, used whenever no value holds either character. `String.prototype.split` reads it
  * about 2.5x faster than `JSON.parse` reads the same rows. Each builder takes the split
@@ -477,30 +477,66 @@ const RECORD_OF_FIELDS = {
     record: (f, i) =>
       Object.freeze({ kind: f[i], stem: f[i + 1], source: f[i + 2], destination: f[i + 3], converter: f[i + 4] === NULL_FIELD ? null : f[i + 4] }),
   },
-  triggers: {
-    width: 8,
-    record: (f, i) =>
-      Object.freeze({
-        trigger: f[i],
-        kind: f[i + 1],
-        scope: f[i + 2],
-        destPath: f[i + 3],
-        registration: f[i + 4],
-        routerTrigger: f[i + 5] === NULL_FIELD ? null : f[i + 5],
-        shadowedBy: f[i + 6] === NULL_FIELD ? null : Object.freeze({ kind: f[i + 6], scope: f[i + 7] }),
-      }),
-  },
 };
 
+/** Codes per trigger in segments text (see {@link fillTriggerSegments}). */
+const SEGMENT_CODES = 10;
+
 /**
- * The records of one lazy list from the text the core sent: fields text (starts with
- * NUL) or JSON (rows for placements and triggers, records for the other lists).
+ * Trigger records from segments text (`bindings/node/src/rows.rs`, `trigger_segments`):
+ * U+0002, ten codes per trigger, then a table of pieces, each after a NUL. A code is the
+ * index of a piece in `text.split('\0')`; 1 is the empty slot and stands for `null`.
+ * Each string is the concatenation the codes name, so the text carries each stem, prefix
+ * and destination head once. `shadowedBy` records of one winner are one frozen object.
+ * @param {string} text
+ * @param {number} length the length the head call announced
+ * @param {any[]} target filled in place
+ */
+function fillTriggerSegments(text, length, target) {
+  const t = text.split('\u0000');
+  const c = t[0];
+  const count = (c.length - 1) / SEGMENT_CODES;
+  if (count !== length) throw new Error(`plan.triggers: the core returned ${count} records for a list of ${length}`);
+  let byKind = 0;
+  let byScope = 0;
+  /** @type {object | null} */
+  let by = null;
+  for (let i = 1; i < c.length; i += SEGMENT_CODES) {
+    const prefix = t[c.charCodeAt(i + 3)];
+    const stem = t[c.charCodeAt(i + 4)];
+    const router = c.charCodeAt(i + 7);
+    const k = c.charCodeAt(i + 8);
+    const s = c.charCodeAt(i + 9);
+    if (k !== 1 && (k !== byKind || s !== byScope)) {
+      by = Object.freeze({ kind: t[k], scope: t[s] });
+      byKind = k;
+      byScope = s;
+    }
+    target.push(
+      Object.freeze({
+        trigger: prefix + stem,
+        kind: t[c.charCodeAt(i)],
+        scope: t[c.charCodeAt(i + 1)],
+        destPath: t[c.charCodeAt(i + 5)] + stem + t[c.charCodeAt(i + 6)],
+        registration: t[c.charCodeAt(i + 2)],
+        routerTrigger: router === 1 ? null : prefix + t[router],
+        shadowedBy: k === 1 ? null : by,
+      }),
+    );
+  }
+}
+
+/**
+ * The records of one lazy list from the text the core sent: segments text for triggers
+ * (starts with U+0002), fields text for placements (starts with NUL) or JSON (rows for
+ * placements and triggers, records for the other lists).
  * @param {string} name
  * @param {string} text
  * @param {number} length the length the head call announced
  * @param {any[]} target filled in place
  */
 function fillList(name, text, length, target) {
+  if (text.charCodeAt(0) === 2) return fillTriggerSegments(text, length, target);
   if (text.charCodeAt(0) === 0) {
     const { width, record } = RECORD_OF_FIELDS[name];
     // '' before the leading NUL and after the last value's NUL.

@@ -90,6 +90,9 @@ pub use surface::{
     ConfigHomeFacts, HomeProbe, InstalledRuntimeSurface, InstalledScope, InstalledSurfaces,
     SurfaceFacts, host_probe_paths, probe_requests, resolve_installed_surfaces,
 };
-pub use trigger::{Registration, ShadowedBy, Trigger, TriggerInput, resolve_trigger_surface};
+pub use trigger::{
+    Registration, ShadowedBy, Trigger, TriggerInput, TriggerParts, TriggerSurface,
+    resolve_trigger_surface,
+};
 pub use validate::{Body, parse_manifest, validate_body, validate_capability, warning_records};
 pub use vocab::Scope;

@@ -99,6 +99,14 @@ impl<'a> Stems<'a> {
         }
     }
 
+    /// Stem `index`.
+    pub(crate) fn get(&self, index: usize) -> &'a str {
+        match self {
+            Stems::All(list) => list[index].as_str(),
+            Stems::Picked(list) => list[index],
+        }
+    }
+
     /// Whether some stem is listed twice ([`has_duplicates`]).
     pub(crate) fn has_duplicates(&self) -> bool {
         match self {
@@ -191,54 +199,232 @@ pub(crate) fn surface_of(
     routers: (&[String], &BTreeMap<String, Vec<String>>),
     distinct: bool,
 ) -> Vec<Trigger> {
-    let (router_stems, child_to_routers) = routers;
-    let routers: BTreeSet<&str> = router_stems.iter().map(String::as_str).collect();
-    let entries: usize = SCOPE_ORDER
-        .iter()
-        .filter(|s| scopes.contains(s))
-        .map(|s| descriptor.artifact_layout.entries(*s).len())
-        .sum();
-    let mut surfaces = Vec::with_capacity(entries * stems.len());
-    for scope in SCOPE_ORDER.iter().filter(|s| scopes.contains(s)) {
-        for entry in descriptor.artifact_layout.entries(*scope) {
-            let Some(kind) = TriggerKind::of(entry.kind) else {
-                continue;
-            };
-            let dest = path::to_posix(&entry.dest_subpath);
-            let namespaced = is_namespaced_by_dir(entry.kind, &entry.dest_subpath, &entry.prefix);
-            let prefix = entry.prefix.as_str();
-            // `compose_command_filename`, as parts.
-            let file_prefix = if namespaced { "" } else { prefix };
-            for stem in stems {
-                let dest_path = match kind {
-                    TriggerKind::Skills => path::concat(&[&dest, "/", prefix, stem]),
-                    TriggerKind::Commands => path::concat(&[&dest, "/", file_prefix, stem, ".md"]),
+    TriggerSurface::new(descriptor, scopes, stems, routers, distinct).to_triggers()
+}
+
+/// One trigger-bearing layout entry of a [`TriggerSurface`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct SurfaceEntry<'a> {
+    kind: TriggerKind,
+    scope: Scope,
+    prefix: &'a str,
+    /// `dest_path` up to the stem: the entry's posix destination, `/`, and the file prefix
+    /// (none for commands namespaced by their directory).
+    dest_head: String,
+    /// `dest_path` after the stem: `.md` for commands, nothing for skills.
+    dest_ext: &'static str,
+    nested: bool,
+}
+
+/// Which candidates lose, and to whom.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Shadowing {
+    /// Per entry: every stem's candidates are one per entry with the same prefix, so the
+    /// same entry wins for every stem ([`per_stem_rule`]).
+    PerEntry(Vec<Option<ShadowedBy>>),
+    /// Per candidate, in emission order (the general rule, [`assign_winners`]).
+    PerCandidate(Vec<Option<ShadowedBy>>),
+}
+
+/// The trigger surface as parts: every candidate's values are borrowed pieces
+/// ([`TriggerParts`]) and none of its strings is built until asked for. The candidates are
+/// the layout's trigger-bearing entries (in [`SCOPE_ORDER`], then layout order) times the
+/// stems (in order), entry by entry; [`Self::to_triggers`] spells them out as
+/// [`resolve_trigger_surface`] returns them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TriggerSurface<'a> {
+    entries: Vec<SurfaceEntry<'a>>,
+    stems: Stems<'a>,
+    /// Each stem's router (`Some` for a routed child), for nested entries; empty when no
+    /// entry is nested.
+    routers: Vec<Option<&'a str>>,
+    shadowing: Shadowing,
+}
+
+/// One trigger candidate as the pieces [`Trigger`] spells its strings from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TriggerParts<'s> {
+    /// The index of the candidate's layout entry among the surface's trigger-bearing
+    /// entries: candidates of one entry share `prefix`, `kind`, `scope`, `dest_head` and
+    /// `dest_ext`.
+    pub entry: usize,
+    /// The layout entry's prefix: the trigger is `prefix + stem`, the router's trigger
+    /// `prefix + router`.
+    pub prefix: &'s str,
+    /// The command stem.
+    pub stem: &'s str,
+    /// The artifact kind bearing it.
+    pub kind: TriggerKind,
+    /// The scope it is installed at.
+    pub scope: Scope,
+    /// The destination is `dest_head + stem + dest_ext`.
+    pub dest_head: &'s str,
+    /// See [`Self::dest_head`].
+    pub dest_ext: &'static str,
+    /// The router's stem when the candidate is reached through one.
+    pub router: Option<&'s str>,
+    /// The winner, when this candidate loses.
+    pub shadowed_by: Option<ShadowedBy>,
+}
+
+impl TriggerParts<'_> {
+    /// Direct or via a router.
+    #[must_use]
+    pub fn registration(&self) -> Registration {
+        if self.router.is_some() {
+            Registration::ViaRouter
+        } else {
+            Registration::Direct
+        }
+    }
+
+    /// The candidate spelled out.
+    #[must_use]
+    pub fn to_trigger(&self) -> Trigger {
+        Trigger {
+            trigger: path::concat(&[self.prefix, self.stem]),
+            kind: self.kind,
+            scope: self.scope,
+            dest_path: path::concat(&[self.dest_head, self.stem, self.dest_ext]),
+            registration: self.registration(),
+            router_trigger: self.router.map(|r| path::concat(&[self.prefix, r])),
+            shadowed_by: self.shadowed_by,
+        }
+    }
+}
+
+impl<'a> TriggerSurface<'a> {
+    /// The surface of `descriptor` at `scopes` over `stems` (see [`surface_of`]).
+    pub(crate) fn new(
+        descriptor: &'a RuntimeDescriptor,
+        scopes: &[Scope],
+        stems: &Stems<'a>,
+        routers: (&'a [String], &'a BTreeMap<String, Vec<String>>),
+        distinct: bool,
+    ) -> Self {
+        let (router_stems, child_to_routers) = routers;
+        let mut entries = Vec::new();
+        for scope in SCOPE_ORDER.iter().filter(|s| scopes.contains(s)) {
+            for entry in descriptor.artifact_layout.entries(*scope) {
+                let Some(kind) = TriggerKind::of(entry.kind) else {
+                    continue;
                 };
-                let router = (entry.nesting == Nesting::Nested)
-                    .then(|| via_router(stem, child_to_routers, &routers))
-                    .flatten();
-                surfaces.push(Trigger {
-                    trigger: path::concat(&[prefix, stem]),
+                let prefix = entry.prefix.as_str();
+                // `compose_command_filename`, as parts.
+                let (file_prefix, dest_ext) = match kind {
+                    TriggerKind::Skills => (prefix, ""),
+                    TriggerKind::Commands
+                        if is_namespaced_by_dir(entry.kind, &entry.dest_subpath, prefix) =>
+                    {
+                        ("", ".md")
+                    }
+                    TriggerKind::Commands => (prefix, ".md"),
+                };
+                let dest = path::to_posix(&entry.dest_subpath);
+                entries.push(SurfaceEntry {
                     kind,
                     scope: *scope,
-                    dest_path,
-                    registration: if router.is_some() {
-                        Registration::ViaRouter
-                    } else {
-                        Registration::Direct
-                    },
-                    router_trigger: router.map(|r| path::concat(&[prefix, r])),
-                    shadowed_by: None,
+                    prefix,
+                    dest_head: path::concat(&[&dest, "/", file_prefix]),
+                    dest_ext,
+                    nested: entry.nesting == Nesting::Nested,
                 });
             }
         }
+        let routers = if entries.iter().any(|e| e.nested) {
+            let set: BTreeSet<&str> = router_stems.iter().map(String::as_str).collect();
+            stems
+                .iter()
+                .map(|stem| via_router(stem, child_to_routers, &set))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let mut surface = TriggerSurface {
+            entries,
+            stems: stems.clone(),
+            routers,
+            shadowing: Shadowing::PerEntry(Vec::new()),
+        };
+        surface.shadowing = if per_stem_rule(descriptor, scopes, stems, distinct).1 {
+            Shadowing::PerEntry(entry_winners(
+                &surface.entries,
+                &descriptor.trigger_precedence,
+            ))
+        } else {
+            Shadowing::PerCandidate(assign_winners(&surface, &descriptor.trigger_precedence))
+        };
+        surface
     }
-    if per_stem_rule(descriptor, scopes, stems, distinct).1 {
-        assign_aligned_winners(&mut surfaces, stems.len(), &descriptor.trigger_precedence);
-    } else {
-        assign_winners(&mut surfaces, &descriptor.trigger_precedence);
+
+    /// The number of candidates.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.entries.len() * self.stems.len()
     }
-    surfaces
+
+    /// The number of stems: candidate `i` is stem `i % stem_count` of entry
+    /// `i / stem_count`.
+    #[must_use]
+    pub fn stem_count(&self) -> usize {
+        self.stems.len()
+    }
+
+    /// Whether there is no candidate.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The number of candidates that lose to another.
+    #[must_use]
+    pub fn shadowed(&self) -> usize {
+        match &self.shadowing {
+            Shadowing::PerEntry(by) => by.iter().flatten().count() * self.stems.len(),
+            Shadowing::PerCandidate(by) => by.iter().flatten().count(),
+        }
+    }
+
+    /// Calls `visit` with every candidate as parts, in emission order (only the stem,
+    /// the router and the winner change between two candidates of one entry).
+    pub fn for_each<'s>(&'s self, mut visit: impl FnMut(&TriggerParts<'s>)) {
+        let mut index = 0;
+        for (entry, e) in self.entries.iter().enumerate() {
+            let mut parts = TriggerParts {
+                entry,
+                prefix: e.prefix,
+                stem: "",
+                kind: e.kind,
+                scope: e.scope,
+                dest_head: &e.dest_head,
+                dest_ext: e.dest_ext,
+                router: None,
+                shadowed_by: match &self.shadowing {
+                    Shadowing::PerEntry(by) => by[entry],
+                    Shadowing::PerCandidate(_) => None,
+                },
+            };
+            for (stem, name) in self.stems.iter().enumerate() {
+                parts.stem = name;
+                if e.nested {
+                    parts.router = self.routers[stem];
+                }
+                if let Shadowing::PerCandidate(by) = &self.shadowing {
+                    parts.shadowed_by = by[index];
+                }
+                visit(&parts);
+                index += 1;
+            }
+        }
+    }
+
+    /// Every candidate spelled out, in emission order.
+    #[must_use]
+    pub fn to_triggers(&self) -> Vec<Trigger> {
+        let mut out = Vec::with_capacity(self.len());
+        self.for_each(|p| out.push(p.to_trigger()));
+        out
+    }
 }
 
 /// The number of candidates and of shadowed candidates [`surface_of`] returns for the same
@@ -259,13 +445,12 @@ pub(crate) fn surface_counts(
             bearing.saturating_sub(1) * stems.len(),
         );
     }
-    let surface = surface_of(descriptor, scopes, stems, routers, distinct);
-    let shadowed = surface.iter().filter(|t| t.shadowed_by.is_some()).count();
-    (surface.len(), shadowed)
+    let surface = TriggerSurface::new(descriptor, scopes, stems, routers, distinct);
+    (surface.len(), surface.shadowed())
 }
 
 /// The number of trigger-bearing entries at `scopes`, and whether winners can be settled
-/// per stem ([`assign_aligned_winners`]): every such entry has the same prefix and no stem
+/// per stem ([`entry_winners`]): every such entry has the same prefix and no stem
 /// is listed twice, so two candidates share a trigger exactly when they share a stem.
 fn per_stem_rule(
     descriptor: &RuntimeDescriptor,
@@ -302,71 +487,76 @@ pub(crate) fn has_duplicates<S: AsRef<str>>(stems: &[S]) -> bool {
     sorted.windows(2).any(|w| w[0] == w[1])
 }
 
-/// Whether candidate `a` beats the current winner `b` (strictly: ties keep `b`).
-fn beats(a: &Trigger, b: &Trigger, precedence: &[TriggerKind]) -> bool {
-    if a.scope.rank() == b.scope.rank() {
-        precedence_index(precedence, a.kind) < precedence_index(precedence, b.kind)
+/// Whether a candidate of `a` (scope, kind) beats the current winner's `b` (strictly: ties
+/// keep `b`).
+fn beats(a: (Scope, TriggerKind), b: (Scope, TriggerKind), precedence: &[TriggerKind]) -> bool {
+    if a.0.rank() == b.0.rank() {
+        precedence_index(precedence, a.1) < precedence_index(precedence, b.1)
     } else {
-        a.scope.rank() > b.scope.rank()
+        a.0.rank() > b.0.rank()
     }
 }
 
 /// [`assign_winners`] when every trigger-bearing entry has the same prefix and the stems
 /// are distinct: then two candidates share a trigger exactly when they share a stem, so
-/// stem `i`'s candidates are `i`, `n + i`, `2n + i`, ... (one per entry, in emission
-/// order) and each group is settled in place, without a map of triggers.
-fn assign_aligned_winners(surfaces: &mut [Trigger], n: usize, precedence: &[TriggerKind]) {
-    // No trigger-bearing entry: no candidates at all.
-    for i in 0..n.min(surfaces.len()) {
-        let mut winner = i;
-        for candidate in (i + n..surfaces.len()).step_by(n) {
-            if beats(&surfaces[candidate], &surfaces[winner], precedence) {
-                winner = candidate;
-            }
-        }
-        let by = ShadowedBy {
-            kind: surfaces[winner].kind,
-            scope: surfaces[winner].scope,
-        };
-        for candidate in (i..surfaces.len()).step_by(n) {
-            if candidate != winner {
-                surfaces[candidate].shadowed_by = Some(by);
-            }
+/// each stem's candidates are one per entry, in entry order, and since a candidate beats
+/// another by its entry's scope and kind alone, the same entry wins for every stem. One
+/// pass over the entries settles every stem.
+fn entry_winners(
+    entries: &[SurfaceEntry<'_>],
+    precedence: &[TriggerKind],
+) -> Vec<Option<ShadowedBy>> {
+    let key = |e: &SurfaceEntry<'_>| (e.scope, e.kind);
+    let Some(first) = entries.first() else {
+        return Vec::new();
+    };
+    let mut winner = first;
+    for entry in &entries[1..] {
+        if beats(key(entry), key(winner), precedence) {
+            winner = entry;
         }
     }
+    let by = ShadowedBy {
+        kind: winner.kind,
+        scope: winner.scope,
+    };
+    entries
+        .iter()
+        .map(|e| (!std::ptr::eq(e, winner)).then_some(by))
+        .collect()
 }
 
-/// Marks every loser with its trigger's winner. One pass finds each trigger's winner (the
-/// first candidate, replaced only by a strictly better later one); a second pass marks the
-/// rest, so no per-trigger list is built.
-fn assign_winners(surfaces: &mut [Trigger], precedence: &[TriggerKind]) {
-    let mut winners: HashMap<&str, usize> = HashMap::with_capacity(surfaces.len());
-    for (candidate, surface) in surfaces.iter().enumerate() {
-        let winner = winners.entry(surface.trigger.as_str()).or_insert(candidate);
-        if beats(surface, &surfaces[*winner], precedence) {
+/// Each candidate's winner, when it loses, in emission order. One pass finds each
+/// trigger's winner (the first candidate, replaced only by a strictly better later one); a
+/// second pass marks the rest, so no per-trigger list is built.
+fn assign_winners(
+    surface: &TriggerSurface<'_>,
+    precedence: &[TriggerKind],
+) -> Vec<Option<ShadowedBy>> {
+    let n = surface.stems.len();
+    let entry_of = |candidate: usize| &surface.entries[candidate / n];
+    let key = |candidate: usize| (entry_of(candidate).scope, entry_of(candidate).kind);
+    let triggers: Vec<String> = (0..surface.len())
+        .map(|c| path::concat(&[entry_of(c).prefix, surface.stems.get(c % n)]))
+        .collect();
+    let mut winners: HashMap<&str, usize> = HashMap::with_capacity(triggers.len());
+    for (candidate, trigger) in triggers.iter().enumerate() {
+        let winner = winners.entry(trigger.as_str()).or_insert(candidate);
+        if beats(key(candidate), key(*winner), precedence) {
             *winner = candidate;
         }
     }
-    let marks: Vec<(usize, ShadowedBy)> = surfaces
+    triggers
         .iter()
         .enumerate()
-        .filter_map(|(index, surface)| {
-            let winner = *winners.get(surface.trigger.as_str())?;
-            (winner != index).then(|| {
-                let w = &surfaces[winner];
-                (
-                    index,
-                    ShadowedBy {
-                        kind: w.kind,
-                        scope: w.scope,
-                    },
-                )
+        .map(|(candidate, trigger)| {
+            let winner = winners[trigger.as_str()];
+            (winner != candidate).then(|| {
+                let (scope, kind) = key(winner);
+                ShadowedBy { kind, scope }
             })
         })
-        .collect();
-    for (index, by) in marks {
-        surfaces[index].shadowed_by = Some(by);
-    }
+        .collect()
 }
 
 #[cfg(test)]
@@ -407,28 +597,79 @@ mod tests {
         );
     }
 
+    /// The per-entry rule marks the candidates the general rule marks, for every runtime
+    /// and scope set, over distinct stems (with a router and its routed child).
     #[test]
-    fn aligned_winners_equal_the_general_rule() {
+    fn entry_winners_equal_the_general_rule() {
         let reg = Registry::first_party();
         let input = stems(&["help", "plan", "ns-x", "update"]);
+        let child_to_routers = BTreeMap::from([("plan".to_owned(), vec!["ns-x".to_owned()])]);
+        let routers = (&["ns-x".to_owned()][..], &child_to_routers);
+        let mut shadowed = 0;
         for runtime in reg.runtime_ids() {
             let descriptor = reg.runtime(runtime).expect("runtime");
-            for scopes in [&[Scope::Global, Scope::Local][..], &[Scope::Local]] {
-                let fast = surface_of(
+            for scopes in [
+                &[Scope::Global, Scope::Local][..],
+                &[Scope::Local],
+                &[Scope::Global],
+            ] {
+                let surface = TriggerSurface::new(
                     descriptor,
                     scopes,
                     &Stems::All(&input.stems),
-                    (&[], &BTreeMap::new()),
+                    routers,
                     true,
                 );
-                let mut slow = fast.clone();
-                for t in &mut slow {
-                    t.shadowed_by = None;
-                }
-                assign_winners(&mut slow, &descriptor.trigger_precedence);
-                assert_eq!(fast, slow, "{runtime}");
+                assert!(
+                    matches!(surface.shadowing, Shadowing::PerEntry(_)),
+                    "{runtime}"
+                );
+                let mut fast = Vec::new();
+                surface.for_each(|p| fast.push(p.shadowed_by));
+                let general = assign_winners(&surface, &descriptor.trigger_precedence);
+                assert_eq!(fast, general, "{runtime} {scopes:?}");
+                shadowed += surface.shadowed();
             }
         }
+        assert!(shadowed > 0, "some runtime shadows a trigger");
+    }
+
+    /// Spelled out, the parts give the values the peer's rules give: the trigger is the
+    /// prefix and the stem, a command's destination its file (`.md`, no prefix when its
+    /// directory names it), a skill's its directory, and a routed child names its router.
+    #[test]
+    fn parts_spell_the_candidates() {
+        let reg = Registry::first_party();
+        let mut input = stems(&["help", "child"]);
+        input.router_stems = vec!["ns-a".into()];
+        input
+            .child_to_routers
+            .insert("child".into(), vec!["ns-a".into()]);
+        let spelled = |runtime: &str| {
+            resolve_trigger_surface(reg, runtime, &[Scope::Global, Scope::Local], &input)
+                .expect("surface")
+                .into_iter()
+                .map(|t| (t.trigger, t.dest_path, t.router_trigger))
+                .collect::<Vec<_>>()
+        };
+        let some = |s: &str| Some(s.to_owned());
+        let row = |t: &str, d: &str, r: Option<String>| (t.to_owned(), d.to_owned(), r);
+        assert_eq!(
+            spelled("claude"),
+            [
+                row("gsd-help", "skills/gsd-help", None),
+                row("gsd-child", "skills/gsd-child", None),
+                row("gsd-help", "commands/gsd-help.md", None),
+                row("gsd-child", "commands/gsd-child.md", None),
+            ]
+        );
+        assert_eq!(
+            spelled("cline"),
+            [
+                row("gsd-help", "skills/gsd-help", None),
+                row("gsd-child", "skills/gsd-child", some("gsd-ns-a")),
+            ]
+        );
     }
 
     /// The counts equal the lengths of the surface they stand for, on the per-stem rule and

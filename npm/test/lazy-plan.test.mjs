@@ -149,6 +149,7 @@ test('lazy lists are frozen arrays of frozen records: isArray, order, out of ran
     assert.equal(plan[key], list, `${key} is one value`);
     assert.ok(Object.isFrozen(list), key);
     assert.ok(list.every((record) => Object.isFrozen(record)), `${key} records`);
+    assert.ok(list.every((record) => record.shadowedBy == null || Object.isFrozen(record.shadowedBy)), `${key} winners`);
     assert.equal(list[list.length], undefined, key);
     assert.equal(list[-1], undefined, key);
     assert.deepStrictEqual(list.at(-1), full[key].at(-1), key);
@@ -172,6 +173,7 @@ test('lazy lists are frozen arrays of frozen records: isArray, order, out of ran
   }
   assert.deepStrictEqual(plan.triggers.map((t) => t.trigger), full.triggers.map((t) => t.trigger));
   assert.deepStrictEqual([...plan.placements.entries()].map(([i, p]) => [i, p.destination]), full.placements.map((p, i) => [i, p.destination]));
+  assert.ok(plan.triggers.some((t) => t.shadowedBy !== null), 'opencode shadows some triggers');
   assert.ok(Object.isFrozen(plan.scope.provenance) && Object.isFrozen(plan.kinds[0]) && Object.isFrozen(plan.uninstall));
   assert.throws(() => {
     plan.triggers = [];

@@ -199,12 +199,17 @@ test('the planner exports check their inputs: -2 for text its header does not de
   assert.equal(badSection.field, 'host');
   const unknownSection = thrown(() => native.planSectionAt('bogus', planner, target, good));
   assert.equal(unknownSection.field, 'section');
-  // Trigger rows cross as fields text: NUL, then eight values per trigger, each ended by NUL.
-  const fields = native.planSectionAt('triggers', planner, target + 1, good);
-  assert.equal(fields.charCodeAt(0), 0);
+  // Trigger rows cross as segments text: U+0002, ten codes per trigger, then the pieces
+  // the codes name (the stems from index 2), each after a NUL; index 1 is the empty slot.
+  const segments = native.planSectionAt('triggers', planner, target + 1, good);
+  assert.equal(segments.charCodeAt(0), 2);
   const local = viaInventory('claude', 'local', { ...base, env: { XDG_CONFIG_HOME: '/x' } }).triggers;
-  assert.equal((fields.split('\u0000').length - 2) / 8, local.length);
-  assert.equal(fields.split('\u0000')[1], local[0].trigger);
+  const pieces = segments.split('\u0000');
+  assert.equal((pieces[0].length - 1) / 10, local.length);
+  assert.equal(pieces[1], '');
+  const [prefix, stem] = [4, 5].map((i) => pieces[pieces[0].charCodeAt(i)]);
+  assert.equal(stem, raw.commands[0]);
+  assert.equal(prefix + stem, local[0].trigger);
   const notPlanner = thrown(() => native.planHeadAt({}, target, good));
   assert.ok(notPlanner instanceof Error);
 });

@@ -391,7 +391,8 @@ pub fn plan_head_first(
 
 /// One lazy part of a plan over an inventory, as JSON text: `section` is one of
 /// `placements`, `triggers` (both as rows, see [`crate::rows`]: fields text starting with
-/// NUL when every value allows it, JSON rows otherwise), `diagnostics` (records),
+/// NUL for placements and segments text starting with U+0002 for triggers when every
+/// value allows it, JSON rows otherwise), `diagnostics` (records),
 /// or `head`: `{ scope, kinds, uninstall }` together. The other arguments are those
 /// `planHead` was given, with `host` always present (the text `planHeadFirst` returned for
 /// the real machine).
@@ -429,10 +430,10 @@ pub(crate) fn section_text(
             }
         }
         "triggers" => {
-            let list = decision.triggers();
-            match crate::rows::trigger_fields(&list) {
-                Some(fields) => Ok(fields),
-                None => convert::to_json(env, &crate::rows::triggers(&list)),
+            let surface = decision.trigger_surface();
+            match crate::rows::trigger_segments(&surface) {
+                Some(segments) => Ok(segments),
+                None => convert::to_json(env, &crate::rows::triggers(&surface.to_triggers())),
             }
         }
         "diagnostics" => convert::to_json(env, &decision.diagnostics()),

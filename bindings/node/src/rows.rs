@@ -4,11 +4,16 @@
 //! 5.7 KB as rows, parsed in about half the time); `index.js` rebuilds each record as an
 //! object literal with the keys in the same order, so the values equal the plan's.
 //!
-//! When no value holds a NUL or U+0001, the rows cross as *fields* instead of JSON:
+//! When no value holds a NUL or U+0001, placement rows cross as *fields* instead of JSON:
 //! one text that starts with NUL, then every value of every row, each followed by NUL,
-//! with `null` written as U+0001 (see [`placement_fields`], [`trigger_fields`]). JS splits
-//! it with one `String.prototype.split` (about 2.5x faster than `JSON.parse` of the same
-//! rows, measured on the 72 trigger rows of a claude plan), and nothing is escaped here.
+//! with `null` written as U+0001 (see [`placement_fields`]). JS splits it with one
+//! `String.prototype.split` (about 2.5x faster than `JSON.parse` of the same rows,
+//! measured on the 72 trigger rows of a claude plan), and nothing is escaped here.
+//!
+//! Triggers cross as *segments* ([`trigger_segments`]): every string of a trigger is a
+//! concatenation of a few pieces most triggers share, so the pieces cross once and each
+//! trigger as ten one-character codes, written from the core's [`gsd_core::TriggerParts`]
+//! without building the strings here at all.
 
 use gsd_core::{Placement, Trigger};
 use serde::Serialize;
@@ -135,23 +140,154 @@ pub fn placement_fields(list: &[Placement]) -> Option<String> {
     out.0
 }
 
-/// The trigger rows as fields text (eight per trigger), or `None` when a value holds NUL
-/// or U+0001.
-pub fn trigger_fields(list: &[Trigger]) -> Option<String> {
-    let mut out = Fields::with_capacity(list.len() * 80);
-    for t in list {
-        let (trigger, kind, scope, dest_path, registration, router, by_kind, by_scope) =
-            trigger_row(t);
-        out.value(Some(trigger));
-        out.value(Some(kind.as_str()));
-        out.value(Some(scope.as_str()));
-        out.value(Some(dest_path));
-        out.value(Some(registration_name(registration)));
-        out.value(router);
-        out.value(by_kind.map(gsd_core::vocab::TriggerKind::as_str));
-        out.value(by_scope.map(gsd_core::Scope::as_str));
+/// The first character of segments text (see [`trigger_segments`]).
+pub const SEGMENTS: u8 = 0x02;
+
+/// The pieces of segments text after the stems (few: the entries' prefixes, destination
+/// heads and extensions, the kinds, scopes and registrations, the routers), each once.
+struct Table<'s> {
+    /// The code of the first piece: 2 + the number of stems.
+    first: u32,
+    pieces: Vec<&'s str>,
+    /// Where each piece sits, from its code.
+    codes: std::collections::HashMap<&'s str, u32>,
+    /// The last value looked up, per code slot: consecutive candidates share most values,
+    /// so most look-ups end here.
+    last: [Option<(&'s str, u32)>; CODES],
+}
+
+/// Codes per trigger in segments text.
+const CODES: usize = 10;
+
+impl<'s> Table<'s> {
+    /// The code of `value` in slot `slot`, added to the table on first use.
+    #[inline]
+    fn code(&mut self, slot: usize, value: &'s str) -> u32 {
+        // Most values are the very same slice as the last one (a `&'static str` of the
+        // vocabulary, an entry's prefix or destination head): compared by address first.
+        if let Some((last, code)) = self.last[slot]
+            && (std::ptr::eq(last, value) || last == value)
+        {
+            return code;
+        }
+        let next = u32::try_from(self.pieces.len())
+            .ok()
+            .and_then(|i| i.checked_add(self.first))
+            .unwrap_or(u32::MAX);
+        let code = *self.codes.entry(value).or_insert(next);
+        if code == next {
+            self.pieces.push(value);
+        }
+        self.last[slot] = Some((value, code));
+        code
     }
-    out.0
+
+    /// The code of an optional value (`None` is 1, the `null` slot).
+    fn optional(&mut self, slot: usize, value: Option<&'s str>) -> u32 {
+        value.map_or(1, |v| self.code(slot, v))
+    }
+}
+
+/// The trigger surface as *segments* text, or `None` when a value holds NUL or the table
+/// would need codes past U+D7FF (JSON rows then). Every string of the surface is built
+/// from a few pieces, most of them shared by many triggers (the stems, the entries'
+/// prefixes and destination heads, the vocabulary), so the text sends each piece once and
+/// each trigger as ten codes, one character each, naming pieces by their index in the
+/// table: `U+0002`, the codes, then `NUL` and a piece for every table entry from index 1
+/// (index 1 is empty and stands for `null`). JS splits it once (`T = text.split('\0')`,
+/// the codes are `T[0]` after the marker) and builds each record by concatenating
+/// pieces: `trigger = T[prefix] + T[stem]`, `destPath = T[destHead] + T[stem] +
+/// T[destExt]`, `routerTrigger = T[prefix] + T[router]` (or `null`), `kind`, `scope`,
+/// `registration` and `shadowedBy.{kind, scope}` (or `null`) as pieces. The codes of a
+/// trigger, in order: kind, scope, registration, prefix, stem, destHead, destExt, router,
+/// shadowedBy.kind, shadowedBy.scope.
+pub fn trigger_segments(surface: &gsd_core::TriggerSurface<'_>) -> Option<String> {
+    segments(surface.stem_count(), surface.len(), |visit| {
+        surface.for_each(visit);
+    })
+}
+
+/// [`trigger_segments`] of `len` candidates over `n` stems, given in emission order (stem
+/// `i % n` of entry `i / n`).
+fn segments<'s>(
+    n: usize,
+    len: usize,
+    candidates: impl FnOnce(&mut dyn FnMut(&gsd_core::TriggerParts<'s>)),
+) -> Option<String> {
+    // Past U+D7FF a code would be a surrogate (or two UTF-16 units): JSON rows then.
+    let first = u32::try_from(n + 2).ok().filter(|f| *f < 0xD800)?;
+    let mut table = Table {
+        first,
+        pieces: Vec::new(),
+        codes: std::collections::HashMap::new(),
+        last: [None; CODES],
+    };
+    let mut stems: Vec<&str> = Vec::with_capacity(n);
+    let mut text: Vec<u8> = Vec::with_capacity(1 + len * CODES + 16 * n);
+    text.push(SEGMENTS);
+    let mut stem = 2;
+    // The codes every candidate of one layout entry shares: kind, scope, prefix,
+    // destination head and extension.
+    let mut entry: Option<(usize, [u32; 5])> = None;
+    // Set when a code is past U+D7FF.
+    let mut refused = false;
+    candidates(&mut |t| {
+        let [kind, scope, prefix, head, ext] = match entry {
+            Some((index, codes)) if index == t.entry => codes,
+            _ => {
+                let codes = [
+                    table.code(0, t.kind.as_str()),
+                    table.code(1, t.scope.as_str()),
+                    table.code(3, t.prefix),
+                    table.code(5, t.dest_head),
+                    table.code(6, t.dest_ext),
+                ];
+                entry = Some((t.entry, codes));
+                codes
+            }
+        };
+        if stems.len() < n {
+            stems.push(t.stem);
+        }
+        let by = t.shadowed_by;
+        for code in [
+            kind,
+            scope,
+            table.code(2, registration_name(t.registration())),
+            prefix,
+            stem,
+            head,
+            ext,
+            table.optional(7, t.router),
+            table.optional(8, by.map(|b| b.kind.as_str())),
+            table.optional(9, by.map(|b| b.scope.as_str())),
+        ] {
+            match u8::try_from(code) {
+                Ok(byte) if byte < 0x80 => text.push(byte),
+                _ => match char::from_u32(code).filter(|c| u32::from(*c) < 0xD800) {
+                    Some(c) => text.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
+                    None => refused = true,
+                },
+            }
+        }
+        stem = if stem + 1 == first { 2 } else { stem + 1 };
+    });
+    if refused {
+        return None;
+    }
+    text.push(0);
+    let pieces = text.len();
+    for piece in stems.iter().chain(&table.pieces) {
+        text.push(0);
+        text.extend_from_slice(piece.as_bytes());
+    }
+    // One NUL per piece (and the empty slot's), so no piece holds one.
+    #[allow(clippy::naive_bytecount)] // Reason: one pass over about 1 KB; no crate for it.
+    let nuls = text[pieces..].iter().filter(|b| **b == 0).count();
+    if nuls != stems.len() + table.pieces.len() {
+        return None;
+    }
+    String::from_utf8(text).ok()
 }
 
 #[cfg(test)]
@@ -219,12 +355,6 @@ mod tests {
                 let Ok(plan) = plan_of(runtime, scope, "/home/u") else {
                     continue;
                 };
-                let triggers = super::trigger_fields(&plan.triggers).expect("plain values");
-                assert_eq!(
-                    Value::Array(from_fields(&triggers, 8)),
-                    serde_json::to_value(super::triggers(&plan.triggers)).expect("serializes"),
-                    "{runtime} {scope:?}"
-                );
                 let placements = super::placement_fields(&plan.placements).expect("plain values");
                 assert_eq!(
                     Value::Array(from_fields(&placements, 5)),
@@ -256,6 +386,123 @@ mod tests {
         );
     }
 
+    /// Rows read back from segments text as `index.js` reads it.
+    fn from_segments(text: &str) -> Vec<Value> {
+        let t: Vec<&str> = text.split('\0').collect();
+        let codes: Vec<usize> = t[0]
+            .strip_prefix(char::from(super::SEGMENTS))
+            .expect("segments text starts with U+0002")
+            .chars()
+            .map(|c| c as usize)
+            .collect();
+        assert_eq!(t[1], "", "index 1 is the empty slot");
+        let piece = |code: usize| Value::String(t[code].to_owned());
+        let optional = |code: usize, value: Value| if code == 1 { Value::Null } else { value };
+        let joined = |codes: &[usize]| Value::String(codes.iter().map(|c| t[*c]).collect());
+        codes
+            .chunks(super::CODES)
+            .map(|c| {
+                Value::Array(vec![
+                    joined(&[c[3], c[4]]),
+                    piece(c[0]),
+                    piece(c[1]),
+                    joined(&[c[5], c[4], c[6]]),
+                    piece(c[2]),
+                    optional(c[7], joined(&[c[3], c[7]])),
+                    optional(c[8], piece(c[8])),
+                    optional(c[9], piece(c[9])),
+                ])
+            })
+            .collect()
+    }
+
+    /// The decision of `runtime` at `scope` over `commands` (one router, `ns-workflow`,
+    /// owning `child-a`).
+    fn segments_of(
+        runtime: &str,
+        scope: gsd_core::Scope,
+        commands: Vec<String>,
+    ) -> Option<(Option<String>, Vec<gsd_core::Trigger>)> {
+        let registry = gsd_core::Registry::first_party();
+        let host = gsd_core::Host::new("/home/u", "/work/p");
+        let inventory = gsd_core::Inventory::new(
+            commands,
+            vec!["gsd-planner".to_owned()],
+            vec!["ns-workflow".to_owned()],
+            [("child-a".to_owned(), vec!["ns-workflow".to_owned()])].into(),
+        )
+        .expect("valid stems");
+        let decision =
+            gsd_core::decide_install_plan(registry, runtime, scope, &host, None, &inventory, None)
+                .ok()?;
+        let surface = decision.trigger_surface();
+        Some((super::trigger_segments(&surface), decision.triggers()))
+    }
+
+    #[test]
+    fn segments_are_the_json_rows_for_every_runtime_and_scope() {
+        let registry = gsd_core::Registry::first_party();
+        let commands = ["plan-phase", "help", "ns-workflow", "child-a"]
+            .map(str::to_owned)
+            .to_vec();
+        let (mut checked, mut shadowed, mut routed) = (0, 0, 0);
+        for runtime in registry.runtime_ids() {
+            for scope in [gsd_core::Scope::Global, gsd_core::Scope::Local] {
+                let Some((segments, triggers)) = segments_of(runtime, scope, commands.clone())
+                else {
+                    continue;
+                };
+                let segments = segments.expect("no NUL, a small table");
+                assert_eq!(
+                    Value::Array(from_segments(&segments)),
+                    serde_json::to_value(super::triggers(&triggers)).expect("serializes"),
+                    "{runtime} {scope:?}"
+                );
+                shadowed += triggers.iter().filter(|t| t.shadowed_by.is_some()).count();
+                routed += triggers
+                    .iter()
+                    .filter(|t| t.router_trigger.is_some())
+                    .count();
+                checked += 1;
+            }
+        }
+        assert!(checked >= 36, "{checked}");
+        assert!(shadowed > 0 && routed > 0, "{shadowed} {routed}");
+    }
+
+    /// A stem holding NUL, or more pieces than one UTF-16 unit below the surrogates can
+    /// name, sends JSON rows instead; no stem at all sends the marker and the empty slot.
+    #[test]
+    fn segments_refuse_nul_and_tables_past_u_d7ff() {
+        let plan = |commands: Vec<String>| {
+            segments_of("claude", gsd_core::Scope::Global, commands).expect("claude plans")
+        };
+        // Stems are checked for controls before any plan; a piece of the layout is not.
+        let parts = |prefix| gsd_core::TriggerParts {
+            entry: 0,
+            prefix,
+            stem: "help",
+            kind: gsd_core::vocab::TriggerKind::Skills,
+            scope: gsd_core::Scope::Global,
+            dest_head: "skills/",
+            dest_ext: "",
+            router: None,
+            shadowed_by: None,
+        };
+        let one = |prefix| super::segments(1, 1, |visit| visit(&parts(prefix)));
+        assert!(one("gsd-").is_some());
+        assert_eq!(one("gsd\0"), None);
+        assert_eq!(plan(Vec::new()).0.as_deref(), Some("\u{2}\0"));
+        // Index 2 + stem count - 1 is the last stem's code; the other pieces come after.
+        let many = |n: usize| (0..n).map(|i| format!("s{i}")).collect::<Vec<_>>();
+        let (fits, triggers) = plan(many(0xD800 - 16));
+        assert_eq!(
+            Value::Array(from_segments(&fits.expect("fits"))),
+            serde_json::to_value(super::triggers(&triggers)).expect("serializes")
+        );
+        assert_eq!(plan(many(0xD800)).0, None);
+    }
+
     #[test]
     fn a_value_holding_nul_or_u0001_refuses_fields() {
         let plan =
@@ -266,7 +513,7 @@ mod tests {
             assert!(plan.placements[0].destination.starts_with(home));
             assert_eq!(super::placement_fields(&plan.placements), None, "{home:?}");
         }
-        assert_eq!(super::trigger_fields(&[]).as_deref(), Some("\0"));
+        assert_eq!(super::placement_fields(&[]).as_deref(), Some("\0"));
     }
 
     /// The values of a keyed record in key order, nested objects flattened.

@@ -23,7 +23,7 @@ use crate::layout::{ConfinedRoot, kinds_of};
 use crate::manifest::RuntimeDescriptor;
 use crate::registry::Registry;
 use crate::scope::{lookup_runtime, scope_of};
-use crate::trigger::{Stems, Trigger, has_duplicates, surface_counts, surface_of};
+use crate::trigger::{Stems, Trigger, TriggerSurface, has_duplicates, surface_counts};
 use crate::vocab::{ArtifactKindName, Scope};
 
 use super::placement::{
@@ -296,7 +296,14 @@ impl PlanDecision<'_> {
     /// The trigger surface at the plan's scope.
     #[must_use]
     pub fn triggers(&self) -> Vec<Trigger> {
-        surface_of(
+        self.trigger_surface().to_triggers()
+    }
+
+    /// The trigger surface at the plan's scope as parts: [`Self::triggers`] without its
+    /// strings built (a binding writes them straight into what it sends).
+    #[must_use]
+    pub fn trigger_surface(&self) -> TriggerSurface<'_> {
+        TriggerSurface::new(
             self.descriptor,
             &[self.head.install_manifest.scope],
             &self.commands,
