@@ -3,6 +3,7 @@
 // in one process, on the same inputs. Prints medians, spread and peer/ours ratios.
 //
 //   node benches/node-bench.mjs [--quick] [--rounds N] [--cold-runs N] [--json FILE] [--only P1,P3,P4]
+//                                [--against DIR]
 //
 // P1  warm whole plan, 72 real command stems + the real agent inventory, both scopes,
 //     claude alone and every installable runtime; host home/cwd/env change on every call.
@@ -21,6 +22,11 @@
 //
 // Without a built addon (npm/gsd-core.linux-x64-gnu.node) the peer half still runs and the
 // ours/ratio columns say why they are missing.
+//
+// --against DIR: another checkout of this repository with its addon built (DIR/npm), e.g.
+// main before a change, measured in the same process and interleaved with the peer and this
+// checkout on the same inputs (P1 and P4), so a change is compared with what it replaces
+// under the same load: a "before" line and its peer/before ratio follow each case.
 
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -39,7 +45,7 @@ const OURS_ADDON = path.join(ROOT, 'npm/gsd-core.linux-x64-gnu.node');
 // ---------------------------------------------------------------- arguments
 
 function parseArgs(argv) {
-  const opts = { quick: false, rounds: 15, coldRuns: 30, json: null, only: null };
+  const opts = { quick: false, rounds: 15, coldRuns: 30, json: null, only: null, against: null };
   for (let i = 0; i < argv.length; i += 1) {
     const a = argv[i];
     if (a === '--quick') opts.quick = true;
@@ -47,6 +53,7 @@ function parseArgs(argv) {
     else if (a === '--cold-runs') opts.coldRuns = Number(argv[(i += 1)]);
     else if (a === '--json') opts.json = argv[(i += 1)];
     else if (a === '--only') opts.only = new Set(argv[(i += 1)].split(','));
+    else if (a === '--against') opts.against = path.resolve(argv[(i += 1)]);
     else throw new Error(`unknown argument ${a}`);
   }
   if (opts.quick) {
@@ -127,6 +134,8 @@ function loadOurs() {
   }
 }
 const { ours, why: oursMissing } = loadOurs();
+/** The other checkout's library (`--against`), or null. */
+const before = OPTS.against ? require(path.join(OPTS.against, 'npm/index.js')) : null;
 
 const ALL_RUNTIMES = Object.keys(peer.registry.runtimes).sort();
 // vscode has no installable config directory: both libraries refuse to plan it.
@@ -179,18 +188,22 @@ function measure(fn, roundMs = OPTS.quick ? 40 : 150) {
  * Runs the peer and our measurements alternately (peer, ours, peer, ours...) so slow
  * phases of a busy machine hit both sides; returns both summaries.
  */
-function sideBySide(peerFn, oursFn) {
+function sideBySide(peerFn, oursFn, beforeFn = null) {
   if (!oursFn) return { peer: measure(peerFn), ours: null };
   const peerRuns = [];
   const oursRuns = [];
+  const beforeRuns = [];
   for (let pass = 0; pass < 2; pass += 1) {
     peerRuns.push(measure(peerFn));
     oursRuns.push(measure(oursFn));
+    if (beforeFn) beforeRuns.push(measure(beforeFn));
   }
   // Keep the later pass (JIT fully warm on both sides) and report the other pass's median as a check.
+  const later = (runs) => ({ ...runs[1], firstPassMedian: runs[0].median });
   return {
-    peer: { ...peerRuns[1], firstPassMedian: peerRuns[0].median },
-    ours: { ...oursRuns[1], firstPassMedian: oursRuns[0].median },
+    peer: later(peerRuns),
+    ours: later(oursRuns),
+    ...(beforeFn ? { before: later(beforeRuns) } : {}),
   };
 }
 
@@ -230,14 +243,19 @@ const PLAN_OPTIONS = {
   childToRouters: INV.childToRouters,
 };
 
-// Built once, like the peer's registry, which it memoises on first use.
-const OURS_INVENTORY = ours && typeof ours.inventory === 'function' ? ours.inventory(PLAN_OPTIONS) : null;
-
-// The peer's `existsSync: noFile` is our host without `existingPaths` (nothing exists).
-function oursPlan(runtime, scopeId, host) {
-  const options = OURS_INVENTORY ? { inventory: OURS_INVENTORY } : PLAN_OPTIONS;
-  return ours.resolveInstallPlan(runtime, scopeId, host, options);
+/**
+ * A planner over one of our libraries: an inventory built once, like the peer's registry,
+ * which it memoises on first use. The peer's `existsSync: noFile` is our host without
+ * `existingPaths` (nothing exists).
+ * @returns {(runtime: string, scopeId: string, host: object) => any}
+ */
+function plannerOf(lib) {
+  const inv = typeof lib.inventory === 'function' ? lib.inventory(PLAN_OPTIONS) : null;
+  const options = inv ? { inventory: inv } : PLAN_OPTIONS;
+  return (runtime, scopeId, host) => lib.resolveInstallPlan(runtime, scopeId, host, options);
 }
+const oursPlan = ours ? plannerOf(ours) : null;
+const beforePlan = before ? plannerOf(before) : null;
 
 /** The length of every trigger name of a list of trigger records (reads each record). */
 function readTriggers(triggers) {
@@ -260,13 +278,14 @@ function planCase(runtimes, read = (triggers) => triggers.length) {
     const host = hostFor(i);
     for (const [r, s] of calls) sink += read(peerPlan(r, s, host)[3]);
   };
-  const oursFn = ours
-    ? (i) => {
-        const host = hostFor(i);
-        for (const [r, s] of calls) sink += read(oursPlan(r, s, host).triggers);
-      }
-    : null;
-  return { ...sideBySide(peerFn, oursFn), callsPerOp: calls.length, sink };
+  const planFn = (plan) =>
+    plan &&
+    ((i) => {
+      const host = hostFor(i);
+      for (const [r, s] of calls) sink += read(plan(r, s, host).triggers);
+    });
+  const oursFn = planFn(oursPlan);
+  return { ...sideBySide(peerFn, oursFn, planFn(beforePlan)), callsPerOp: calls.length, sink };
 }
 
 function validationCase() {
@@ -278,15 +297,16 @@ function validationCase() {
       sink += peer.validator.collectReviewerWarningRecords(cap).length;
     }
   };
-  const oursFn = ours
-    ? () => {
-        for (const { folder, text } of MANIFESTS) {
-          sink += ours.validateCapability(text, folder).length;
-          sink += ours.warningRecords(text).length;
-        }
+  const checkFn = (lib) =>
+    lib &&
+    (() => {
+      for (const { folder, text } of MANIFESTS) {
+        sink += lib.validateCapability(text, folder).length;
+        sink += lib.warningRecords(text).length;
       }
-    : null;
-  return { ...sideBySide(peerFn, oursFn), callsPerOp: MANIFESTS.length, sink };
+    });
+  const oursFn = checkFn(ours);
+  return { ...sideBySide(peerFn, oursFn, checkFn(before)), callsPerOp: MANIFESTS.length, sink };
 }
 
 // ---------------------------------------------------------------- cold start
@@ -347,11 +367,15 @@ const ratio = (p, o) => {
 };
 
 function printWarm(label, res) {
-  const { peer: p, ours: o, callsPerOp } = res;
+  const { peer: p, ours: o, before: b, callsPerOp } = res;
+  const line = (name, m) =>
+    console.log(`  ${name.padEnd(6)} median ${fmtNs(m.median)}/op  (rounds ${spread(m)}; ${fmtNs(m.median / callsPerOp)} per call)`);
   console.log(`${label}`);
-  console.log(`  peer  median ${fmtNs(p.median)}/op  (rounds ${spread(p)}; ${fmtNs(p.median / callsPerOp)} per call)`);
-  if (o) console.log(`  ours  median ${fmtNs(o.median)}/op  (rounds ${spread(o)}; ${fmtNs(o.median / callsPerOp)} per call)`);
+  line('peer', p);
+  if (o) line('ours', o);
+  if (b) line('before', b);
   console.log(`  peer/ours ${ratio(p, o)}`);
+  if (b) console.log(`  peer/before ${ratio(p, b)}`);
 }
 
 const msFmt = (s) => `${s.median.toFixed(1)} ms (${s.min.toFixed(1)}–${s.max.toFixed(1)})`;
@@ -370,6 +394,7 @@ const report = {
     manifests: MANIFESTS.length,
   },
   oursAvailable: ours !== null,
+  against: OPTS.against,
   oursMissing,
   results: {},
 };
