@@ -225,7 +225,8 @@ export declare function plannerRuntimes(planner: ExternalObject<'Planner'>): Arr
 /**
  * One lazy part of a plan over an inventory, as JSON text: `section` is one of
  * `placements`, `triggers` (both as rows, see [`crate::rows`]: fields text starting with
- * NUL when every value allows it, JSON rows otherwise), `diagnostics` (records),
+ * NUL for placements and segments text starting with U+0002 for triggers when every
+ * value allows it, JSON rows otherwise), `diagnostics` (records),
  * or `head`: `{ scope, kinds, uninstall }` together. The other arguments are those
  * `planHead` was given, with `host` always present (the text `planHeadFirst` returned for
  * the real machine).
