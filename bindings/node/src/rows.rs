@@ -281,7 +281,9 @@ fn segments<'s>(
         text.push(0);
         text.extend_from_slice(piece.as_bytes());
     }
-    // One NUL per piece (and the empty slot's), so no piece holds one.
+    // Each piece is written after one NUL (which ends the slot before it: the codes'
+    // NUL above ends `T[0]`, the first here the empty slot), so more NULs than pieces
+    // means a piece holds one.
     #[allow(clippy::naive_bytecount)] // Reason: one pass over about 1 KB; no crate for it.
     let nuls = text[pieces..].iter().filter(|b| **b == 0).count();
     if nuls != stems.len() + table.pieces.len() {
