@@ -10,7 +10,7 @@ use serde::Serialize;
 use crate::error::{Error, ErrorCode};
 use crate::home::{self, Provenance};
 use crate::host::Host;
-use crate::js::is_non_blank;
+use crate::js::{Field, is_non_blank};
 use crate::manifest::RuntimeDescriptor;
 use crate::path;
 use crate::registry::Registry;
@@ -175,28 +175,21 @@ pub(crate) fn scope_of(
     })
 }
 
-/// A member of a JSON object found by comparing keys: the maps read on every plan (host
-/// behaviours, settings files by scope) hold a few keys, so a scan is cheaper than hashing
-/// the name (keys are unique, so it finds what `get` finds).
-pub(crate) fn member<'m>(
-    map: &'m serde_json::Map<String, serde_json::Value>,
-    key: &str,
-) -> Option<&'m serde_json::Value> {
-    map.iter().find(|(k, _)| *k == key).map(|(_, v)| v)
-}
-
-/// `descriptor.hostBehaviors[name]`, through [`member`].
+/// `descriptor.hostBehaviors[name]`, found with [`Field`]: the maps read on every plan
+/// (host behaviours, settings files by scope) hold a few keys, so comparing them costs less
+/// than hashing the name.
 pub(crate) fn host_behavior<'d>(
     descriptor: &'d RuntimeDescriptor,
     name: &str,
 ) -> Option<&'d serde_json::Value> {
-    member(descriptor.host_behaviors.as_ref()?, name)
+    descriptor.host_behaviors.as_ref()?.field(name)
 }
 
-/// [`RuntimeDescriptor::settings_file`], through [`member`].
+/// [`RuntimeDescriptor::settings_file`], through [`Field`].
 fn settings_file(descriptor: &RuntimeDescriptor, scope: Scope) -> Option<&str> {
-    let by_scope = host_behavior(descriptor, "settingsFileByScope")?.as_object()?;
-    member(by_scope, scope.as_str())?.as_str()
+    host_behavior(descriptor, "settingsFileByScope")?
+        .field(scope.as_str())?
+        .as_str()
 }
 
 /// Exactly the paths [`resolve_scope`] may test on the host for these arguments (empty for

@@ -415,7 +415,7 @@ pub fn plan_section(
     section_text(env, &decision, &section)
 }
 
-/// One lazy part of a decided plan as JSON text (see [`plan_section`]).
+/// One lazy part of a decided plan as text (see [`plan_section`]: segments, fields or JSON).
 pub(crate) fn section_text(
     env: Env,
     decision: &gsd_core::PlanDecision<'_>,
