@@ -48,8 +48,9 @@ fn validate(reps: usize) {
 }
 
 /// The decided plan over an inventory checked once (what the Node binding does per call):
-/// every check and count, no section spelled out (`triggers`: the trigger surface spelled
-/// out, as `planSection("triggers")` does).
+/// every check and count, no section spelled out (`triggers`: the trigger records spelled
+/// out as `PlanDecision::triggers` returns them; the Node binding now writes its trigger
+/// rows from the parts instead).
 /// `n` decisions of every request per repetition: one decision is ~10k instructions, so a
 /// single one would leave the count at the mercy of the allocator's state.
 fn decide(registry: &Registry, claude_only: bool, triggers: bool, n: usize, reps: usize) {
