@@ -24,6 +24,9 @@ use napi_derive::napi;
 use serde_json::Value;
 
 use crate::convert::core;
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use crate::error::JsCode;
 
 /// A capability registry kept native; pass it to the resolvers to use overlays.
