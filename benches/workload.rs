@@ -19,8 +19,8 @@ mod common;
 use std::hint::black_box;
 
 use gsd_core::{
-    Overlay, PlanRequest, Registry, Scope, TriggerInput, parse_manifest, resolve_install_plan,
-    resolve_trigger_surface, validate_capability, warning_records,
+    Overlay, ParsedManifest, PlanRequest, Registry, Scope, TriggerInput, parse_manifest,
+    resolve_install_plan, resolve_trigger_surface, validate_capability, warning_records,
 };
 
 fn print_request(args: &[String]) {
@@ -33,16 +33,25 @@ fn print_request(args: &[String]) {
     println!("{}", serde_json::to_string(&request).expect("request JSON"));
 }
 
-fn validate(reps: usize) {
+/// The 46 first-party manifests, each parsed, validated and asked for its warning records:
+/// through `ParsedManifest` (what the bindings do), or (`value`) through the public
+/// `serde_json::Value` path.
+fn validate(value: bool, reps: usize) {
     let texts: Vec<(&str, &str)> = gsd_core::embedded::first_party()
         .iter()
         .map(|c| (c.folder, c.manifest))
         .collect();
     for _ in 0..reps {
         for (folder, text) in &texts {
-            let value = parse_manifest(black_box(text)).expect("valid JSON");
-            black_box(validate_capability(&value, folder));
-            black_box(warning_records(&value));
+            if value {
+                let value = parse_manifest(black_box(text)).expect("valid JSON");
+                black_box(validate_capability(&value, folder));
+                black_box(warning_records(&value));
+            } else {
+                let parsed = ParsedManifest::parse(black_box(text)).expect("valid JSON");
+                black_box(parsed.validate(folder));
+                black_box(parsed.warning_records());
+            }
         }
     }
 }
@@ -116,13 +125,14 @@ fn main() {
         args.get(2).and_then(|a| a.parse::<usize>().ok()),
     ) else {
         eprintln!(
-            "usage: workload <validate|overlays|overlays-index|plan-claude|plan-all|decide-claude|decide-all|decide-claude-triggers|decide-all-triggers|host-json|plan-claude-json|triggers> <n> <reps>"
+            "usage: workload <validate|validate-value|overlays|overlays-index|plan-claude|plan-all|decide-claude|decide-all|decide-claude-triggers|decide-all-triggers|host-json|plan-claude-json|triggers> <n> <reps>"
         );
         return;
     };
     let registry = Registry::first_party();
     match case.as_str() {
-        "validate" => validate(reps),
+        "validate" => validate(false, reps),
+        "validate-value" => validate(true, reps),
         "overlays" => {
             let overlays: Vec<Overlay> = (0..n).map(common::synthetic_overlay).collect();
             for _ in 0..reps {

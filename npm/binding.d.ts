@@ -69,6 +69,13 @@ export declare function buildShadowReport(runtime: string, host?: any, facts?: a
 /** The canonical runtime id of a name or alias, or `null`. */
 export declare function canonicalizeRuntimeName(value: string): string | null
 
+/**
+ * The errors and the warning records of one manifest text from one parse, as JSON text
+ * `{"errors": [...], "warnings": [...]}`; `null` when there are neither (a valid manifest,
+ * the common case, crosses with nothing to serialize or parse).
+ */
+export declare function checkManifestJson(text: string, folder: string): string | null
+
 /** The install intent of `runtime` in a caller-supplied descriptor map (JSON). */
 export declare function compatDescriptorIntent(descriptors: string, runtime: string): string
 
@@ -324,9 +331,6 @@ export declare function surfaceProbeRequests(runtime: string | undefined | null,
  * the peer's order, as diagnostics (empty = valid).
  */
 export declare function validateCapability(text: string, folder: string): Array<any>
-
-/** `validateCapability` with its result as JSON text, `null` when the manifest is valid. */
-export declare function validateCapabilityJson(text: string, folder: string): string | null
 
 /**
  * The closed vocabularies of the manifest format, by enum name (`configHomeKind`,

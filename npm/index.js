@@ -1032,6 +1032,14 @@ function manifestText(manifest) {
 }
 
 /**
+ * The last manifest text validated and its warning records, computed from the same parse:
+ * a caller that validates a manifest and then asks for its warning records (what a loader
+ * does) crosses and parses the text once.
+ * @type {{ text: string, warnings: readonly object[] } | null}
+ */
+let lastChecked = null;
+
+/**
  * Validates one capability manifest against its folder id. Errors in the peer's order, as
  * diagnostics; an empty array means valid. Text is bounded in size and depth before parsing
  * (failures: MANIFEST_TOO_LARGE, MANIFEST_TOO_DEEP, MANIFEST_INVALID_JSON).
@@ -1039,7 +1047,16 @@ function manifestText(manifest) {
  * @param {string} folder
  */
 function validateCapability(manifest, folder) {
-  return parsedList(native.validateCapabilityJson(manifestText(manifest), requireString(folder, 'folder')));
+  const text = manifestText(manifest);
+  lastChecked = null;
+  const checked = native.checkManifestJson(text, requireString(folder, 'folder'));
+  if (checked === null) {
+    lastChecked = { text, warnings: EMPTY };
+    return EMPTY;
+  }
+  const { errors, warnings } = JSON.parse(checked);
+  lastChecked = { text, warnings: freezeParsed(warnings) };
+  return freezeParsed(errors);
 }
 
 /**
@@ -1047,7 +1064,9 @@ function validateCapability(manifest, folder) {
  * @param {string | object} manifest
  */
 function warningRecords(manifest) {
-  return parsedList(native.warningRecordsJson(manifestText(manifest)));
+  const text = manifestText(manifest);
+  if (lastChecked !== null && lastChecked.text === text) return lastChecked.warnings;
+  return parsedList(native.warningRecordsJson(text));
 }
 
 /**

@@ -54,7 +54,7 @@ pub fn descriptor_intent(descriptors: &Value, runtime: &str) -> Result<Descripto
         .filter(|_| has_own_property(descriptors, runtime))
         .and_then(|m| m.get(runtime))
         .and_then(|entry| entry.get("runtime"))
-        .filter(|d| truthy(Some(d)));
+        .filter(|d| truthy(Some(*d)));
     let Some(desc) = desc else {
         return Err(Error::new(
             ErrorCode::UnknownRuntime,

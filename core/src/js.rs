@@ -8,17 +8,18 @@
 
 use std::fmt::Write as _;
 
-use serde_json::{Map, Number, Value};
+use serde_json::Number;
 
-/// Objects with at most this many keys are searched key by key: comparing a few short
-/// keys costs less than hashing the one looked up (`serde_json`'s map hashes with `SipHash`).
-const LINEAR_LOOKUP_MAX: usize = 24;
+use crate::json::{Json, JsonObject, Kind};
 
 /// Own-property lookup by key on manifest objects (an object's keys are unique, so the
 /// first equal key is the one a hashed lookup finds).
 pub(crate) trait Field {
+    /// The value type found.
+    type Value;
+
     /// The value under `key`, when this is an object that has it.
-    fn field(&self, key: &str) -> Option<&Value>;
+    fn field(&self, key: &str) -> Option<&Self::Value>;
 
     /// Whether this is an object that has `key`.
     fn has_field(&self, key: &str) -> bool {
@@ -26,53 +27,72 @@ pub(crate) trait Field {
     }
 }
 
-impl Field for Map<String, Value> {
-    fn field(&self, key: &str) -> Option<&Value> {
-        if self.len() <= LINEAR_LOOKUP_MAX {
-            self.iter().find(|(k, _)| k.as_str() == key).map(|(_, v)| v)
-        } else {
-            self.get(key)
+impl Field for serde_json::Map<String, serde_json::Value> {
+    type Value = serde_json::Value;
+
+    fn field(&self, key: &str) -> Option<&serde_json::Value> {
+        self.member(key)
+    }
+}
+
+impl<'a> Field for crate::json::Map<'a> {
+    type Value = crate::json::Value<'a>;
+
+    fn field(&self, key: &str) -> Option<&crate::json::Value<'a>> {
+        self.get(key)
+    }
+}
+
+impl Field for serde_json::Value {
+    type Value = serde_json::Value;
+
+    fn field(&self, key: &str) -> Option<&serde_json::Value> {
+        match self {
+            serde_json::Value::Object(map) => map.member(key),
+            _ => None,
         }
     }
 }
 
-impl Field for Value {
-    fn field(&self, key: &str) -> Option<&Value> {
+impl<'a> Field for crate::json::Value<'a> {
+    type Value = crate::json::Value<'a>;
+
+    fn field(&self, key: &str) -> Option<&crate::json::Value<'a>> {
         match self {
-            Value::Object(map) => map.field(key),
+            crate::json::Value::Object(map) => map.get(key),
             _ => None,
         }
     }
 }
 
 /// JavaScript `typeof` of a JSON value (`undefined` when absent).
-pub(crate) fn type_of(v: Option<&Value>) -> &'static str {
-    match v {
+pub(crate) fn type_of<J: Json>(v: Option<&J>) -> &'static str {
+    match v.map(Json::kind) {
         None => "undefined",
-        Some(Value::Null | Value::Array(_) | Value::Object(_)) => "object",
-        Some(Value::Bool(_)) => "boolean",
-        Some(Value::Number(_)) => "number",
-        Some(Value::String(_)) => "string",
+        Some(Kind::Null | Kind::Array(_) | Kind::Object(_)) => "object",
+        Some(Kind::Bool(_)) => "boolean",
+        Some(Kind::Number(_)) => "number",
+        Some(Kind::String(_)) => "string",
     }
 }
 
 /// The peer's `(got: null|array|<typeof>)` rendering.
-pub(crate) fn kind_of(v: Option<&Value>) -> &'static str {
-    match v {
-        Some(Value::Null) => "null",
-        Some(Value::Array(_)) => "array",
-        other => type_of(other),
+pub(crate) fn kind_of<J: Json>(v: Option<&J>) -> &'static str {
+    match v.map(Json::kind) {
+        Some(Kind::Null) => "null",
+        Some(Kind::Array(_)) => "array",
+        _ => type_of(v),
     }
 }
 
 /// JavaScript truthiness of a JSON value.
-pub(crate) fn truthy(v: Option<&Value>) -> bool {
-    match v {
-        None | Some(Value::Null) => false,
-        Some(Value::Bool(b)) => *b,
-        Some(Value::Number(n)) => as_f64(n) != 0.0,
-        Some(Value::String(s)) => !s.is_empty(),
-        Some(Value::Array(_) | Value::Object(_)) => true,
+pub(crate) fn truthy<J: Json>(v: Option<&J>) -> bool {
+    match v.map(Json::kind) {
+        None | Some(Kind::Null) => false,
+        Some(Kind::Bool(b)) => b,
+        Some(Kind::Number(n)) => as_f64(n) != 0.0,
+        Some(Kind::String(s)) => !s.is_empty(),
+        Some(Kind::Array(_) | Kind::Object(_)) => true,
     }
 }
 
@@ -89,45 +109,51 @@ pub(crate) fn as_f64(n: &Number) -> f64 {
 }
 
 /// The numeric value when `v` is a JSON number.
-pub(crate) fn number(v: Option<&Value>) -> Option<f64> {
-    match v {
-        Some(Value::Number(n)) => Some(as_f64(n)),
+pub(crate) fn number<J: Json>(v: Option<&J>) -> Option<f64> {
+    match v.map(Json::kind) {
+        Some(Kind::Number(n)) => Some(as_f64(n)),
         _ => None,
     }
 }
 
 /// `Number.isInteger(v)`.
-pub(crate) fn is_integer(v: Option<&Value>) -> bool {
+pub(crate) fn is_integer<J: Json>(v: Option<&J>) -> bool {
     number(v).is_some_and(|x| x.is_finite() && x.fract() == 0.0)
 }
 
 /// `Number.isSafeInteger(v)`.
-pub(crate) fn is_safe_integer(v: Option<&Value>) -> bool {
+pub(crate) fn is_safe_integer<J: Json>(v: Option<&J>) -> bool {
     const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
     number(v).is_some_and(|x| x.is_finite() && x.fract() == 0.0 && x.abs() <= MAX_SAFE)
 }
 
 /// The value when it is a string.
-pub(crate) fn as_str(v: Option<&Value>) -> Option<&str> {
-    v.and_then(Value::as_str)
+pub(crate) fn as_str<J: Json>(v: Option<&J>) -> Option<&str> {
+    match v.map(Json::kind) {
+        Some(Kind::String(s)) => Some(s),
+        _ => None,
+    }
 }
 
 /// The value when it is a non-empty string (the peer's `typeof x === 'string' && x.length`).
-pub(crate) fn non_empty_str(v: Option<&Value>) -> Option<&str> {
+pub(crate) fn non_empty_str<J: Json>(v: Option<&J>) -> Option<&str> {
     as_str(v).filter(|s| !s.is_empty())
 }
 
 /// The value when it is a plain object (not null, not an array).
-pub(crate) fn as_object(v: Option<&Value>) -> Option<&Map<String, Value>> {
-    v.and_then(Value::as_object)
+pub(crate) fn as_object<J: Json>(v: Option<&J>) -> Option<&J::Object> {
+    match v.map(Json::kind) {
+        Some(Kind::Object(map)) => Some(map),
+        _ => None,
+    }
 }
 
 /// `Object.prototype.hasOwnProperty.call(v, key)` for an object-typed JSON value (arrays
 /// own their indices and `length`).
-pub(crate) fn has_own_property(v: &Value, key: &str) -> bool {
-    match v {
-        Value::Object(map) => map.contains_key(key),
-        Value::Array(items) => {
+pub(crate) fn has_own_property<J: Json>(v: &J, key: &str) -> bool {
+    match v.kind() {
+        Kind::Object(map) => map.member(key).is_some(),
+        Kind::Array(items) => {
             key == "length" || array_index(key).is_some_and(|i| (i as usize) < items.len())
         }
         _ => false,
@@ -192,13 +218,13 @@ fn array_index(key: &str) -> Option<u32> {
 
 /// `Object.keys(map)` order: array-index keys ascending, then the others in insertion
 /// (document) order.
-pub(crate) fn js_entries(map: &Map<String, Value>) -> Vec<(&str, &Value)> {
-    let mut indexed: Vec<(u32, &str, &Value)> = Vec::new();
-    let mut named: Vec<(&str, &Value)> = Vec::with_capacity(map.len());
-    for (k, v) in map {
+pub(crate) fn js_entries<O: JsonObject>(map: &O) -> Vec<(&str, &O::Value)> {
+    let mut indexed: Vec<(u32, &str, &O::Value)> = Vec::new();
+    let mut named: Vec<(&str, &O::Value)> = Vec::with_capacity(map.member_count());
+    for (k, v) in map.members() {
         match array_index(k) {
-            Some(i) => indexed.push((i, k.as_str(), v)),
-            None => named.push((k.as_str(), v)),
+            Some(i) => indexed.push((i, k, v)),
+            None => named.push((k, v)),
         }
     }
     if indexed.is_empty() {
@@ -216,15 +242,15 @@ pub(crate) fn js_entries(map: &Map<String, Value>) -> Vec<(&str, &Value)> {
 /// further keys pass it. Equal to filtering [`js_entries`] and splitting it at `n`, but
 /// holds at most `2n` key references however large the map is: the `n` smallest
 /// array-index keys seen so far and the first `n` other keys.
-pub(crate) fn first_js_keys(
-    map: &Map<String, Value>,
+pub(crate) fn first_js_keys<O: JsonObject>(
+    map: &O,
     n: usize,
     mut keep: impl FnMut(&str) -> bool,
 ) -> (Vec<&str>, usize) {
     let mut indexed: Vec<(u32, &str)> = Vec::new();
     let mut named: Vec<&str> = Vec::new();
     let mut total = 0usize;
-    for key in map.keys() {
+    for (key, _) in map.members() {
         if !keep(key) {
             continue;
         }
@@ -234,11 +260,11 @@ pub(crate) fn first_js_keys(
                 // Keys are unique, so indices are too: insert in order, drop the largest.
                 let at = indexed.partition_point(|(j, _)| *j < i);
                 if at < n {
-                    indexed.insert(at, (i, key.as_str()));
+                    indexed.insert(at, (i, key));
                     indexed.truncate(n);
                 }
             }
-            None if named.len() < n => named.push(key.as_str()),
+            None if named.len() < n => named.push(key),
             None => {}
         }
     }
@@ -273,11 +299,11 @@ fn quote_into(out: &mut String, s: &str) {
     out.push('"');
 }
 
-fn stringify_into(out: &mut String, v: &Value) {
-    match v {
-        Value::Null => out.push_str("null"),
-        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Number(n) => {
+fn stringify_into<J: Json>(out: &mut String, v: &J) {
+    match v.kind() {
+        Kind::Null => out.push_str("null"),
+        Kind::Bool(b) => out.push_str(if b { "true" } else { "false" }),
+        Kind::Number(n) => {
             let x = as_f64(n);
             // JSON.stringify renders non-finite numbers as null.
             if x.is_finite() {
@@ -286,8 +312,8 @@ fn stringify_into(out: &mut String, v: &Value) {
                 out.push_str("null");
             }
         }
-        Value::String(s) => quote_into(out, s),
-        Value::Array(items) => {
+        Kind::String(s) => quote_into(out, s),
+        Kind::Array(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
@@ -297,7 +323,7 @@ fn stringify_into(out: &mut String, v: &Value) {
             }
             out.push(']');
         }
-        Value::Object(map) => {
+        Kind::Object(map) => {
             out.push('{');
             for (i, (k, item)) in js_entries(map).into_iter().enumerate() {
                 if i > 0 {
@@ -314,7 +340,7 @@ fn stringify_into(out: &mut String, v: &Value) {
 
 /// `JSON.stringify(v)`; an absent value renders as `undefined` (what concatenating
 /// `JSON.stringify(undefined)` into a string prints).
-pub(crate) fn stringify(v: Option<&Value>) -> String {
+pub(crate) fn stringify<J: Json>(v: Option<&J>) -> String {
     match v {
         None => "undefined".to_owned(),
         Some(v) => {
@@ -325,29 +351,29 @@ pub(crate) fn stringify(v: Option<&Value>) -> String {
     }
 }
 
-fn to_string_into(out: &mut String, v: &Value) {
-    match v {
-        Value::Null => out.push_str("null"),
-        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Number(n) => out.push_str(&number_to_string(as_f64(n))),
-        Value::String(s) => out.push_str(s),
-        Value::Array(items) => {
+fn to_string_into<J: Json>(out: &mut String, v: &J) {
+    match v.kind() {
+        Kind::Null => out.push_str("null"),
+        Kind::Bool(b) => out.push_str(if b { "true" } else { "false" }),
+        Kind::Number(n) => out.push_str(&number_to_string(as_f64(n))),
+        Kind::String(s) => out.push_str(s),
+        Kind::Array(items) => {
             // Array.prototype.join: null/undefined elements render as empty strings.
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
                     out.push(',');
                 }
-                if !item.is_null() {
+                if !matches!(item.kind(), Kind::Null) {
                     to_string_into(out, item);
                 }
             }
         }
-        Value::Object(_) => out.push_str("[object Object]"),
+        Kind::Object(_) => out.push_str("[object Object]"),
     }
 }
 
 /// `String(v)` (string concatenation); an absent value renders as `undefined`.
-pub(crate) fn to_js_string(v: Option<&Value>) -> String {
+pub(crate) fn to_js_string<J: Json>(v: Option<&J>) -> String {
     match v {
         None => "undefined".to_owned(),
         Some(v) => {
@@ -423,7 +449,7 @@ pub(crate) fn is_non_blank(value: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{Map, Value, json};
 
     /// `field` finds what `Map::get` finds, on maps small enough to be searched key by key
     /// and on larger ones, for present keys, absent keys and near misses.
@@ -440,10 +466,12 @@ mod tests {
             .map(|(i, &k)| (name(k), Value::from(i)))
             .collect();
         let value = Value::Object(map.clone());
+        let view = crate::json::Value::of(&value);
         probes.iter().chain(&keys).all(|&p| {
             let key = name(p);
             map.field(&key) == map.get(&key)
                 && value.field(&key) == value.get(&key)
+                && view.field(&key).map(crate::json::Value::to_serde).as_ref() == value.get(&key)
                 && map.has_field(&key) == map.contains_key(&key)
         }) && Value::from(keys).field("0").is_none()
     }
@@ -506,7 +534,7 @@ mod tests {
             stringify(Some(&v)),
             r#"{"2":true,"10":2,"b":1,"a":[null,"x\u001b"],"01":0}"#
         );
-        assert_eq!(stringify(None), "undefined");
+        assert_eq!(stringify::<Value>(None), "undefined");
     }
 
     #[test]
@@ -517,7 +545,7 @@ mod tests {
         );
         assert_eq!(to_js_string(Some(&json!({"a": 1}))), "[object Object]");
         assert_eq!(to_js_string(Some(&json!(null))), "null");
-        assert_eq!(to_js_string(None), "undefined");
+        assert_eq!(to_js_string::<Value>(None), "undefined");
     }
 
     #[test]

@@ -29,6 +29,7 @@ pub mod install_choice;
 pub mod install_manifest;
 pub mod intent;
 mod js;
+mod json;
 pub mod layout;
 pub mod manifest;
 pub mod path;
@@ -94,5 +95,7 @@ pub use trigger::{
     Registration, ShadowedBy, Trigger, TriggerInput, TriggerParts, TriggerSurface,
     resolve_trigger_surface,
 };
-pub use validate::{Body, parse_manifest, validate_body, validate_capability, warning_records};
+pub use validate::{
+    Body, ParsedManifest, parse_manifest, validate_body, validate_capability, warning_records,
+};
 pub use vocab::Scope;

@@ -11,7 +11,7 @@ mod util;
 mod validate_corpus;
 
 use gsd_core::validate::{
-    CapabilityCheck, Origin, check_capability, validate_capability, warning_records,
+    CapabilityCheck, Origin, ParsedManifest, check_capability, validate_capability, warning_records,
 };
 use gsd_core::{Diagnostic, parse_manifest};
 use serde_json::{Map, Value, json};
@@ -150,6 +150,26 @@ fn compare_warnings(case: &Case, peer: &Value, manifest: &Value, tally: &mut Tal
     }
 }
 
+/// The text path (`ParsedManifest`: strings borrowed from the text, what the bindings
+/// validate with) answers what the `serde_json::Value` path answers, so it matches the
+/// peer wherever the value path does.
+fn text_path_agrees(case: &Case, manifest: &Value, ours: &[Diagnostic], tally: &mut Tally) {
+    let parsed = ParsedManifest::parse(&case.text).expect("corpus manifest parses");
+    let check = |origin| {
+        parsed.check(&case.folder, origin) == check_capability(manifest, &case.folder, origin)
+    };
+    if parsed.validate(&case.folder) != ours
+        || parsed.warning_records() != warning_records(manifest)
+        || !check(Origin::FirstParty)
+        || !check(Origin::ThirdParty)
+    {
+        tally.failures.push(format!(
+            "{}: the text path differs from the value path",
+            case.name
+        ));
+    }
+}
+
 #[test]
 fn validation_matches_the_peer_on_a_mutation_corpus() {
     let base = validate_corpus::shipped();
@@ -174,6 +194,7 @@ fn validation_matches_the_peer_on_a_mutation_corpus() {
             compare_difference(case, peer, &ours, &mut tally);
         }
         compare_warnings(case, peer, &manifest, &mut tally);
+        text_path_agrees(case, &manifest, &ours, &mut tally);
     }
     println!(
         "compared {} cases with the peer ({} error messages, plus warning records); {} deliberate differences checked",
@@ -243,6 +264,7 @@ fn seeded_random_mutations_match_the_peer() {
     for (case, peer) in cases.iter().zip(results) {
         let manifest = parse_manifest(&case.text).expect("corpus manifest parses");
         let ours = validate_capability(&manifest, &case.folder);
+        text_path_agrees(case, &manifest, &ours, &mut tally);
         if !peer["threw"].is_null() {
             tally.differences += 1;
             if !ours.iter().any(|d| d.code == "null_element") {

@@ -5,8 +5,8 @@ use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 use gsd_core::validate::{
-    MAX_MANIFEST_BYTES, MAX_MANIFEST_DEPTH, MAX_REPORTED_ERRORS, parse_manifest,
-    validate_capability, warning_records,
+    MAX_MANIFEST_BYTES, MAX_MANIFEST_DEPTH, MAX_REPORTED_ERRORS, Origin, ParsedManifest,
+    check_capability, parse_manifest, validate_capability, warning_records,
 };
 use gsd_core::{ErrorCode, Severity};
 use serde_json::json;
@@ -213,4 +213,68 @@ fn many_bad_references_against_many_names_stay_cheap() {
             listed.join(", ")
         )
     );
+}
+
+/// `ParsedManifest` (strings borrowed, no hash index) answers exactly what the
+/// `serde_json::Value` path answers: the same value or the same error, and the same
+/// errors, warnings and loader check, on text each reader handles and text it defers
+/// (escapes, surrogates, repeated keys in small and large objects, big numbers, depth,
+/// size, text past the direct reader's size).
+#[test]
+fn parsed_manifest_answers_what_the_value_path_answers() {
+    let many_keys = (0..40).fold(String::new(), |mut out, i| {
+        let _ = write!(out, "\"k{}\":{i},", i % 30);
+        out
+    });
+    let large_valid = format!(
+        "{{\"id\":\"big\",\"role\":\"feature\",\"pad\":\"{}\"}}",
+        "p".repeat(70 * 1024)
+    );
+    let texts = [
+        r#"{"id":"Bad"}"#.to_owned(),
+        r#"{"id":"a\u00e9\n","id":"b","role":"reviewer","reviewer":{"x":1,"y":2}}"#.to_owned(),
+        r#"{"id":"\ud83d\ude00","role":"runtime","runtime":{"hostBehaviors":{"zz":1,"reviewerCli":"c"}}}"#.to_owned(),
+        format!("{{{many_keys}\"id\":\"many\"}}"),
+        r#"{"id":"n","version":1e400}"#.to_owned(),
+        r#"{"id":"n","version":-1.5e3,"requires":[18446744073709551616]}"#.to_owned(),
+        "[".repeat(MAX_MANIFEST_DEPTH + 1),
+        "[".repeat(MAX_MANIFEST_DEPTH) + &"]".repeat(MAX_MANIFEST_DEPTH),
+        r#"{"id": }"#.to_owned(),
+        "null".to_owned(),
+        large_valid,
+        format!("{{\"a\":\"{}\"}}", "z".repeat(MAX_MANIFEST_BYTES)),
+    ];
+    let texts = texts
+        .iter()
+        .map(String::as_str)
+        .chain(gsd_core::embedded::first_party().iter().map(|c| c.manifest));
+    for text in texts {
+        let head: String = text.chars().take(60).collect();
+        match (ParsedManifest::parse(text), parse_manifest(text)) {
+            (Ok(parsed), Ok(value)) => {
+                assert_eq!(parsed.to_value().to_string(), value.to_string(), "{head}");
+                assert_eq!(
+                    parsed.validate("fold"),
+                    validate_capability(&value, "fold"),
+                    "{head}"
+                );
+                assert_eq!(parsed.warning_records(), warning_records(&value), "{head}");
+                for origin in [Origin::FirstParty, Origin::ThirdParty] {
+                    assert_eq!(
+                        parsed.check("gsd-x", origin),
+                        check_capability(&value, "gsd-x", origin),
+                        "{head}"
+                    );
+                }
+            }
+            (Err(ours), Err(theirs)) => {
+                assert_eq!(
+                    (ours.code(), ours.message()),
+                    (theirs.code(), theirs.message()),
+                    "{head}"
+                );
+            }
+            (ours, theirs) => panic!("{head}: {ours:?} against {theirs:?}"),
+        }
+    }
 }

@@ -147,6 +147,14 @@ test('alternating manifests each get their own errors and warning records (the p
     assert.deepStrictEqual(warnings.map((d) => d.message), expectedWarnings);
     assert.ok(Object.isFrozen(warnings[0].detail.knownFields));
   }
+  // An object argument is read as it is at each call: changed after validation, its
+  // warning records are those of its new content.
+  const changing = JSON.parse(badText);
+  assert.deepStrictEqual(gsd.validateCapability(changing, 'antigravity').map((d) => d.message), expectedErrors);
+  changing.reviewer.otherBogus = 2;
+  const expectedAfter = peerValidator.collectReviewerWarningRecords(JSON.parse(JSON.stringify(changing)));
+  assert.equal(expectedAfter.length, expectedWarnings.length + 1);
+  assert.deepStrictEqual(gsd.warningRecords(changing).map((d) => d.message), expectedAfter.map((w) => w.message));
 });
 
 test('resolveTriggerSurface crosses as text: the peer surface across scopes, deep-frozen; errors on their field', () => {

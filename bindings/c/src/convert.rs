@@ -271,10 +271,10 @@ struct Validation {
 /// `gsd_validate_capability`: manifest text + folder → `{valid, errors, warnings}`
 /// (warnings only for a valid manifest, as a loader would report them).
 pub(crate) fn validate(manifest: &str, folder: &str) -> Result<gsd_bytes, Error> {
-    let value = gsd_core::parse_manifest(manifest)?;
-    let errors = gsd_core::validate_capability(&value, folder);
+    let parsed = gsd_core::ParsedManifest::parse(manifest)?;
+    let errors = parsed.validate(folder);
     let warnings = if errors.is_empty() {
-        gsd_core::warning_records(&value)
+        parsed.warning_records()
     } else {
         Vec::new()
     };

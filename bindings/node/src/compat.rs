@@ -310,8 +310,9 @@ pub fn compat_validate_body(body: String, manifest: String) -> String {
                 ));
             }
         };
-        let manifest = gsd_core::parse_manifest(&manifest).map_err(|e| failed(&e))?;
-        let messages: Vec<String> = gsd_core::validate_body(body, &manifest)
+        let manifest = gsd_core::ParsedManifest::parse(&manifest).map_err(|e| failed(&e))?;
+        let messages: Vec<String> = manifest
+            .validate_body(body)
             .into_iter()
             .map(|d| d.message)
             .collect();

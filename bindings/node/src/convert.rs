@@ -3,10 +3,8 @@
 //! only place the addon touches the machine (HOME, cwd, environment, and exactly the probe
 //! paths the core lists).
 
-use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
-use std::rc::Rc;
 
 use gsd_core::{Error as CoreError, Host, ProfileSelection, Registry as CoreRegistry};
 use napi::Env;
@@ -64,28 +62,6 @@ pub fn from_json<T: for<'de> Deserialize<'de>>(env: Env, field: &str, text: &str
         let message = full.strip_suffix(&suffix).unwrap_or(&full);
         invalid_argument(env, field, &format!("{field} is invalid: {message}"))
     })
-}
-
-thread_local! {
-    /// The last manifest text parsed on this thread and its parsed value.
-    static LAST_MANIFEST: RefCell<Option<(String, Rc<Value>)>> = const { RefCell::new(None) };
-}
-
-/// Parses a manifest text with the core's bounds, reusing the previous parse when the
-/// same text is asked again on this thread (a caller validating a manifest and then asking
-/// for its warning records parses it once). Failures are not kept: they are recomputed.
-pub fn parsed_manifest(env: Env, text: String) -> JsResult<Rc<Value>> {
-    let hit = LAST_MANIFEST.with_borrow(|last| {
-        last.as_ref()
-            .filter(|(seen, _)| *seen == text)
-            .map(|(_, value)| Rc::clone(value))
-    });
-    if let Some(value) = hit {
-        return Ok(value);
-    }
-    let value = Rc::new(core(env, gsd_core::parse_manifest(&text))?);
-    LAST_MANIFEST.set(Some((text, Rc::clone(&value))));
-    Ok(value)
 }
 
 /// A list result as JSON text, or `None` when it is empty (the common case of a valid

@@ -18,7 +18,7 @@ pub mod planner;
 mod rows;
 mod surface;
 
-use gsd_core::{ConfigHome, Registry as CoreRegistry};
+use gsd_core::{ConfigHome, ParsedManifest, Registry as CoreRegistry};
 use napi::Env;
 use napi_derive::napi;
 use serde_json::Value;
@@ -548,31 +548,45 @@ pub fn parse_manifest(env: Env, text: String) -> napi::Result<Value, JsCode> {
 /// the peer's order, as diagnostics (empty = valid).
 #[napi(catch_unwind, ts_return_type = "Array<any>")]
 pub fn validate_capability(env: Env, text: String, folder: String) -> napi::Result<Value, JsCode> {
-    let manifest = convert::parsed_manifest(env, text)?;
-    convert::to_value(env, &gsd_core::validate_capability(&manifest, &folder))
+    let parsed = core(env, ParsedManifest::parse(&text))?;
+    convert::to_value(env, &parsed.validate(&folder))
 }
 
 /// The typed warning records of one capability manifest (text, bounded).
 #[napi(catch_unwind, ts_return_type = "Array<any>")]
 pub fn warning_records(env: Env, text: String) -> napi::Result<Value, JsCode> {
-    let manifest = convert::parsed_manifest(env, text)?;
-    convert::to_value(env, &gsd_core::warning_records(&manifest))
+    let parsed = core(env, ParsedManifest::parse(&text))?;
+    convert::to_value(env, &parsed.warning_records())
 }
 
-/// `validateCapability` with its result as JSON text, `null` when the manifest is valid.
+/// The errors and the warning records of one manifest text from one parse, as JSON text
+/// `{"errors": [...], "warnings": [...]}`; `null` when there are neither (a valid manifest,
+/// the common case, crosses with nothing to serialize or parse).
 #[napi(catch_unwind)]
-pub fn validate_capability_json(
+pub fn check_manifest_json(
     env: Env,
     text: String,
     folder: String,
 ) -> napi::Result<Option<String>, JsCode> {
-    let manifest = convert::parsed_manifest(env, text)?;
-    convert::list_json(env, &gsd_core::validate_capability(&manifest, &folder))
+    #[derive(serde::Serialize)]
+    struct Checked {
+        errors: Vec<gsd_core::Diagnostic>,
+        warnings: Vec<gsd_core::Diagnostic>,
+    }
+    let parsed = core(env, ParsedManifest::parse(&text))?;
+    let checked = Checked {
+        errors: parsed.validate(&folder),
+        warnings: parsed.warning_records(),
+    };
+    if checked.errors.is_empty() && checked.warnings.is_empty() {
+        return Ok(None);
+    }
+    convert::to_json(env, &checked).map(Some)
 }
 
 /// `warningRecords` with its result as JSON text, `null` when there is none.
 #[napi(catch_unwind)]
 pub fn warning_records_json(env: Env, text: String) -> napi::Result<Option<String>, JsCode> {
-    let manifest = convert::parsed_manifest(env, text)?;
-    convert::list_json(env, &gsd_core::warning_records(&manifest))
+    let parsed = core(env, ParsedManifest::parse(&text))?;
+    convert::list_json(env, &parsed.warning_records())
 }

@@ -247,10 +247,10 @@ fn surface_facts(text: &str) -> Result<gsd_core::SurfaceFacts, GsdError> {
 /// `ManifestInvalidJson`; validation findings are returned, not raised.
 #[uniffi::export]
 pub fn validate_capability(manifest: String, folder: String) -> Result<Validation, GsdError> {
-    let value = gsd_core::parse_manifest(&manifest)?;
-    let errors = gsd_core::validate_capability(&value, &folder);
+    let parsed = gsd_core::ParsedManifest::parse(&manifest)?;
+    let errors = parsed.validate(&folder);
     let warnings = if errors.is_empty() {
-        gsd_core::warning_records(&value)
+        parsed.warning_records()
     } else {
         Vec::new()
     };

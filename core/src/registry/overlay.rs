@@ -373,14 +373,15 @@ fn prepare(overlay: &Overlay) -> Result<Prepared<'_>, Vec<Diagnostic>> {
             message,
         )]);
     }
-    let mut value = validate::parse_manifest(&overlay.manifest).map_err(|e| {
+    let parsed = validate::ParsedManifest::parse(&overlay.manifest).map_err(|e| {
         let message = format!("capability.json: {}", e.message());
         vec![
             reject("overlay_manifest_invalid", folder, e.field(), message)
                 .with_detail(json!({"code": e.code().as_str()})),
         ]
     })?;
-    let errors: Vec<Diagnostic> = validate::validate_capability(&value, folder)
+    let errors: Vec<Diagnostic> = parsed
+        .validate(folder)
         .into_iter()
         .filter(|d| d.severity == Severity::Error)
         .collect();
@@ -388,6 +389,7 @@ fn prepare(overlay: &Overlay) -> Result<Prepared<'_>, Vec<Diagnostic>> {
         return Err(errors);
     }
     let files = fragment_files(overlay)?;
+    let mut value = parsed.to_value();
     let missing = materialize_fragments(&mut value, &files);
     if !missing.is_empty() {
         return Err(missing

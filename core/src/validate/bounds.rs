@@ -19,6 +19,7 @@ use serde_json::Value;
 use super::{direct, presized};
 
 use crate::error::{Error, ErrorCode};
+use crate::json;
 
 /// Largest manifest accepted, in bytes (the peer's `MANIFEST_MAX_BYTES`, 8 MiB).
 pub const MAX_MANIFEST_BYTES: usize = 8 * 1024 * 1024;
@@ -98,6 +99,24 @@ fn fail(code: ErrorCode, message: String) -> Error {
 /// * [`ErrorCode::ManifestInvalidJson`] when the text is not JSON (the message names the
 ///   line and column, e.g. `{"id": }`).
 pub fn parse_manifest(text: &str) -> Result<Value, Error> {
+    check_size(text)?;
+    match direct_read::<direct::Owned>(text) {
+        Some(value) => Ok(value),
+        None => parse_general(text),
+    }
+}
+
+/// [`parse_manifest`] for validation: the same bounds and errors, the value's strings
+/// borrowed from `text` when the direct reader answers (every real manifest).
+pub(crate) fn parse_view(text: &str) -> Result<json::Value<'_>, Error> {
+    check_size(text)?;
+    match direct_read::<direct::View>(text) {
+        Some(value) => Ok(value),
+        None => parse_general(text).map(json::Value::owned),
+    }
+}
+
+fn check_size(text: &str) -> Result<(), Error> {
     if text.len() > MAX_MANIFEST_BYTES {
         return Err(fail(
             ErrorCode::ManifestTooLarge,
@@ -107,6 +126,22 @@ pub fn parse_manifest(text: &str) -> Result<Value, Error> {
             ),
         ));
     }
+    Ok(())
+}
+
+/// Every real manifest: read directly, each container built once at its size. Text the
+/// direct reader does not answer (invalid, too deep, rare escapes and numbers, large)
+/// takes [`parse_general`], which owns every error.
+fn direct_read<'t, B: direct::Build<'t>>(text: &'t str) -> Option<B::Value> {
+    if text.len() < presized::PRESIZE_FROM_BYTES {
+        direct::parse::<B>(text, MAX_MANIFEST_DEPTH)
+    } else {
+        None
+    }
+}
+
+/// `serde_json`'s parse with the depth bound, for text of at most [`MAX_MANIFEST_BYTES`].
+fn parse_general(text: &str) -> Result<Value, Error> {
     let too_deep = || {
         fail(
             ErrorCode::ManifestTooDeep,
@@ -115,14 +150,6 @@ pub fn parse_manifest(text: &str) -> Result<Value, Error> {
             ),
         )
     };
-    if text.len() < presized::PRESIZE_FROM_BYTES {
-        // Every real manifest: read directly, each container built once at its size. Text
-        // the direct reader does not answer (invalid, too deep, rare escapes and numbers)
-        // takes the general path below, which owns every error.
-        if let Some(value) = direct::parse(text, MAX_MANIFEST_DEPTH) {
-            return Ok(value);
-        }
-    }
     let parsed = if text.len() < presized::PRESIZE_FROM_BYTES {
         // Small text: the parse runs first (serde_json's own guard bounds its recursion at
         // 128) and the depth is checked on the value, which nests exactly as deep as valid

@@ -5,29 +5,23 @@
 use crate::js::Field as _;
 use std::collections::{HashMap, HashSet};
 
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use super::{Sink, code, raw, text};
 use crate::js::as_str;
 use crate::vocab::LoopPoint;
 
-fn items<'a>(cap: &'a Map<String, Value>, key: &str) -> &'a [Value] {
+fn items<'v, 'a>(cap: &'v Map<'a>, key: &str) -> &'v [Value<'a>] {
     cap.field(key)
         .and_then(Value::as_array)
         .map_or(&[], Vec::as_slice)
 }
 
-fn member<'a>(v: &'a Value, key: &str) -> Option<&'a Value> {
+fn member<'v, 'a>(v: &'v Value<'a>, key: &str) -> Option<&'v Value<'a>> {
     v.as_object().and_then(|o| o.field(key))
 }
 
-fn when_declared(
-    sink: &mut Sink,
-    prefix: &str,
-    cap: &Map<String, Value>,
-    group: &str,
-    label: &str,
-) {
+fn when_declared(sink: &mut Sink, prefix: &str, cap: &Map, group: &str, label: &str) {
     let config = cap.field("config").and_then(Value::as_object);
     for item in items(cap, group) {
         let Some(when) = as_str(member(item, "when")) else {
@@ -46,10 +40,10 @@ fn when_declared(
     }
 }
 
-fn point_from(sink: &mut Sink, prefix: &str, cap: &Map<String, Value>) {
+fn point_from(sink: &mut Sink, prefix: &str, cap: &Map) {
     let config = cap.field("config").and_then(Value::as_object);
-    let empty = Map::new();
-    let mut indexed: HashMap<&str, Option<HashSet<&str>>> = HashMap::new();
+    let empty = Map::default();
+    let mut indexed: HashMap<&str, Option<HashSet<&str>>> = HashMap::default();
     for step in items(cap, "steps") {
         let Some(key) = as_str(member(step, "pointFrom")) else {
             continue;

@@ -15,7 +15,77 @@
 //! non-negative integers that `serde_json` parses on its own) gives `None` or defers to
 //! `serde_json`, and the caller takes the general path, which owns every error message.
 
-use serde_json::{Map, Value};
+use std::borrow::Cow;
+
+use serde_json::Number;
+
+use crate::json;
+
+/// What the reader builds: a borrowed [`json::Value`] for validation, or the
+/// `serde_json::Value` that [`super::parse_manifest`] returns.
+pub(crate) trait Build<'t> {
+    type Value;
+    fn null() -> Self::Value;
+    fn bool(b: bool) -> Self::Value;
+    fn number(n: Number) -> Self::Value;
+    fn string(s: Cow<'t, str>) -> Self::Value;
+    fn array(items: impl ExactSizeIterator<Item = Self::Value>) -> Self::Value;
+    fn object(members: impl ExactSizeIterator<Item = (Cow<'t, str>, Self::Value)>) -> Self::Value;
+}
+
+/// Builds the borrowed value.
+pub(crate) struct View;
+
+impl<'t> Build<'t> for View {
+    type Value = json::Value<'t>;
+    fn null() -> Self::Value {
+        json::Value::Null
+    }
+    fn bool(b: bool) -> Self::Value {
+        json::Value::Bool(b)
+    }
+    fn number(n: Number) -> Self::Value {
+        json::Value::Number(n)
+    }
+    fn string(s: Cow<'t, str>) -> Self::Value {
+        json::Value::String(s)
+    }
+    fn array(items: impl ExactSizeIterator<Item = Self::Value>) -> Self::Value {
+        json::Value::Array(items.collect())
+    }
+    fn object(members: impl ExactSizeIterator<Item = (Cow<'t, str>, Self::Value)>) -> Self::Value {
+        json::Value::Object(json::Map::from_members(members.collect()))
+    }
+}
+
+/// Builds the owned `serde_json` value.
+pub(crate) struct Owned;
+
+impl<'t> Build<'t> for Owned {
+    type Value = serde_json::Value;
+    fn null() -> Self::Value {
+        serde_json::Value::Null
+    }
+    fn bool(b: bool) -> Self::Value {
+        serde_json::Value::Bool(b)
+    }
+    fn number(n: Number) -> Self::Value {
+        serde_json::Value::Number(n)
+    }
+    fn string(s: Cow<'t, str>) -> Self::Value {
+        serde_json::Value::String(s.into_owned())
+    }
+    fn array(items: impl ExactSizeIterator<Item = Self::Value>) -> Self::Value {
+        serde_json::Value::Array(items.collect())
+    }
+    fn object(members: impl ExactSizeIterator<Item = (Cow<'t, str>, Self::Value)>) -> Self::Value {
+        let mut map = serde_json::Map::with_capacity(members.len());
+        for (key, value) in members {
+            map.insert(key.into_owned(), value);
+        }
+        serde_json::Value::Object(map)
+    }
+}
 
 /// Scratch room reserved up front for the keys and values of open containers. Each
 /// reservation stays under 1 KiB: the C allocator serves a larger request on a slower
@@ -26,8 +96,8 @@ const PENDING_VALUES: usize = 12;
 /// Parses `text` when it is JSON nesting at most `max_depth` arrays/objects deep and
 /// made only of what this reader handles; `None` otherwise (the caller then parses with
 /// `serde_json`, which yields the same value or the error).
-pub(crate) fn parse(text: &str, max_depth: usize) -> Option<Value> {
-    let mut reader = Reader {
+pub(crate) fn parse<'t, B: Build<'t>>(text: &'t str, max_depth: usize) -> Option<B::Value> {
+    let mut reader = Reader::<'t, B> {
         text,
         bytes: text.as_bytes(),
         pos: 0,
@@ -74,16 +144,16 @@ fn plain_run_end(bytes: &[u8], from: usize) -> usize {
 /// The reading state: the text, the position, the nesting still allowed, and the scratch
 /// stacks on which open containers gather their members (one stack of values for arrays
 /// and objects alike: containers close in the reverse order they open).
-struct Reader<'t> {
+struct Reader<'t, B: Build<'t>> {
     text: &'t str,
     bytes: &'t [u8],
     pos: usize,
     depth_left: usize,
-    keys: Vec<String>,
-    values: Vec<Value>,
+    keys: Vec<Cow<'t, str>>,
+    values: Vec<B::Value>,
 }
 
-impl Reader<'_> {
+impl<'t, B: Build<'t>> Reader<'t, B> {
     fn skip_whitespace(&mut self) {
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.bytes.get(self.pos) {
             self.pos += 1;
@@ -97,7 +167,7 @@ impl Reader<'_> {
     }
 
     /// Consumes `literal` when the text continues with it.
-    fn literal(&mut self, literal: &str, value: Value) -> Option<Value> {
+    fn literal(&mut self, literal: &str, value: B::Value) -> Option<B::Value> {
         let end = self.pos + literal.len();
         if self.bytes.get(self.pos..end) == Some(literal.as_bytes()) {
             self.pos = end;
@@ -107,14 +177,14 @@ impl Reader<'_> {
         }
     }
 
-    fn value(&mut self) -> Option<Value> {
+    fn value(&mut self) -> Option<B::Value> {
         match self.peek()? {
             b'{' => self.object(),
             b'[' => self.array(),
-            b'"' => self.string().map(Value::String),
-            b't' => self.literal("true", Value::Bool(true)),
-            b'f' => self.literal("false", Value::Bool(false)),
-            b'n' => self.literal("null", Value::Null),
+            b'"' => self.string().map(B::string),
+            b't' => self.literal("true", B::bool(true)),
+            b'f' => self.literal("false", B::bool(false)),
+            b'n' => self.literal("null", B::null()),
             b'-' | b'0'..=b'9' => self.number(),
             _ => None,
         }
@@ -127,7 +197,7 @@ impl Reader<'_> {
         Some(())
     }
 
-    fn object(&mut self) -> Option<Value> {
+    fn object(&mut self) -> Option<B::Value> {
         self.enter()?;
         let start = (self.keys.len(), self.values.len());
         if self.peek()? == b'}' {
@@ -156,14 +226,12 @@ impl Reader<'_> {
             }
         }
         self.depth_left += 1;
-        let mut map = Map::with_capacity(self.keys.len() - start.0);
-        for (key, value) in self.keys.drain(start.0..).zip(self.values.drain(start.1..)) {
-            map.insert(key, value);
-        }
-        Some(Value::Object(map))
+        Some(B::object(
+            self.keys.drain(start.0..).zip(self.values.drain(start.1..)),
+        ))
     }
 
-    fn array(&mut self) -> Option<Value> {
+    fn array(&mut self) -> Option<B::Value> {
         self.enter()?;
         let start = self.values.len();
         if self.peek()? == b']' {
@@ -183,12 +251,12 @@ impl Reader<'_> {
             }
         }
         self.depth_left += 1;
-        Some(Value::Array(self.values.drain(start..).collect()))
+        Some(B::array(self.values.drain(start..)))
     }
 
     /// A string at the opening quote: its text, escapes decoded. A raw control character,
     /// a bad escape or a `\u` escape of a surrogate gives `None`.
-    fn string(&mut self) -> Option<String> {
+    fn string(&mut self) -> Option<Cow<'t, str>> {
         self.pos += 1;
         let start = self.pos;
         let mut owned: Option<String> = None;
@@ -203,9 +271,9 @@ impl Reader<'_> {
                     return Some(match owned {
                         Some(mut s) => {
                             s.push_str(tail);
-                            s
+                            Cow::Owned(s)
                         }
-                        None => tail.to_owned(),
+                        None => Cow::Borrowed(tail),
                     });
                 }
                 b'\\' => {
@@ -244,7 +312,7 @@ impl Reader<'_> {
 
     /// A number: plain non-negative integers are read here, any other number token is
     /// handed to `serde_json` on its own (which reads it exactly as within the text).
-    fn number(&mut self) -> Option<Value> {
+    fn number(&mut self) -> Option<B::Value> {
         let start = self.pos;
         while let Some(b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E') = self.bytes.get(self.pos) {
             self.pos += 1;
@@ -254,11 +322,9 @@ impl Reader<'_> {
             && token.bytes().all(|b| b.is_ascii_digit())
             && (token.len() == 1 || !token.starts_with('0'));
         if plain {
-            token.parse::<u64>().ok().map(Value::from)
+            token.parse::<u64>().ok().map(|n| B::number(n.into()))
         } else {
-            serde_json::from_str::<Value>(token)
-                .ok()
-                .filter(Value::is_number)
+            serde_json::from_str::<Number>(token).ok().map(B::number)
         }
     }
 }
@@ -267,22 +333,39 @@ impl Reader<'_> {
 mod tests {
     use super::*;
 
+    /// What `serde_json` reads, spelled in its member order (`serde_json`'s map equality
+    /// ignores order; the spelling does not).
+    fn serde_reads(text: &str) -> Option<String> {
+        serde_json::from_str::<serde_json::Value>(text)
+            .ok()
+            .map(|v| v.to_string())
+    }
+
+    /// What this reader reads, as the `serde_json` value it stands for, spelled; `None`
+    /// also when its two builders disagree (borrowed view, owned `serde_json` value).
+    fn reads(text: &str) -> Option<String> {
+        let view = parse::<View>(text, 64).map(|v| v.to_serde().to_string());
+        let owned = parse::<Owned>(text, 64).map(|v| v.to_string());
+        (view == owned).then_some(view).flatten()
+    }
+
     /// `Some` only with the value `serde_json` builds, and only within the depth bound.
     fn agrees(text: &str) -> bool {
-        match parse(text, 64) {
+        match parse::<Owned>(text, 64) {
             Some(value) => {
-                serde_json::from_str::<Value>(text).ok().as_ref() == Some(&value)
+                serde_reads(text) == Some(value.to_string())
+                    && reads(text) == Some(value.to_string())
                     && !super::super::bounds::value_exceeds_depth(&value, 64)
             }
-            None => true,
+            None => parse::<View>(text, 64).is_none(),
         }
     }
 
     #[test]
     fn first_party_manifests_are_read_here_as_serde_json_reads_them() {
         for capability in crate::embedded::first_party() {
-            let ours = parse(capability.manifest, 64);
-            let theirs = serde_json::from_str::<Value>(capability.manifest).ok();
+            let ours = reads(capability.manifest);
+            let theirs = serde_reads(capability.manifest);
             assert!(ours.is_some(), "{}", capability.folder);
             assert_eq!(ours, theirs, "{}", capability.folder);
         }
@@ -306,9 +389,14 @@ mod tests {
             "\"\u{7f}é\"",
         ];
         for text in read {
-            let value = parse(text, 64);
+            let value = parse::<View>(text, 64);
+            assert!(reads(text).is_some(), "{text}");
             assert!(value.is_some(), "{text}");
-            assert_eq!(value, serde_json::from_str::<Value>(text).ok(), "{text}");
+            assert_eq!(
+                value.map(|v| v.to_serde().to_string()),
+                serde_reads(text),
+                "{text}"
+            );
         }
         let deferred = [
             "",
@@ -330,21 +418,21 @@ mod tests {
             "1E400",
         ];
         for text in deferred {
-            assert_eq!(parse(text, 64), None, "{text}");
+            assert_eq!(parse::<View>(text, 64), None, "{text}");
         }
     }
 
     #[test]
     fn depth_past_the_bound_defers() {
         let nested = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
-        assert!(parse(&nested(64), 64).is_some());
-        assert_eq!(parse(&nested(65), 64), None);
+        assert!(parse::<View>(&nested(64), 64).is_some());
+        assert_eq!(parse::<View>(&nested(65), 64), None);
         let objects = |n: usize| format!("{}1{}", r#"{"a":"#.repeat(n), "}".repeat(n));
-        assert!(parse(&objects(64), 64).is_some());
-        assert_eq!(parse(&objects(65), 64), None);
+        assert!(parse::<View>(&objects(64), 64).is_some());
+        assert_eq!(parse::<View>(&objects(65), 64), None);
         // The bound is on nesting, not on the number of containers.
         let wide = format!("[{}]", vec![nested(63); 50].join(","));
-        assert!(parse(&wide, 64).is_some());
+        assert!(parse::<View>(&wide, 64).is_some());
     }
 
     /// The word-at-a-time search stops where a byte-at-a-time search does.
@@ -432,7 +520,12 @@ mod tests {
                 _ => format!("\"{n}\\n\\u00{kind:02x}\\\"\""),
             }
         }
-        super::super::json_gen::compact_and_pretty(build(&mut shape.iter(), &s, 0))
-            .is_some_and(|texts| texts.iter().all(|t| parse(t, 64).is_some() && agrees(t)))
+        super::super::json_gen::compact_and_pretty(build(&mut shape.iter(), &s, 0)).is_some_and(
+            |texts| {
+                texts
+                    .iter()
+                    .all(|t| parse::<View>(t, 64).is_some() && agrees(t))
+            },
+        )
     }
 }

@@ -3,7 +3,7 @@
 //! `provenance`) and the dispatch to the role body, in the peer's order.
 
 use crate::js::Field as _;
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use super::{Sink, absent_or, code, feature, json, raw, reviewer, runtime, text};
 use crate::js::{self, as_object, as_str};
@@ -89,7 +89,7 @@ fn is_sha512_integrity(s: &str) -> bool {
 }
 
 /// Peer `validateVersionEnvelope`.
-pub(super) fn validate_version_envelope(sink: &mut Sink, cap: &Map<String, Value>) {
+pub(super) fn validate_version_envelope(sink: &mut Sink, cap: &Map) {
     let version = cap.field("version");
     if !as_str(version).is_some_and(is_semver) {
         sink.push(
@@ -360,7 +360,7 @@ mod tests {
 
     #[test]
     fn range_shape_matches_the_peer() {
-        let ok = |s: &str| is_plausible_range(Some(&Value::String(s.to_owned())));
+        let ok = |s: &str| is_plausible_range(Some(&Value::String(s.into())));
         assert!(ok(">=1.6.0"));
         assert!(ok(" * "));
         assert!(ok("x"));
@@ -370,7 +370,7 @@ mod tests {
         assert!(!ok("   "));
         assert!(!ok(">=1;rm"));
         assert!(!ok("\t1"));
-        assert!(!is_plausible_range(Some(&Value::from(1))));
+        assert!(!is_plausible_range(Some(&Value::Number(1.into()))));
     }
 
     #[test]

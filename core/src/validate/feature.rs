@@ -3,7 +3,7 @@
 //! `contributions` and `gates`, then `activationKey` and `taskContentResolver`.
 
 use crate::js::Field as _;
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use super::envelope::{is_kebab, string_code};
 use super::runtime::id_label;
@@ -18,7 +18,7 @@ const RESOLVER_TIMEOUT_CEILING_MS: f64 = 120_000.0;
 fn runtime_array(
     sink: &mut Sink,
     ctx: &dyn std::fmt::Display,
-    rc: &Map<String, Value>,
+    rc: &Map,
     field: &str,
     allow_wildcard: bool,
 ) {
@@ -125,7 +125,7 @@ fn runtime_compat(sink: &mut Sink, cap_id: &str, value: Option<&Value>) {
 }
 
 /// `skills` or `agents`: an array of strings, reserved names rejected.
-fn name_list(sink: &mut Sink, cap: &Map<String, Value>, key: &str) {
+fn name_list(sink: &mut Sink, cap: &Map, key: &str) {
     let Some(Value::Array(items)) = cap.field(key) else {
         sink.push(
             absent_or(cap.field(key), code::WRONG_TYPE),
@@ -292,7 +292,7 @@ fn config(sink: &mut Sink, value: Option<&Value>) {
     }
 }
 
-fn activation_key(sink: &mut Sink, cap: &Map<String, Value>) {
+fn activation_key(sink: &mut Sink, cap: &Map) {
     let Some(key) = cap.field("activationKey") else {
         return;
     };
@@ -329,7 +329,7 @@ fn activation_key(sink: &mut Sink, cap: &Map<String, Value>) {
 
 /// Peer `validateTaskContentResolverFields` (total).
 #[allow(clippy::too_many_lines)] // Reason: one check per peer rule, in the peer's order.
-fn task_content_resolver(sink: &mut Sink, cap: &Map<String, Value>) {
+fn task_content_resolver(sink: &mut Sink, cap: &Map) {
     const P: &str = "taskContentResolver";
     let Some(tcr) = cap.get(P) else { return };
     let id = match cap.field("id") {
@@ -435,7 +435,7 @@ fn task_content_resolver(sink: &mut Sink, cap: &Map<String, Value>) {
 }
 
 /// Peer `validateFeatureBody`.
-pub(super) fn validate(sink: &mut Sink, cap: &Map<String, Value>) {
+pub(super) fn validate(sink: &mut Sink, cap: &Map) {
     runtime_compat(sink, &id_label(cap), cap.field("runtimeCompat"));
     name_list(sink, cap, "skills");
     match cap.field("commands") {

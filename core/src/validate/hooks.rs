@@ -6,7 +6,7 @@
 //! go on. Fragment paths get our extra path-safety check on top of the peer's.
 
 use crate::js::Field as _;
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use std::collections::HashSet;
 
@@ -26,7 +26,7 @@ struct Declared<'a> {
 }
 
 /// A property of a value as JavaScript reads it (`undefined` unless an object has it).
-fn member<'a>(v: &'a Value, key: &str) -> Option<&'a Value> {
+fn member<'v, 'a>(v: &'v Value<'a>, key: &str) -> Option<&'v Value<'a>> {
     v.as_object().and_then(|o| o.field(key))
 }
 
@@ -55,7 +55,7 @@ fn is_safe_hook_script(s: &str) -> bool {
     !(base.to_ascii_lowercase().ends_with(".pyc") || base.to_ascii_lowercase().ends_with(".pyo"))
 }
 
-fn hook_entries(sink: &mut Sink, cap: &Map<String, Value>) {
+fn hook_entries(sink: &mut Sink, cap: &Map) {
     let Some(hooks) = cap.field("hooks") else {
         return;
     };
@@ -158,12 +158,12 @@ fn string_arrays(sink: &mut Sink, prefix: &str, item: &Value) {
     }
 }
 
-fn optional_typed(
+fn optional_typed<'a>(
     sink: &mut Sink,
     prefix: &str,
-    item: &Value,
+    item: &Value<'a>,
     key: &str,
-    ok: fn(&Value) -> bool,
+    ok: fn(&Value<'a>) -> bool,
     what: &str,
 ) {
     if let Some(v) = member(item, key)
@@ -273,7 +273,7 @@ fn step(
     point(sink, prefix, s);
     match member(s, "ref") {
         Some(r @ (Value::Object(_) | Value::Array(_))) => {
-            let empty = Map::new();
+            let empty = Map::default();
             let r = r.as_object().unwrap_or(&empty);
             let (skill, agent, command) = (r.field("skill"), r.field("agent"), r.field("command"));
             let count = [skill, agent, command]
@@ -450,7 +450,7 @@ fn gate(sink: &mut Sink, prefix: &str, g: &Value) {
 }
 
 /// `steps`, `contributions`, `gates` (required arrays) and the optional `hooks` array.
-pub(super) fn validate(sink: &mut Sink, cap: &Map<String, Value>) {
+pub(super) fn validate(sink: &mut Sink, cap: &Map) {
     hook_entries(sink, cap);
     let names = |key: &str| -> Option<Declared> {
         let items = cap.field(key)?.as_array()?;

@@ -2,7 +2,7 @@
 //! environment), peer `validateLaneProbe` / `validateLaneInvoke`.
 
 use crate::js::Field as _;
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use super::envelope::string_code;
 use super::{Sink, absent_or, code, is_reserved, json, raw};
@@ -193,7 +193,7 @@ fn spawn_env(sink: &mut Sink, ctx: &dyn std::fmt::Display, env: &Value) {
                 &field,
                 format!(
                     "{ctx} reviewer.invoke.env key {} is not a valid environment variable name",
-                    json(Some(&Value::String(key.to_owned())))
+                    json(Some(&Value::String(key.into())))
                 ),
             );
         }
@@ -210,7 +210,7 @@ fn spawn_env(sink: &mut Sink, ctx: &dyn std::fmt::Display, env: &Value) {
     }
 }
 
-fn spawn_invoke(sink: &mut Sink, ctx: &dyn std::fmt::Display, inv: &Map<String, Value>) {
+fn spawn_invoke(sink: &mut Sink, ctx: &dyn std::fmt::Display, inv: &Map) {
     let binary = inv.field("binary");
     if non_empty_str(binary).is_none() {
         sink.push(
@@ -303,7 +303,7 @@ fn spawn_invoke(sink: &mut Sink, ctx: &dyn std::fmt::Display, inv: &Map<String, 
     }
 }
 
-fn http_invoke(sink: &mut Sink, ctx: &dyn std::fmt::Display, inv: &Map<String, Value>) {
+fn http_invoke(sink: &mut Sink, ctx: &dyn std::fmt::Display, inv: &Map) {
     let host = inv.field("hostConfigKey");
     if non_empty_str(host).is_none() {
         sink.push(
@@ -345,7 +345,7 @@ fn http_invoke(sink: &mut Sink, ctx: &dyn std::fmt::Display, inv: &Map<String, V
 }
 
 /// Validates the invoke sub-shape of one transport.
-type InvokeValidator = fn(&mut Sink, &dyn std::fmt::Display, &Map<String, Value>);
+type InvokeValidator = fn(&mut Sink, &dyn std::fmt::Display, &Map);
 
 pub(super) fn invoke(
     sink: &mut Sink,

@@ -30,7 +30,7 @@ mod runtime;
 mod runtime_axes;
 mod warnings;
 
-use serde_json::Value;
+use crate::json::{Json, Value};
 
 pub use bounds::{MAX_MANIFEST_BYTES, MAX_MANIFEST_DEPTH, parse_manifest};
 pub use warnings::warning_records;
@@ -188,12 +188,12 @@ pub(crate) fn lazy<F: Fn(&mut std::fmt::Formatter<'_>) -> std::fmt::Result>(writ
 }
 
 /// `JSON.stringify(v)` of manifest data, sanitized for a message.
-pub(crate) fn json(v: Option<&Value>) -> String {
+pub(crate) fn json<J: Json>(v: Option<&J>) -> String {
     sanitized(js::stringify(v))
 }
 
 /// `String(v)` of manifest data, sanitized for a message.
-pub(crate) fn text(v: Option<&Value>) -> String {
+pub(crate) fn text<J: Json>(v: Option<&J>) -> String {
     sanitized(js::to_js_string(v))
 }
 
@@ -223,7 +223,7 @@ fn renders_as_itself(s: &str) -> bool {
 }
 
 /// `missing_field` when the value is absent, otherwise `present`.
-pub(crate) fn absent_or(v: Option<&Value>, present: &'static str) -> &'static str {
+pub(crate) fn absent_or<J>(v: Option<&J>, present: &'static str) -> &'static str {
     if v.is_none() {
         code::MISSING_FIELD
     } else {
@@ -237,8 +237,69 @@ pub(crate) fn is_reserved(s: &str) -> bool {
 }
 
 /// Whether the value is a reserved-name string.
-pub(crate) fn is_reserved_value(v: Option<&Value>) -> bool {
+pub(crate) fn is_reserved_value<J: Json>(v: Option<&J>) -> bool {
     js::as_str(v).is_some_and(is_reserved)
+}
+
+/// A manifest text parsed for validation, with the bounds and errors of
+/// [`parse_manifest`]. Its strings are borrowed from the text (copied only where an escape
+/// needs decoding) and its objects are searched without a hash index, so validating through
+/// it skips building a `serde_json::Value`, which costs most of a validation. Each method
+/// answers what the function of the same name answers for the parsed value.
+///
+/// ```
+/// use gsd_core::validate::ParsedManifest;
+/// let parsed = ParsedManifest::parse(r#"{"id": "Bad"}"#)?;
+/// let errors = parsed.validate("bad");
+/// assert_eq!(errors[0].message, "id must be a kebab-case string");
+/// assert!(parsed.warning_records().is_empty());
+/// # Ok::<(), gsd_core::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct ParsedManifest<'t> {
+    root: Value<'t>,
+}
+
+impl<'t> ParsedManifest<'t> {
+    /// Parses `text` as [`parse_manifest`] does (same bounds, same errors).
+    ///
+    /// # Errors
+    ///
+    /// Those of [`parse_manifest`]: `MANIFEST_TOO_LARGE`, `MANIFEST_TOO_DEEP`,
+    /// `MANIFEST_INVALID_JSON`.
+    pub fn parse(text: &'t str) -> Result<Self, crate::Error> {
+        bounds::parse_view(text).map(|root| ParsedManifest { root })
+    }
+
+    /// [`validate_capability`] of this manifest.
+    #[must_use]
+    pub fn validate(&self, folder_id: &str) -> Vec<Diagnostic> {
+        capability_errors(&self.root, folder_id)
+    }
+
+    /// [`validate_body`] of this manifest.
+    #[must_use]
+    pub fn validate_body(&self, body: Body) -> Vec<Diagnostic> {
+        body_errors(body, &self.root)
+    }
+
+    /// [`warning_records`] of this manifest.
+    #[must_use]
+    pub fn warning_records(&self) -> Vec<Diagnostic> {
+        warnings::records(&self.root)
+    }
+
+    /// [`check_capability`] of this manifest.
+    #[must_use]
+    pub fn check(&self, folder_id: &str, origin: Origin) -> CapabilityCheck {
+        capability_check(&self.root, folder_id, origin)
+    }
+
+    /// The value [`parse_manifest`] returns for the same text.
+    #[must_use]
+    pub fn to_value(&self) -> serde_json::Value {
+        self.root.to_serde()
+    }
 }
 
 /// Peer `validateCapability(cap, folderId)`: the errors, in the peer's order, as
@@ -253,10 +314,15 @@ pub(crate) fn is_reserved_value(v: Option<&Value>) -> bool {
 /// assert_eq!(errors[0].code, "invalid_id");
 /// assert_eq!(errors[0].message, "id must be a kebab-case string");
 /// ```
-pub fn validate_capability(manifest: &Value, folder_id: &str) -> Vec<Diagnostic> {
+pub fn validate_capability(manifest: &serde_json::Value, folder_id: &str) -> Vec<Diagnostic> {
     if let Some(too_deep) = too_deep(manifest, folder_id) {
         return vec![too_deep];
     }
+    capability_errors(&Value::of(manifest), folder_id)
+}
+
+/// [`validate_capability`] on a value within the depth bound.
+fn capability_errors(manifest: &Value, folder_id: &str) -> Vec<Diagnostic> {
     let mut sink = Sink::new(folder_id);
     envelope::validate(&mut sink, manifest, folder_id);
     sink.finish()
@@ -290,17 +356,26 @@ pub enum Body {
 /// let errors = validate_body(Body::Envelope, &serde_json::json!({"version": "1.0"}));
 /// assert_eq!(errors[0].code, "invalid_semver");
 /// ```
-pub fn validate_body(body: Body, manifest: &Value) -> Vec<Diagnostic> {
-    let id = manifest.field("id").and_then(Value::as_str).unwrap_or("");
+pub fn validate_body(body: Body, manifest: &serde_json::Value) -> Vec<Diagnostic> {
+    let id = manifest
+        .field("id")
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or("");
     if let Some(too_deep) = too_deep(manifest, id) {
         return vec![too_deep];
     }
+    body_errors(body, &Value::of(manifest))
+}
+
+/// [`validate_body`] on a value within the depth bound.
+fn body_errors(body: Body, manifest: &Value) -> Vec<Diagnostic> {
+    let id = manifest.field("id").and_then(Value::as_str).unwrap_or("");
     let mut sink = Sink::new(id);
     if manifest.is_null() && body != Body::Reviewer {
         sink.push(code::WRONG_TYPE, "", "capability must be a JSON object");
         return sink.finish();
     }
-    let empty = serde_json::Map::new();
+    let empty = crate::json::Map::default();
     let cap = manifest.as_object().unwrap_or(&empty);
     match body {
         Body::Envelope => envelope::validate_version_envelope(&mut sink, cap),
@@ -319,7 +394,7 @@ const MAX_IN_MEMORY_DEPTH: usize = 512;
 
 /// A value built in memory (not through [`parse_manifest`]) may nest deeper than the
 /// validator's recursion can safely follow: such a manifest is rejected up front.
-fn too_deep(manifest: &Value, folder_id: &str) -> Option<Diagnostic> {
+fn too_deep(manifest: &serde_json::Value, folder_id: &str) -> Option<Diagnostic> {
     if !bounds::value_exceeds_depth(manifest, MAX_IN_MEMORY_DEPTH) {
         return None;
     }
@@ -375,14 +450,32 @@ impl CapabilityCheck {
 /// (`validateAgainstContract`: contribution roles, `when` and `pointFrom` references), and
 /// for an accepted capability its [`warning_records`]. Cross-capability rules (ownership,
 /// `requires`, consumes satisfiability) are not part of this check.
-pub fn check_capability(manifest: &Value, folder_id: &str, origin: Origin) -> CapabilityCheck {
-    let mut check = CapabilityCheck::default();
-    if origin == Origin::ThirdParty
+pub fn check_capability(
+    manifest: &serde_json::Value,
+    folder_id: &str,
+    origin: Origin,
+) -> CapabilityCheck {
+    if let Some(refused) = reserved_prefix(folder_id, origin) {
+        return refused;
+    }
+    if let Some(too_deep) = too_deep(manifest, folder_id) {
+        return CapabilityCheck {
+            errors: vec![too_deep],
+            warnings: Vec::new(),
+        };
+    }
+    capability_check(&Value::of(manifest), folder_id, origin)
+}
+
+/// The check of a third-party capability whose id takes a first-party prefix: refused
+/// before anything else is read.
+fn reserved_prefix(folder_id: &str, origin: Origin) -> Option<CapabilityCheck> {
+    let reserved = origin == Origin::ThirdParty
         && RESERVED_ID_PREFIXES
             .iter()
-            .any(|p| folder_id.starts_with(p))
-    {
-        check.errors.push(
+            .any(|p| folder_id.starts_with(p));
+    reserved.then(|| CapabilityCheck {
+        errors: vec![
             Diagnostic::new(
                 code::RESERVED_ID_PREFIX,
                 Severity::Error,
@@ -390,10 +483,20 @@ pub fn check_capability(manifest: &Value, folder_id: &str, origin: Origin) -> Ca
             )
             .with_capability(folder_id)
             .with_field("id"),
-        );
-        return check;
+        ],
+        warnings: Vec::new(),
+    })
+}
+
+/// [`check_capability`] on a value within the depth bound.
+fn capability_check(manifest: &Value, folder_id: &str, origin: Origin) -> CapabilityCheck {
+    if let Some(refused) = reserved_prefix(folder_id, origin) {
+        return refused;
     }
-    check.errors = validate_capability(manifest, folder_id);
+    let mut check = CapabilityCheck {
+        errors: capability_errors(manifest, folder_id),
+        warnings: Vec::new(),
+    };
     if !check.errors.is_empty() {
         return check;
     }
@@ -401,7 +504,7 @@ pub fn check_capability(manifest: &Value, folder_id: &str, origin: Origin) -> Ca
     contract::validate(&mut sink, manifest, folder_id);
     check.errors = sink.finish();
     if check.errors.is_empty() {
-        check.warnings = warning_records(manifest);
+        check.warnings = warnings::records(manifest);
     }
     check
 }

@@ -3,7 +3,7 @@
 //! timeouts, output handling, config keys, effort and handler.
 
 use crate::js::Field as _;
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use super::envelope::string_code;
 use super::lane::{enum_field, invoke, is_positive_ms, probe};
@@ -33,13 +33,7 @@ fn is_lane_flag(s: &str) -> bool {
 }
 
 /// An optional dotted config key: absent, null or a non-empty string.
-fn optional_key(
-    sink: &mut Sink,
-    ctx: &dyn std::fmt::Display,
-    r: &Map<String, Value>,
-    key: &str,
-    absent_ok: bool,
-) {
+fn optional_key(sink: &mut Sink, ctx: &dyn std::fmt::Display, r: &Map, key: &str, absent_ok: bool) {
     let v = r.field(key);
     let ok =
         matches!(v, Some(Value::Null)) || (absent_ok && v.is_none()) || non_empty_str(v).is_some();
@@ -98,7 +92,7 @@ fn flags(sink: &mut Sink, ctx: &dyn std::fmt::Display, flags: Option<&Value>) {
 }
 
 #[allow(clippy::too_many_lines)] // Reason: one check per peer rule, in the peer's order.
-fn body(sink: &mut Sink, ctx: &dyn std::fmt::Display, r: &Map<String, Value>) {
+fn body(sink: &mut Sink, ctx: &dyn std::fmt::Display, r: &Map) {
     let slug = r.field("slug");
     match non_empty_str(slug) {
         None => sink.push(string_code(slug), "reviewer.slug", format!("{ctx} reviewer.slug must be a non-empty string")),
@@ -227,7 +221,7 @@ fn body(sink: &mut Sink, ctx: &dyn std::fmt::Display, r: &Map<String, Value>) {
 }
 
 /// Peer `validateReviewerBody`: absent body is fine; anything else must be a valid lane.
-pub(super) fn validate(sink: &mut Sink, cap: &Map<String, Value>) {
+pub(super) fn validate(sink: &mut Sink, cap: &Map) {
     let Some(r) = cap.field("reviewer") else {
         return;
     };

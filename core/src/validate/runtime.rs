@@ -4,7 +4,7 @@
 //! `extendedHookEvents`. The rest lives in [`super::runtime_axes`].
 
 use crate::js::Field as _;
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use super::envelope::string_code;
 use super::paths::{name_problem, path_problem};
@@ -20,7 +20,7 @@ use crate::vocab::{
 type Finding = (&'static str, String, String);
 
 /// The peer's `cap.id || '(unknown)'`, rendered for a message.
-pub(crate) fn id_label(cap: &Map<String, Value>) -> String {
+pub(crate) fn id_label(cap: &Map) -> String {
     let id = cap.field("id");
     if js::truthy(id) {
         text(id)
@@ -362,7 +362,7 @@ fn artifact_layout(sink: &mut Sink, cap_id: &str, layout: Option<&Value>) {
 /// vocabulary with a `JSON.stringify` rendering. Optional axes are skipped when absent.
 fn axis(
     sink: &mut Sink,
-    r: &Map<String, Value>,
+    r: &Map,
     key: &str,
     valid: fn(&str) -> bool,
     one_of: &str,
@@ -388,7 +388,7 @@ fn axis(
     }
 }
 
-fn local_config_dir(sink: &mut Sink, r: &Map<String, Value>) {
+fn local_config_dir(sink: &mut Sink, r: &Map) {
     let kind = as_object(r.field("configHome")).and_then(|ch| as_str(ch.field("kind")));
     let dir = r.field("localConfigDir");
     if kind == Some("none") {
@@ -429,7 +429,7 @@ fn local_config_dir(sink: &mut Sink, r: &Map<String, Value>) {
 
 /// Peer `validateRuntimeBody`.
 #[allow(clippy::too_many_lines)] // Reason: one check per peer rule, in the peer's order.
-pub(super) fn validate(sink: &mut Sink, cap: &Map<String, Value>) {
+pub(super) fn validate(sink: &mut Sink, cap: &Map) {
     for field in FEATURE_FIELDS_FORBIDDEN_ON_RUNTIME {
         if cap.has_field(field) {
             sink.push(

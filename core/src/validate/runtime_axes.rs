@@ -3,7 +3,7 @@
 //! gate B (extended hook events ↔ hook-event dialect) and `triggerPrecedence`.
 
 use crate::js::Field as _;
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use super::{Sink, absent_or, code, json, text};
 use crate::js::{self, as_object, as_str, non_empty_str};
@@ -16,7 +16,7 @@ use crate::vocab::{
 /// A `hostIntegration` axis: reserved names, then the vocabulary or `undocumented`.
 fn integration_axis(
     sink: &mut Sink,
-    obj: &Map<String, Value>,
+    obj: &Map,
     path: &str,
     key: &str,
     valid: fn(&str) -> bool,
@@ -44,7 +44,7 @@ fn integration_axis(
 }
 
 /// The reserved-own-key guard of `hostIntegration`, `dispatch` and `orchestratorExec`.
-fn reserved_keys(sink: &mut Sink, obj: &Map<String, Value>, path: &str) {
+fn reserved_keys(sink: &mut Sink, obj: &Map, path: &str) {
     for key in crate::vocab::RESERVED_NAMES {
         if obj.has_field(key) {
             sink.push(
@@ -60,7 +60,7 @@ fn bool_or_undocumented(v: Option<&Value>) -> bool {
     v.is_some_and(Value::is_boolean) || as_str(v) == Some(UNDOCUMENTED)
 }
 
-fn dispatch(sink: &mut Sink, d: &Map<String, Value>) {
+fn dispatch(sink: &mut Sink, d: &Map) {
     const P: &str = "runtime.hostIntegration.dispatch";
     reserved_keys(sink, d, P);
     for key in ["namedDispatch", "nested", "background"] {
@@ -136,7 +136,7 @@ fn dispatch(sink: &mut Sink, d: &Map<String, Value>) {
     }
 }
 
-fn host_integration(sink: &mut Sink, r: &Map<String, Value>) {
+fn host_integration(sink: &mut Sink, r: &Map) {
     const P: &str = "runtime.hostIntegration";
     let Some(hi) = as_object(r.field("hostIntegration")) else {
         sink.push(
@@ -223,7 +223,7 @@ fn host_integration(sink: &mut Sink, r: &Map<String, Value>) {
     }
 }
 
-fn orchestrator_exec(sink: &mut Sink, r: &Map<String, Value>) {
+fn orchestrator_exec(sink: &mut Sink, r: &Map) {
     const P: &str = "runtime.orchestratorExec";
     let Some(v) = r.field("orchestratorExec") else {
         return;
@@ -287,7 +287,7 @@ fn orchestrator_exec(sink: &mut Sink, r: &Map<String, Value>) {
     }
 }
 
-fn gate_a(sink: &mut Sink, r: &Map<String, Value>) {
+fn gate_a(sink: &mut Sink, r: &Map) {
     let (Some(install), Some(hooks)) = (
         as_str(r.field("installSurface")),
         as_str(r.field("hooksSurface")),
@@ -321,7 +321,7 @@ type Family = (
     &'static str,
 );
 
-fn gate_b(sink: &mut Sink, r: &Map<String, Value>) {
+fn gate_b(sink: &mut Sink, r: &Map) {
     let Some(Value::Array(events)) = r.field("extendedHookEvents") else {
         return;
     };
@@ -364,7 +364,7 @@ fn gate_b(sink: &mut Sink, r: &Map<String, Value>) {
     }
 }
 
-fn trigger_precedence(sink: &mut Sink, r: &Map<String, Value>) {
+fn trigger_precedence(sink: &mut Sink, r: &Map) {
     const P: &str = "runtime.triggerPrecedence";
     // Absent: the default (skills, commands) is validated, and it always passes.
     let Some(value) = r.field("triggerPrecedence") else {
@@ -417,7 +417,7 @@ fn trigger_precedence(sink: &mut Sink, r: &Map<String, Value>) {
 }
 
 /// The second half of peer `validateRuntimeBody`, in its order.
-pub(super) fn validate(sink: &mut Sink, r: &Map<String, Value>) {
+pub(super) fn validate(sink: &mut Sink, r: &Map) {
     host_integration(sink, r);
     orchestrator_exec(sink, r);
     let flag = r.field("harnessIsolationFlag");

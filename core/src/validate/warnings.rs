@@ -6,12 +6,13 @@
 //! [`crate::sanitize::describe_key`]. The walk only counts past the tenth key, so even a
 //! manifest with hundreds of thousands of keys yields at most 11 records per loop.
 
-use crate::js::Field as _;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
+
+use crate::json::{Json, JsonObject};
 
 use super::{code, is_reserved, raw};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::js::{as_object, first_js_keys};
+use crate::js::{self, as_object, first_js_keys};
 use crate::sanitize::describe_key;
 use crate::vocab::{KNOWN_HOST_BEHAVIORS, KNOWN_REVIEWER_FIELDS, REMOVED_REVIEWER_CLI_FIELD};
 
@@ -39,19 +40,19 @@ fn warning(
 
 /// Unknown keys of `map` (JavaScript key order), split into the first ten and a count of
 /// the rest. Only the reported keys are held, however many keys the map has.
-fn unknown_keys(map: &Map<String, Value>, known: impl Fn(&str) -> bool) -> (Vec<&str>, usize) {
+fn unknown_keys<O: JsonObject>(map: &O, known: impl Fn(&str) -> bool) -> (Vec<&str>, usize) {
     first_js_keys(map, MAX_REPORTED_UNKNOWN_KEYS, |key| {
         !is_reserved(key) && !known(key)
     })
 }
 
-fn host_behavior_warnings(
+fn host_behavior_warnings<O: JsonObject>(
     out: &mut Vec<Diagnostic>,
     cap_id: &str,
     shown_id: &str,
-    hb: &Map<String, Value>,
+    hb: &O,
 ) {
-    if hb.has_field("reviewerCli") {
+    if hb.member("reviewerCli").is_some() {
         out.push(warning(
             code::REMOVED_HOST_BEHAVIOR,
             cap_id,
@@ -93,11 +94,11 @@ fn host_behavior_warnings(
     }
 }
 
-fn reviewer_warnings(
+fn reviewer_warnings<O: JsonObject>(
     out: &mut Vec<Diagnostic>,
     cap_id: &str,
     shown_id: &str,
-    reviewer: &Map<String, Value>,
+    reviewer: &O,
 ) {
     let (reported, omitted) = unknown_keys(reviewer, |k| KNOWN_REVIEWER_FIELDS.contains(&k));
     if reported.is_empty() && omitted == 0 {
@@ -135,21 +136,23 @@ fn reviewer_warnings(
 /// extra record fields (`replacement`, `docs`, `truncated`, `omittedCount`, `knownFields`)
 /// are in `detail`. Total: any value is accepted.
 pub fn warning_records(manifest: &Value) -> Vec<Diagnostic> {
+    records(manifest)
+}
+
+/// [`warning_records`] over either value type.
+pub(crate) fn records<J: Json>(manifest: &J) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let Some(cap) = as_object(Some(manifest)) else {
         return out;
     };
-    let cap_id = cap
-        .field("id")
-        .and_then(Value::as_str)
-        .unwrap_or("(unknown)");
+    let cap_id = js::as_str(cap.member("id")).unwrap_or("(unknown)");
     let shown_id = raw(cap_id);
     if let Some(hb) =
-        as_object(cap.field("runtime")).and_then(|r| as_object(r.field("hostBehaviors")))
+        as_object(cap.member("runtime")).and_then(|r| as_object(r.member("hostBehaviors")))
     {
         host_behavior_warnings(&mut out, cap_id, &shown_id, hb);
     }
-    if let Some(reviewer) = as_object(cap.field("reviewer")) {
+    if let Some(reviewer) = as_object(cap.member("reviewer")) {
         reviewer_warnings(&mut out, cap_id, &shown_id, reviewer);
     }
     out
