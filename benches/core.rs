@@ -19,8 +19,9 @@ use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use gsd_core::{
-    Overlay, PlanRequest, Registry, Scope, TriggerInput, decide_install_plan, parse_manifest,
-    resolve_install_plan, resolve_trigger_surface, validate_capability, warning_records,
+    Overlay, ParsedManifest, PlanRequest, Registry, Scope, TriggerInput, decide_install_plan,
+    parse_manifest, resolve_install_plan, resolve_trigger_surface, validate_capability,
+    warning_records,
 };
 
 fn capability_texts() -> Vec<(String, String)> {
@@ -35,7 +36,18 @@ fn bench_validation(c: &mut Criterion) {
     assert_eq!(texts.len(), 46, "the first-party set has 46 capabilities");
     let mut group = c.benchmark_group("validate");
     group.throughput(Throughput::Elements(texts.len() as u64));
+    // What the bindings do: text through `ParsedManifest`.
     group.bench_function("46 manifests", |b| {
+        b.iter(|| {
+            for (folder, text) in &texts {
+                let parsed = ParsedManifest::parse(black_box(text)).expect("valid JSON");
+                black_box(parsed.validate(folder));
+                black_box(parsed.warning_records());
+            }
+        });
+    });
+    // The public `serde_json::Value` path.
+    group.bench_function("46 manifests, serde value", |b| {
         b.iter(|| {
             for (folder, text) in &texts {
                 let value = parse_manifest(black_box(text)).expect("valid JSON");

@@ -1,14 +1,17 @@
-//! Manifest text → `parse_manifest` → `check_capability` (both origins) and `warning_records`.
+//! Manifest text → `parse_manifest` → `check_capability` (both origins) and `warning_records`,
+//! and the same text through `ParsedManifest` (the borrowed value every binding validates).
 //!
 //! Invariants: no panic; a parse failure is one of the three manifest codes and names the
 //! field `manifest`; no diagnostic message or field carries a C0/C1 control (ESC included);
 //! each warning loop yields at most 10 + 1 records; the same text padded with trailing
 //! spaces past 64 KiB (which `parse_manifest` scans before parsing, where shorter text is
-//! parsed first) gets the same outcome: the same value, or the same error code.
+//! parsed first) gets the same outcome: the same value, or the same error code;
+//! `ParsedManifest` gives the same value or the same error (code and message), and the same
+//! loader checks and warning records, as the `serde_json::Value` path.
 #![no_main]
 
 use gsd_core::ErrorCode;
-use gsd_core::validate::{Origin, check_capability, warning_records};
+use gsd_core::validate::{Origin, ParsedManifest, check_capability, warning_records};
 use libfuzzer_sys::fuzz_target;
 
 fn controls_free(text: &str) -> bool {
@@ -29,7 +32,16 @@ fuzz_target!(|data: &[u8]| {
             Ok(value) => Ok(value.clone()),
             Err(e) => Err(e.code()),
         };
-        assert_eq!(outcome(&parsed), outcome(&gsd_core::parse_manifest(&padded)));
+        assert_eq!(
+            outcome(&parsed),
+            outcome(&gsd_core::parse_manifest(&padded))
+        );
+    }
+    let text_path = ParsedManifest::parse(&text);
+    match (&text_path, &parsed) {
+        (Ok(view), Ok(value)) => assert_eq!(view.to_value().to_string(), value.to_string()),
+        (Err(a), Err(b)) => assert_eq!((a.code(), a.message()), (b.code(), b.message())),
+        (a, b) => panic!("text path {a:?}, value path {b:?}"),
     }
     let value = match parsed {
         Ok(value) => value,
@@ -50,8 +62,11 @@ fuzz_target!(|data: &[u8]| {
         .and_then(serde_json::Value::as_str)
         .unwrap_or("fuzz-folder")
         .to_owned();
+    let view = text_path.expect("parsed as the value path parsed");
+    assert_eq!(view.warning_records(), warning_records(&value));
     for origin in [Origin::FirstParty, Origin::ThirdParty] {
         let check = check_capability(&value, &folder, origin);
+        assert_eq!(view.check(&folder, origin), check);
         for d in check.errors.iter().chain(&check.warnings) {
             assert!(controls_free(&d.message), "{:?}", d.message);
             assert!(
