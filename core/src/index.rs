@@ -2,7 +2,7 @@
 //!
 //! An [`Index`] is computed once per [`Registry`](crate::Registry) value (on first use)
 //! from the capabilities in map order. Every view keeps the peer's key order, so
-//! [`Index::to_peer_json`] can emit the peer module's object shape byte for byte; lookups
+//! [`Registry::to_peer_json`](crate::Registry::to_peer_json) can emit the peer module's object shape byte for byte; lookups
 //! by key go through the typed accessors.
 
 mod order;

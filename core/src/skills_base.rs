@@ -31,7 +31,7 @@ fn truthy_var<'h>(host: &'h Host, name: &str) -> Option<&'h str> {
 /// (`CLAUDE_CONFIG_DIR` when non-empty, else `~/.claude`).
 ///
 /// # Errors
-/// [`ErrorCode::NoConfigHome`] for a registered runtime whose `configHome.kind` is `none`
+/// [`ErrorCode::NoConfigHome`](crate::ErrorCode::NoConfigHome) for a registered runtime whose `configHome.kind` is `none`
 /// (vscode), and the descriptor errors of [`resolve_config_home`].
 pub fn global_config_dir(
     registry: &Registry,

@@ -5,9 +5,13 @@
 //! plus a stable `code` and a dotted `field`); [`warning_records`] returns the peer's
 //! `collectReviewerWarningRecords`; [`check_capability`] runs the per-capability part of
 //! loading (reserved id prefixes, validation, loop-contract checks, warnings).
+//! [`ParsedManifest`] does all of that from text without building a `serde_json::Value`
+//! (what the bindings use).
 //!
 //! Validation works on the raw JSON value so messages can be rendered exactly as the peer
-//! renders them (see [`js`] for the JavaScript semantics involved). Every piece of
+//! renders them (see `js` for the JavaScript semantics involved): a value whose strings
+//! borrow the manifest text (`crate::json`), which the `serde_json::Value` entry points
+//! view their input as. Every piece of
 //! manifest text embedded in a message goes through [`crate::sanitize::sanitize_value`].
 //! Where the peer throws, or accepts an unsafe path, we report our own error instead; each
 //! such difference is listed in `docs/validation.md`.
