@@ -1055,8 +1055,8 @@ function validateCapability(manifest, folder) {
     return EMPTY;
   }
   const { errors, warnings } = JSON.parse(checked);
-  lastChecked = { text, warnings: freezeParsed(warnings) };
-  return freezeParsed(errors);
+  lastChecked = { text, warnings: warnings.length === 0 ? EMPTY : freezeParsed(warnings) };
+  return errors.length === 0 ? EMPTY : freezeParsed(errors);
 }
 
 /**

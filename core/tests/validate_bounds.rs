@@ -217,9 +217,12 @@ fn many_bad_references_against_many_names_stay_cheap() {
 
 /// `ParsedManifest` (strings borrowed, no hash index) answers exactly what the
 /// `serde_json::Value` path answers: the same value or the same error, and the same
-/// errors, warnings and loader check, on text each reader handles and text it defers
-/// (escapes, surrogates, repeated keys in small and large objects, big numbers, depth,
-/// size, text past the direct reader's size).
+/// errors, warnings and loader check (both origins, folder = the manifest's id, so accepted
+/// manifests reach the contract rules and the warnings step), on text each reader handles
+/// and text it defers (escapes, surrogates, repeated keys in small and large objects, big
+/// numbers, depth, size, text past the direct reader's size). Both paths run the same
+/// validator (the value path views its input first), so this holds the readers and the
+/// view to each other; `peer_validate` holds the validator to the peer.
 #[test]
 fn parsed_manifest_answers_what_the_value_path_answers() {
     let many_keys = (0..40).fold(String::new(), |mut out, i| {
@@ -244,27 +247,41 @@ fn parsed_manifest_answers_what_the_value_path_answers() {
         large_valid,
         format!("{{\"a\":\"{}\"}}", "z".repeat(MAX_MANIFEST_BYTES)),
     ];
+    let first_party = gsd_core::embedded::first_party();
+    let reviewer = first_party
+        .iter()
+        .find(|c| c.folder == "antigravity")
+        .expect("antigravity ships a reviewer body");
+    let mut with_warnings: serde_json::Value =
+        serde_json::from_str(reviewer.manifest).expect("first-party manifest");
+    with_warnings["reviewer"]["bogusField"] = json!(1);
+    let with_warnings = with_warnings.to_string();
     let texts = texts
         .iter()
+        .chain([&with_warnings])
         .map(String::as_str)
-        .chain(gsd_core::embedded::first_party().iter().map(|c| c.manifest));
+        .chain(first_party.iter().map(|c| c.manifest));
+    let (mut accepted, mut warned) = (0, 0);
     for text in texts {
         let head: String = text.chars().take(60).collect();
         match (ParsedManifest::parse(text), parse_manifest(text)) {
             (Ok(parsed), Ok(value)) => {
                 assert_eq!(parsed.to_value().to_string(), value.to_string(), "{head}");
+                let folder = value
+                    .get("id")
+                    .and_then(serde_json::Value::as_str)
+                    .unwrap_or("fold");
                 assert_eq!(
-                    parsed.validate("fold"),
-                    validate_capability(&value, "fold"),
+                    parsed.validate(folder),
+                    validate_capability(&value, folder),
                     "{head}"
                 );
                 assert_eq!(parsed.warning_records(), warning_records(&value), "{head}");
                 for origin in [Origin::FirstParty, Origin::ThirdParty] {
-                    assert_eq!(
-                        parsed.check("gsd-x", origin),
-                        check_capability(&value, "gsd-x", origin),
-                        "{head}"
-                    );
+                    let check = check_capability(&value, folder, origin);
+                    assert_eq!(parsed.check(folder, origin), check, "{head}");
+                    accepted += usize::from(check.is_valid());
+                    warned += usize::from(!check.warnings.is_empty());
                 }
             }
             (Err(ours), Err(theirs)) => {
@@ -277,4 +294,8 @@ fn parsed_manifest_answers_what_the_value_path_answers() {
             (ours, theirs) => panic!("{head}: {ours:?} against {theirs:?}"),
         }
     }
+    // Every first-party manifest is accepted as first-party (the contract rules and the
+    // warnings step ran); the one with an unknown reviewer field has warnings.
+    assert!(accepted > first_party.len(), "{accepted} accepted checks");
+    assert!(warned >= 1, "{warned} checks with warnings");
 }

@@ -390,6 +390,8 @@ fn prepare(overlay: &Overlay) -> Result<Prepared<'_>, Vec<Diagnostic>> {
     }
     let files = fragment_files(overlay)?;
     let mut value = parsed.to_value();
+    // The borrowed view is not needed past this point: not held alongside the value.
+    drop(parsed);
     let missing = materialize_fragments(&mut value, &files);
     if !missing.is_empty() {
         return Err(missing

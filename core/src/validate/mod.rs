@@ -248,7 +248,9 @@ pub(crate) fn is_reserved_value<J: Json>(v: Option<&J>) -> bool {
 /// A manifest text parsed for validation, with the bounds and errors of
 /// [`parse_manifest`]. Its strings are borrowed from the text (copied only where an escape
 /// needs decoding) and its objects are searched without a hash index, so validating through
-/// it skips building a `serde_json::Value`, which costs most of a validation. Each method
+/// it skips building a `serde_json::Value`, which costs most of a validation. (Text the
+/// direct reader hands off — 64 KiB or more, `\u` escapes of surrogates, invalid text — is
+/// parsed by `serde_json` as [`parse_manifest`] parses it, then converted.) Each method
 /// answers what the function of the same name answers for the parsed value.
 ///
 /// ```
