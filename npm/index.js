@@ -79,11 +79,19 @@ Object.defineProperties(native.Registry.prototype, {
 const EMPTY = Object.freeze([]);
 
 /**
+ * A parsed list, deep-frozen; the shared {@link EMPTY} when it has no item.
+ * @param {any[]} items
+ */
+function frozenList(items) {
+  return items.length === 0 ? EMPTY : freezeParsed(items);
+}
+
+/**
  * A list that crossed as JSON text, `null` meaning empty.
  * @param {string | null} text
  */
 function parsedList(text) {
-  return text === null ? EMPTY : freezeParsed(JSON.parse(text));
+  return text === null ? EMPTY : frozenList(JSON.parse(text));
 }
 
 /**
@@ -1055,8 +1063,8 @@ function validateCapability(manifest, folder) {
     return EMPTY;
   }
   const { errors, warnings } = JSON.parse(checked);
-  lastChecked = { text, warnings: warnings.length === 0 ? EMPTY : freezeParsed(warnings) };
-  return errors.length === 0 ? EMPTY : freezeParsed(errors);
+  lastChecked = { text, warnings: frozenList(warnings) };
+  return frozenList(errors);
 }
 
 /**

@@ -53,27 +53,21 @@ impl PartialEq for Map<'_> {
 impl<'a> Map<'a> {
     /// The object of `members` in document order; a repeated key keeps its first position
     /// and its last value (what `JSON.parse` and `serde_json` build).
-    pub(crate) fn from_members(mut members: Vec<(Cow<'a, str>, Value<'a>)>) -> Self {
-        if members.len() <= LINEAR_LOOKUP_MAX {
-            if has_repeated_key(&members) {
-                members = merge_repeated_linear(members);
-            }
-            return Map {
-                members,
-                sorted: Box::default(),
-            };
+    pub(crate) fn from_members(members: Vec<(Cow<'a, str>, Value<'a>)>) -> Self {
+        if members.len() <= LINEAR_LOOKUP_MAX && !has_repeated_key(&members) {
+            return Self::from_unique_members(members);
         }
-        let mut order = sorted_positions(&members);
+        let order = sorted_positions(&members);
         if order
             .windows(2)
             .any(|w| members[w[0] as usize].0 == members[w[1] as usize].0)
         {
-            members = merge_repeated_sorted(members, &order);
-            order = sorted_positions(&members);
-        }
-        Map {
-            members,
-            sorted: order.into_boxed_slice(),
+            Self::from_unique_members(merge_repeated(members, &order))
+        } else {
+            Map {
+                members,
+                sorted: order.into_boxed_slice(),
+            }
         }
     }
 
@@ -131,20 +125,6 @@ fn has_repeated_key(members: &[(Cow<'_, str>, Value<'_>)]) -> bool {
     })
 }
 
-/// Small objects: each repeated key's last value moved to its first position.
-fn merge_repeated_linear<'a>(
-    members: Vec<(Cow<'a, str>, Value<'a>)>,
-) -> Vec<(Cow<'a, str>, Value<'a>)> {
-    let mut merged: Vec<(Cow<'a, str>, Value<'a>)> = Vec::with_capacity(members.len());
-    for (key, value) in members {
-        match merged.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, slot)) => *slot = value,
-            None => merged.push((key, value)),
-        }
-    }
-    merged
-}
-
 /// Positions of `members` sorted by key, ties in document order.
 fn sorted_positions(members: &[(Cow<'_, str>, Value<'_>)]) -> Vec<u32> {
     // Objects come from text of at most a few MiB: their member count fits in `u32`.
@@ -160,9 +140,9 @@ fn sorted_positions(members: &[(Cow<'_, str>, Value<'_>)]) -> Vec<u32> {
     order
 }
 
-/// Large objects: the same merge as [`merge_repeated_linear`], found through the sorted
-/// positions (each run of equal keys is in document order).
-fn merge_repeated_sorted<'a>(
+/// Each repeated key's last value moved to its first position, the later members dropped,
+/// found through the sorted positions (each run of equal keys is in document order).
+fn merge_repeated<'a>(
     members: Vec<(Cow<'a, str>, Value<'a>)>,
     order: &[u32],
 ) -> Vec<(Cow<'a, str>, Value<'a>)> {

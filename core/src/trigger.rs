@@ -340,21 +340,18 @@ impl<'a> TriggerSurface<'a> {
         } else {
             Vec::new()
         };
-        let mut surface = TriggerSurface {
+        let precedence = &descriptor.trigger_precedence;
+        let shadowing = if per_stem_rule(descriptor, scopes, stems, distinct).1 {
+            Shadowing::PerEntry(entry_winners(&entries, precedence))
+        } else {
+            Shadowing::PerCandidate(assign_winners(&entries, stems, precedence))
+        };
+        TriggerSurface {
             entries,
             stems: stems.clone(),
             routers,
-            shadowing: Shadowing::PerEntry(Vec::new()),
-        };
-        surface.shadowing = if per_stem_rule(descriptor, scopes, stems, distinct).1 {
-            Shadowing::PerEntry(entry_winners(
-                &surface.entries,
-                &descriptor.trigger_precedence,
-            ))
-        } else {
-            Shadowing::PerCandidate(assign_winners(&surface, &descriptor.trigger_precedence))
-        };
-        surface
+            shadowing,
+        }
     }
 
     /// The number of candidates.
@@ -530,14 +527,15 @@ fn entry_winners(
 /// trigger's winner (the first candidate, replaced only by a strictly better later one); a
 /// second pass marks the rest, so no per-trigger list is built.
 fn assign_winners(
-    surface: &TriggerSurface<'_>,
+    entries: &[SurfaceEntry<'_>],
+    stems: &Stems<'_>,
     precedence: &[TriggerKind],
 ) -> Vec<Option<ShadowedBy>> {
-    let n = surface.stems.len();
-    let entry_of = |candidate: usize| &surface.entries[candidate / n];
+    let n = stems.len();
+    let entry_of = |candidate: usize| &entries[candidate / n];
     let key = |candidate: usize| (entry_of(candidate).scope, entry_of(candidate).kind);
-    let triggers: Vec<String> = (0..surface.len())
-        .map(|c| path::concat(&[entry_of(c).prefix, surface.stems.get(c % n)]))
+    let triggers: Vec<String> = (0..entries.len() * n)
+        .map(|c| path::concat(&[entry_of(c).prefix, stems.get(c % n)]))
         .collect();
     let mut winners: HashMap<&str, usize> = HashMap::with_capacity(triggers.len());
     for (candidate, trigger) in triggers.iter().enumerate() {
@@ -626,7 +624,11 @@ mod tests {
                 );
                 let mut fast = Vec::new();
                 surface.for_each(|p| fast.push(p.shadowed_by));
-                let general = assign_winners(&surface, &descriptor.trigger_precedence);
+                let general = assign_winners(
+                    &surface.entries,
+                    &surface.stems,
+                    &descriptor.trigger_precedence,
+                );
                 assert_eq!(fast, general, "{runtime} {scopes:?}");
                 shadowed += surface.shadowed();
             }

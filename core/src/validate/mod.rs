@@ -298,7 +298,8 @@ impl<'t> ParsedManifest<'t> {
     /// [`check_capability`] of this manifest.
     #[must_use]
     pub fn check(&self, folder_id: &str, origin: Origin) -> CapabilityCheck {
-        capability_check(&self.root, folder_id, origin)
+        reserved_prefix(folder_id, origin)
+            .unwrap_or_else(|| capability_check(&self.root, folder_id))
     }
 
     /// The value [`parse_manifest`] returns for the same text.
@@ -470,7 +471,7 @@ pub fn check_capability(
             warnings: Vec::new(),
         };
     }
-    capability_check(&Value::of(manifest), folder_id, origin)
+    capability_check(&Value::of(manifest), folder_id)
 }
 
 /// The check of a third-party capability whose id takes a first-party prefix: refused
@@ -494,11 +495,8 @@ fn reserved_prefix(folder_id: &str, origin: Origin) -> Option<CapabilityCheck> {
     })
 }
 
-/// [`check_capability`] on a value within the depth bound.
-fn capability_check(manifest: &Value, folder_id: &str, origin: Origin) -> CapabilityCheck {
-    if let Some(refused) = reserved_prefix(folder_id, origin) {
-        return refused;
-    }
+/// [`check_capability`] on a value within the depth bound, past the reserved-prefix rule.
+fn capability_check(manifest: &Value, folder_id: &str) -> CapabilityCheck {
     let mut check = CapabilityCheck {
         errors: capability_errors(manifest, folder_id),
         warnings: Vec::new(),
