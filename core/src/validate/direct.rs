@@ -4,9 +4,10 @@
 //! grows (its order-preserving map reallocates and rehashes its index on the way), every
 //! array grows by doubling, and the depth bound is then checked by a second walk over the
 //! value. For the small text every real manifest is, that growth and the visitor's
-//! machinery cost more than reading the text. [`parse`] reads the text directly: members
-//! are gathered on one scratch stack and each container is built once at its final size
-//! when it closes, and the depth is bounded while reading.
+//! machinery cost more than reading the text. [`parse`] reads the text directly: object
+//! members and array items are gathered on two scratch stacks, each container is built
+//! once at its final size when it closes, and the depth is bounded while reading. A string
+//! without escapes, and a run of indentation, are each found a word at a time.
 //!
 //! It is a shortcut, never a second opinion: it answers only text it can read exactly as
 //! `serde_json` does, with the value `serde_json` builds (same strings, same key order, a
@@ -87,11 +88,11 @@ impl<'t> Build<'t> for Owned {
     }
 }
 
-/// Scratch room reserved up front for the keys and values of open containers. Each
+/// Scratch room reserved up front for the members and items of open containers. Each
 /// reservation stays under 1 KiB: the C allocator serves a larger request on a slower
 /// path (sorting its freed chunks first), which cost more than the regrowth it saves.
-const PENDING_KEYS: usize = 32;
-const PENDING_VALUES: usize = 12;
+const PENDING_MEMBERS: usize = 12;
+const PENDING_ITEMS: usize = 12;
 
 /// Parses `text` when it is JSON nesting at most `max_depth` arrays/objects deep and
 /// made only of what this reader handles; `None` otherwise (the caller then parses with
@@ -104,8 +105,8 @@ pub(crate) fn parse<'t, B: Build<'t>>(text: &'t str, max_depth: usize) -> Option
         depth_left: max_depth,
         // Room for the members pending at once in a typical manifest: the stacks are
         // seldom regrown (and copied) while reading.
-        keys: Vec::with_capacity(PENDING_KEYS),
-        values: Vec::with_capacity(PENDING_VALUES),
+        members: Vec::with_capacity(PENDING_MEMBERS),
+        items: Vec::with_capacity(PENDING_ITEMS),
     };
     let value = reader.value()?;
     reader.skip_whitespace();
@@ -141,22 +142,56 @@ fn plain_run_end(bytes: &[u8], from: usize) -> usize {
     pos
 }
 
+/// The first position from `from` on that does not hold a space (`bytes.len()` when all
+/// do). Eight bytes at a time: pretty-printed text indents every line with a run of them.
+fn space_run_end(bytes: &[u8], from: usize) -> usize {
+    const SPACES: u64 = 0x2020_2020_2020_2020;
+    let mut pos = from;
+    while let Some(chunk) = bytes.get(pos..pos + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let other = u64::from_le_bytes(word) ^ SPACES;
+        if other != 0 {
+            return pos + (other.trailing_zeros() / 8) as usize;
+        }
+        pos += 8;
+    }
+    while bytes.get(pos) == Some(&b' ') {
+        pos += 1;
+    }
+    pos
+}
+
 /// The reading state: the text, the position, the nesting still allowed, and the scratch
-/// stacks on which open containers gather their members (one stack of values for arrays
-/// and objects alike: containers close in the reverse order they open).
+/// stacks on which open objects gather their members and open arrays their items
+/// (containers close in the reverse order they open).
 struct Reader<'t, B: Build<'t>> {
     text: &'t str,
     bytes: &'t [u8],
     pos: usize,
     depth_left: usize,
-    keys: Vec<Cow<'t, str>>,
-    values: Vec<B::Value>,
+    members: Vec<(Cow<'t, str>, B::Value)>,
+    items: Vec<B::Value>,
 }
 
 impl<'t, B: Build<'t>> Reader<'t, B> {
+    #[inline]
     fn skip_whitespace(&mut self) {
-        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.bytes.get(self.pos) {
-            self.pos += 1;
+        // Most tokens are not preceded by whitespace: one byte tells.
+        if let Some(b' ' | b'\t' | b'\n' | b'\r') = self.bytes.get(self.pos) {
+            self.skip_whitespace_run();
+        }
+    }
+
+    /// [`Self::skip_whitespace`] from a whitespace byte on.
+    #[inline(never)]
+    fn skip_whitespace_run(&mut self) {
+        loop {
+            match self.bytes.get(self.pos) {
+                Some(b' ') => self.pos = space_run_end(self.bytes, self.pos + 1),
+                Some(b'\t' | b'\n' | b'\r') => self.pos += 1,
+                _ => return,
+            }
         }
     }
 
@@ -199,7 +234,7 @@ impl<'t, B: Build<'t>> Reader<'t, B> {
 
     fn object(&mut self) -> Option<B::Value> {
         self.enter()?;
-        let start = (self.keys.len(), self.values.len());
+        let start = self.members.len();
         if self.peek()? == b'}' {
             self.pos += 1;
         } else {
@@ -213,8 +248,7 @@ impl<'t, B: Build<'t>> Reader<'t, B> {
                 }
                 self.pos += 1;
                 let value = self.value()?;
-                self.keys.push(key);
-                self.values.push(value);
+                self.members.push((key, value));
                 match self.peek()? {
                     b',' => self.pos += 1,
                     b'}' => {
@@ -226,20 +260,18 @@ impl<'t, B: Build<'t>> Reader<'t, B> {
             }
         }
         self.depth_left += 1;
-        Some(B::object(
-            self.keys.drain(start.0..).zip(self.values.drain(start.1..)),
-        ))
+        Some(B::object(self.members.drain(start..)))
     }
 
     fn array(&mut self) -> Option<B::Value> {
         self.enter()?;
-        let start = self.values.len();
+        let start = self.items.len();
         if self.peek()? == b']' {
             self.pos += 1;
         } else {
             loop {
                 let item = self.value()?;
-                self.values.push(item);
+                self.items.push(item);
                 match self.peek()? {
                     b',' => self.pos += 1,
                     b']' => {
@@ -251,13 +283,28 @@ impl<'t, B: Build<'t>> Reader<'t, B> {
             }
         }
         self.depth_left += 1;
-        Some(B::array(self.values.drain(start..)))
+        Some(B::array(self.items.drain(start..)))
     }
 
     /// A string at the opening quote: its text, escapes decoded. A raw control character,
     /// a bad escape or a `\u` escape of a surrogate gives `None`.
     fn string(&mut self) -> Option<Cow<'t, str>> {
-        self.pos += 1;
+        let start = self.pos + 1;
+        let end = plain_run_end(self.bytes, start);
+        if self.bytes.get(end) == Some(&b'"') {
+            // No escape: the text itself (both ends are at ASCII quotes, so on char
+            // boundaries).
+            self.pos = end + 1;
+            return self.text.get(start..end).map(Cow::Borrowed);
+        }
+        self.pos = start;
+        self.escaped_string()
+    }
+
+    /// The rest of [`Self::string`] from its first character, for a string that holds an
+    /// escape (or is not a string at all).
+    #[cold]
+    fn escaped_string(&mut self) -> Option<Cow<'t, str>> {
         let start = self.pos;
         let mut owned: Option<String> = None;
         let mut run = start;
@@ -445,6 +492,39 @@ mod tests {
             .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
             .map_or(bytes.len(), |i| from + i);
         plain_run_end(&bytes, from) == naive
+    }
+
+    /// The word-at-a-time skip over spaces stops where a byte-at-a-time skip stops.
+    #[quickcheck_macros::quickcheck]
+    #[allow(clippy::needless_pass_by_value)] // Reason: quickcheck hands its inputs by value.
+    fn space_runs_end_where_a_byte_search_ends(spaces: Vec<bool>, from: u8) -> bool {
+        // Mostly spaces, so runs longer than a word are common.
+        let bytes: Vec<u8> = spaces
+            .iter()
+            .enumerate()
+            .map(|(i, &space)| if space || i % 3 == 0 { b' ' } else { b'\t' })
+            .collect();
+        let from = usize::from(from) % (bytes.len() + 1);
+        let naive = bytes[from..]
+            .iter()
+            .position(|&b| b != b' ')
+            .map_or(bytes.len(), |i| from + i);
+        space_run_end(&bytes, from) == naive
+    }
+
+    #[test]
+    fn whitespace_of_every_kind_and_length_is_skipped() {
+        for n in 0..20 {
+            for ws in [" ", "\n", "\t", "\r", "\n  ", " \t"] {
+                let pad = ws.repeat(n);
+                let text = format!("{pad}{{{pad}\"a\"{pad}:{pad}[{pad}1{pad},{pad}null{pad}]{pad}}}{pad}");
+                assert_eq!(reads(&text), serde_reads(&text), "{text:?}");
+                assert!(reads(&text).is_some(), "{text:?}");
+            }
+        }
+        assert_eq!(space_run_end(b"        x", 0), 8);
+        assert_eq!(space_run_end(b"         ", 1), 9);
+        assert_eq!(space_run_end(b"", 0), 0);
     }
 
     #[test]
