@@ -232,15 +232,20 @@ export declare function plannerRuntimes(planner: ExternalObject<'Planner'>): Arr
 /**
  * One lazy part of a plan over an inventory, as JSON text: `section` is one of
  * `placements`, `triggers` (both as rows, see [`crate::rows`]: fields text starting with
- * NUL for placements and segments text starting with U+0002 for triggers when every
- * value allows it, JSON rows otherwise), `diagnostics` (records),
+ * NUL for placements and segments text for triggers when every value allows it, JSON
+ * rows otherwise; the segments start with U+0003 and leave the stems out when they are
+ * the inventory's `commands`, in order, which the caller holds, and with U+0002
+ * otherwise), `diagnostics` (records),
  * or `head`: `{ scope, kinds, uninstall }` together. The other arguments are those
  * `planHead` was given, with `host` always present (the text `planHeadFirst` returned for
  * the real machine).
  */
 export declare function planSection(section: string, runtime: string, scope: string, host: string, options: string | undefined | null, inventory: Inventory, registry?: Registry | undefined | null): string
 
-/** `planSection` through a planner, for a plan [`plan_head_at`] answered. */
+/**
+ * `planSection` through a planner, for a plan [`plan_head_at`] answered (the trigger
+ * segments leave out the stems of the planner's inventory, as `planSection` does).
+ */
 export declare function planSectionAt(section: string, planner: ExternalObject<'Planner'>, target: number, host: string): string
 
 /**

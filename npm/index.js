@@ -403,14 +403,16 @@ class PlanInputs {
    * @param {string | undefined} options
    * @param {object} inventory the native inventory handle
    * @param {object} registry
+   * @param {readonly string[]} stems the inventory's commands (see {@link fillTriggersOver})
    */
-  constructor(runtime, scope, host, options, inventory, registry) {
+  constructor(runtime, scope, host, options, inventory, registry, stems) {
     this.runtime = runtime;
     this.scope = scope;
     this.host = host;
     this.options = options;
     this.inventory = inventory;
     this.registry = registry;
+    this.stems = stems;
   }
 
   /**
@@ -432,11 +434,13 @@ class PlannerInputs {
    * @param {object} planner
    * @param {number} target
    * @param {string} host
+   * @param {readonly string[]} stems the commands of the planner's inventory (see {@link fillTriggersOver})
    */
-  constructor(planner, target, host) {
+  constructor(planner, target, host, stems) {
     this.planner = planner;
     this.target = target;
     this.host = host;
+    this.stems = stems;
   }
 
   /**
@@ -550,16 +554,71 @@ function fillTriggerSegments(text, length, target) {
   }
 }
 
+/** Codes per trigger in segments text that leaves the stems out. */
+const HELD_STEM_CODES = SEGMENT_CODES - 1;
+
+/**
+ * Trigger records from segments text that leaves the stems out (U+0003, see
+ * `trigger_segments_over` in `bindings/node/src/rows.rs`): the stems are the inventory's
+ * `commands`, which this side holds, and candidate `i` bears `stems[i % stems.length]`.
+ * Each trigger is the nine codes of {@link fillTriggerSegments} without the stem's, and
+ * the pieces start at index 2 (index 1 is the empty slot).
+ * @param {string} text
+ * @param {number} length the length the head call announced
+ * @param {any[]} target filled in place
+ * @param {readonly string[]} stems
+ */
+function fillTriggersOver(text, length, target, stems) {
+  const t = text.split('\u0000');
+  const c = t[0];
+  const count = (c.length - 1) / HELD_STEM_CODES;
+  checkCount('triggers', count, length);
+  const n = stems.length;
+  if (n === 0 ? count !== 0 : count % n !== 0) throw new Error(`plan.triggers: ${count} records do not cover ${n} stems evenly`);
+  let byKind = 0;
+  let byScope = 0;
+  /** @type {object | null} */
+  let by = null;
+  let j = 0;
+  for (let i = 1; i < c.length; i += HELD_STEM_CODES) {
+    const prefix = t[c.charCodeAt(i + 3)];
+    const stem = stems[j];
+    j = j + 1 === n ? 0 : j + 1;
+    const router = c.charCodeAt(i + 6);
+    const k = c.charCodeAt(i + 7);
+    const s = c.charCodeAt(i + 8);
+    if (k !== 1 && (k !== byKind || s !== byScope)) {
+      by = Object.freeze({ kind: t[k], scope: t[s] });
+      byKind = k;
+      byScope = s;
+    }
+    target.push(
+      Object.freeze({
+        trigger: prefix + stem,
+        kind: t[c.charCodeAt(i)],
+        scope: t[c.charCodeAt(i + 1)],
+        destPath: t[c.charCodeAt(i + 4)] + stem + t[c.charCodeAt(i + 5)],
+        registration: t[c.charCodeAt(i + 2)],
+        routerTrigger: router === 1 ? null : prefix + t[router],
+        shadowedBy: k === 1 ? null : by,
+      }),
+    );
+  }
+}
+
 /**
  * The records of one lazy list from the text the core sent: segments text for triggers
- * (starts with U+0002), fields text for placements (starts with NUL) or JSON (rows for
- * placements and triggers, records for the other lists).
+ * (starts with U+0002, or U+0003 when it leaves out the inventory's stems), fields text
+ * for placements (starts with NUL) or JSON (rows for placements and triggers, records for
+ * the other lists).
  * @param {string} name
  * @param {string} text
  * @param {number} length the length the head call announced
  * @param {any[]} target filled in place
+ * @param {readonly string[]} stems the inventory's commands
  */
-function fillList(name, text, length, target) {
+function fillList(name, text, length, target, stems) {
+  if (text.charCodeAt(0) === 3) return fillTriggersOver(text, length, target, stems);
   if (text.charCodeAt(0) === 2) return fillTriggerSegments(text, length, target);
   if (text.charCodeAt(0) === 0) return fillPlacementFields(text, length, target);
   const items = JSON.parse(text);
@@ -603,7 +662,7 @@ class LazySection {
   filled(target) {
     const inputs = this.inputs;
     if (inputs !== null) {
-      fillList(this.name, inputs.section(this.name), this.length, target);
+      fillList(this.name, inputs.section(this.name), this.length, target, inputs.stems);
       Object.freeze(target);
       this.inputs = null;
     }
@@ -982,7 +1041,7 @@ function resolveInstallPlan(runtime, scope, host, options) {
     if (constants !== undefined) {
       const target = /** @type {{ target: number }} */ (known).target + local;
       const packed = native.planHeadAt(entry.planner, target, text);
-      if (packed >= 0) return lazyPlanObject(constants, unpackLengths(packed), new PlannerInputs(entry.planner, target, text));
+      if (packed >= 0) return lazyPlanObject(constants, unpackLengths(packed), new PlannerInputs(entry.planner, target, text, held.commands));
       unpackable = packed === TOO_LARGE;
     }
   }
@@ -995,6 +1054,7 @@ function resolveInstallPlan(runtime, scope, host, options) {
     rest === undefined ? undefined : jsonArg(rest, 'options'),
     handle,
     registryOrDefault(registry),
+    held.commands,
   );
   const constants = local >= 0 ? planConstants.get(inputs.registry)?.get(runtimeId)?.[local] : undefined;
   if (constants !== undefined && inputs.host !== undefined && !unpackable) {

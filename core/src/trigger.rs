@@ -367,6 +367,14 @@ impl<'a> TriggerSurface<'a> {
         self.stems.len()
     }
 
+    /// Whether the surface's stems are `list` itself: the very slice, every stem in its
+    /// order (not a copy, nor a profile's pick from it). A binding that already holds the
+    /// list can then name each candidate's stem by position instead of sending it.
+    #[must_use]
+    pub fn stems_are(&self, list: &[String]) -> bool {
+        matches!(self.stems, Stems::All(all) if std::ptr::eq(all, list))
+    }
+
     /// Whether there is no candidate.
     #[must_use]
     pub fn is_empty(&self) -> bool {
@@ -593,6 +601,22 @@ mod tests {
                 scope: Scope::Global
             })
         );
+    }
+
+    #[test]
+    fn stems_are_the_very_list_only() {
+        let descriptor = Registry::first_party().runtime("claude").expect("claude");
+        let list = stems(&["help", "plan"]).stems;
+        let routers = (&[][..], &BTreeMap::new());
+        let surface = |stems: &Stems<'_>| {
+            TriggerSurface::new(descriptor, &[Scope::Global], stems, routers, false)
+                .stems_are(&list)
+        };
+        assert!(surface(&Stems::All(&list)));
+        // An equal copy, a prefix of the list, or the same stems picked: not the list.
+        assert!(!surface(&Stems::All(&list.clone())));
+        assert!(!surface(&Stems::All(&list[..1])));
+        assert!(!surface(&Stems::Picked(vec!["help", "plan"])));
     }
 
     /// The per-entry rule marks the candidates the general rule marks, for every runtime

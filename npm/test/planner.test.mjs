@@ -199,17 +199,18 @@ test('the planner exports check their inputs: -2 for text its header does not de
   assert.equal(badSection.field, 'host');
   const unknownSection = thrown(() => native.planSectionAt('bogus', planner, target, good));
   assert.equal(unknownSection.field, 'section');
-  // Trigger rows cross as segments text: U+0002, ten codes per trigger, then the pieces
-  // the codes name (the stems from index 2), each after a NUL; index 1 is the empty slot.
+  // Trigger rows cross as segments text that leaves out the stems this side holds (the
+  // inventory's commands): U+0003, nine codes per trigger, then the pieces the codes name,
+  // each after a NUL; index 1 is the empty slot. Trigger i bears commands[i % commands.length].
   const segments = native.planSectionAt('triggers', planner, target + 1, good);
-  assert.equal(segments.charCodeAt(0), 2);
+  assert.equal(segments.charCodeAt(0), 3);
   const local = viaInventory('claude', 'local', { ...base, env: { XDG_CONFIG_HOME: '/x' } }).triggers;
   const pieces = segments.split('\u0000');
-  assert.equal((pieces[0].length - 1) / 10, local.length);
+  assert.equal((pieces[0].length - 1) / 9, local.length);
   assert.equal(pieces[1], '');
-  const [prefix, stem] = [4, 5].map((i) => pieces[pieces[0].charCodeAt(i)]);
-  assert.equal(stem, raw.commands[0]);
-  assert.equal(prefix + stem, local[0].trigger);
+  assert.ok(!pieces.includes(raw.commands[0]), 'no stem is sent');
+  const prefix = pieces[pieces[0].charCodeAt(4)];
+  local.forEach((t, i) => assert.equal(t.trigger, prefix + raw.commands[i % raw.commands.length]));
   const notPlanner = thrown(() => native.planHeadAt({}, target, good));
   assert.ok(notPlanner instanceof Error);
 });
@@ -232,3 +233,69 @@ test('one planner per inventory and registry: other registries and inventories p
     assert.notEqual(plan.triggers.length, viaInventory('claude', scope, base).triggers.length);
   }
 });
+
+test('trigger records are the same whether the stems cross or this side supplies them', () => {
+  /** The first character of every trigger section the core sends while `fn` runs. */
+  function markers(fn) {
+    const seen = [];
+    const originals = { planSectionAt: native.planSectionAt, planSection: native.planSection };
+    for (const name of Object.keys(originals)) {
+      native[name] = (section, ...args) => {
+        const text = originals[name](section, ...args);
+        if (section === 'triggers') seen.push(text.charCodeAt(0));
+        return text;
+      };
+    }
+    try {
+      fn();
+    } finally {
+      Object.assign(native, originals);
+    }
+    return seen;
+  }
+  const routed = { ...raw, commands: [...raw.commands, 'zz-last'] };
+  const twice = { ...raw, commands: [...raw.commands, raw.commands[3], raw.commands[0]] };
+  const profile = { skills: raw.commands.slice(5, 25), agents: raw.agents.slice(0, 3) };
+  const cases = [
+    // The inventory's own list: the stems are left out (U+0003) on both paths.
+    [routed, {}, 3],
+    // A stem listed twice or a profile's pick is not the inventory's list: stems cross.
+    [twice, {}, 2],
+    [routed, { profile }, 2],
+  ];
+  let compared = 0;
+  for (const [stems, options, marker] of cases) {
+    const held = gsd.inventory(stems);
+    for (const runtime of gsd.runtimes().map((r) => r.id)) {
+      for (const scope of ['global', 'local']) {
+        // Twice: the first call of a runtime and scope takes the JSON head path
+        // (planSection), later ones the planner (planSectionAt) when there are no options.
+        for (const home of ['/home/a', '/home/b']) {
+          const host = { home, cwd: '/work/p' };
+          let expected;
+          try {
+            expected = viaJsonOf(stems, runtime, scope, host, options).triggers;
+          } catch (err) {
+            // vscode has no config directory: the same error either way.
+            const again = thrown(() => gsd.resolveInstallPlan(runtime, scope, host, { inventory: held, ...options }));
+            assert.deepStrictEqual([again.code, again.message], [err.code, err.message], `${runtime} ${scope}`);
+            continue;
+          }
+          let got;
+          const seen = markers(() => {
+            got = [...gsd.resolveInstallPlan(runtime, scope, host, { inventory: held, ...options }).triggers];
+          });
+          assert.deepStrictEqual(got, expected, `${runtime} ${scope} ${home}`);
+          if (expected.length > 0) assert.deepStrictEqual(seen, [marker], `${runtime} ${scope} ${home}`);
+          compared += expected.length;
+        }
+      }
+    }
+  }
+  assert.ok(compared > 3000, `${compared}`);
+});
+
+/** The raw-array plan over `stems` with `options`. */
+function viaJsonOf(stems, runtime, scope, host, options) {
+  return gsd.resolveInstallPlan(runtime, scope, host, { ...stems, ...options });
+}

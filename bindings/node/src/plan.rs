@@ -391,8 +391,10 @@ pub fn plan_head_first(
 
 /// One lazy part of a plan over an inventory, as JSON text: `section` is one of
 /// `placements`, `triggers` (both as rows, see [`crate::rows`]: fields text starting with
-/// NUL for placements and segments text starting with U+0002 for triggers when every
-/// value allows it, JSON rows otherwise), `diagnostics` (records),
+/// NUL for placements and segments text for triggers when every value allows it, JSON
+/// rows otherwise; the segments start with U+0003 and leave the stems out when they are
+/// the inventory's `commands`, in order, which the caller holds, and with U+0002
+/// otherwise), `diagnostics` (records),
 /// or `head`: `{ scope, kinds, uninstall }` together. The other arguments are those
 /// `planHead` was given, with `host` always present (the text `planHeadFirst` returned for
 /// the real machine).
@@ -412,7 +414,7 @@ pub fn plan_section(
     let (scope, options, host) = plan_inputs(env, &scope, options, &host)?;
     let inventory = &inventory.inner;
     let decision = decide(env, registry, &runtime, scope, &host, &options, inventory)?;
-    section_text(env, &decision, &section)
+    section_text(env, &decision, &section, Some(inventory.commands()))
 }
 
 /// One lazy part of a decided plan as text (see [`plan_section`]: segments, fields or JSON).
@@ -420,6 +422,7 @@ pub(crate) fn section_text(
     env: Env,
     decision: &gsd_core::PlanDecision<'_>,
     section: &str,
+    held_stems: Option<&[String]>,
 ) -> JsResult<String> {
     match section {
         "placements" => {
@@ -431,7 +434,11 @@ pub(crate) fn section_text(
         }
         "triggers" => {
             let surface = decision.trigger_surface();
-            match crate::rows::trigger_segments(&surface) {
+            let segments = match held_stems {
+                Some(stems) => crate::rows::trigger_segments_over(&surface, stems),
+                None => crate::rows::trigger_segments(&surface),
+            };
+            match segments {
                 Some(segments) => Ok(segments),
                 None => convert::to_json(env, &crate::rows::triggers(&surface.to_triggers())),
             }

@@ -160,7 +160,8 @@ pub fn plan_head_at(
     })
 }
 
-/// `planSection` through a planner, for a plan [`plan_head_at`] answered.
+/// `planSection` through a planner, for a plan [`plan_head_at`] answered (the trigger
+/// segments leave out the stems of the planner's inventory, as `planSection` does).
 #[napi(catch_unwind)]
 pub fn plan_section_at(
     env: Env,
@@ -177,7 +178,7 @@ pub fn plan_section_at(
         ));
     };
     planner.decide(env, target, &host, |decision| {
-        section_text(env, decision, &section)
+        section_text(env, decision, &section, Some(planner.inventory.commands()))
     })
 }
 

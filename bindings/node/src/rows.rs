@@ -143,6 +143,10 @@ pub fn placement_fields(list: &[Placement]) -> Option<String> {
 /// The first character of segments text (see [`trigger_segments`]).
 pub const SEGMENTS: u8 = 0x02;
 
+/// The first character of segments text that leaves the stems to the reader (see
+/// [`trigger_segments_over`]).
+pub const SEGMENTS_HELD_STEMS: u8 = 0x03;
+
 /// The pieces of segments text after the stems (few: the entries' prefixes, destination
 /// heads and extensions, the kinds, scopes and registrations, the routers), each once.
 struct Table<'s> {
@@ -158,6 +162,9 @@ struct Table<'s> {
 
 /// Codes per trigger in segments text.
 const CODES: usize = 10;
+
+/// The slot of the stem's code among a trigger's [`CODES`].
+const STEM_SLOT: usize = 4;
 
 impl<'s> Table<'s> {
     /// The code of `value` in slot `slot`, added to the table on first use.
@@ -202,29 +209,57 @@ impl<'s> Table<'s> {
 /// trigger, in order: kind, scope, registration, prefix, stem, destHead, destExt, router,
 /// shadowedBy.kind, shadowedBy.scope.
 pub fn trigger_segments(surface: &gsd_core::TriggerSurface<'_>) -> Option<String> {
-    segments(surface.stem_count(), surface.len(), |visit| {
+    segments(surface.stem_count(), surface.len(), true, |visit| {
         surface.for_each(visit);
     })
 }
 
-/// [`trigger_segments`] of `len` candidates over `n` stems, given in emission order (stem
-/// `i % n` of entry `i / n`).
+/// [`trigger_segments`] for a reader that already holds `stems` (`index.js` keeps the
+/// stems of every inventory it built). When the surface's stems are that very list
+/// ([`gsd_core::TriggerSurface::stems_are`]), the text leaves them out: `U+0003`, nine
+/// codes per trigger (the ten of [`trigger_segments`] without the stem's: candidate `i`'s
+/// stem is `stems[i % stems.len()]`), then the pieces, the first at index 2. Otherwise
+/// (a profile's pick, a list with duplicates) it is [`trigger_segments`].
+pub fn trigger_segments_over(
+    surface: &gsd_core::TriggerSurface<'_>,
+    stems: &[String],
+) -> Option<String> {
+    let send_stems = !surface.stems_are(stems);
+    segments(surface.stem_count(), surface.len(), send_stems, |visit| {
+        surface.for_each(visit);
+    })
+}
+
+/// [`trigger_segments`] (or, without `send_stems`, [`trigger_segments_over`]) of `len`
+/// candidates over `n` stems, given in emission order (stem `i % n` of entry `i / n`).
 fn segments<'s>(
     n: usize,
     len: usize,
+    send_stems: bool,
     candidates: impl FnOnce(&mut dyn FnMut(&gsd_core::TriggerParts<'s>)),
 ) -> Option<String> {
     // Past U+D7FF a code would be a surrogate (or two UTF-16 units): JSON rows then.
-    let first = u32::try_from(n + 2).ok().filter(|f| *f < 0xD800)?;
+    let first = if send_stems {
+        u32::try_from(n + 2).ok().filter(|f| *f < 0xD800)?
+    } else {
+        2
+    };
     let mut table = Table {
         first,
         pieces: Vec::new(),
         codes: std::collections::HashMap::new(),
         last: [None; CODES],
     };
-    let mut stems: Vec<&str> = Vec::with_capacity(n);
-    let mut text: Vec<u8> = Vec::with_capacity(1 + len * CODES + 16 * n);
-    text.push(SEGMENTS);
+    let mut stems: Vec<&str> = Vec::with_capacity(if send_stems { n } else { 0 });
+    let mut text: Vec<u8> = if send_stems {
+        let mut text = Vec::with_capacity(1 + len * CODES + 16 * n);
+        text.push(SEGMENTS);
+        text
+    } else {
+        let mut text = Vec::with_capacity(1 + len * (CODES - 1) + 128);
+        text.push(SEGMENTS_HELD_STEMS);
+        text
+    };
     let mut stem = 2;
     // The codes every candidate of one layout entry shares: kind, scope, prefix,
     // destination head and extension.
@@ -246,11 +281,11 @@ fn segments<'s>(
                 codes
             }
         };
-        if stems.len() < n {
+        if send_stems && stems.len() < n {
             stems.push(t.stem);
         }
         let by = t.shadowed_by;
-        for code in [
+        let codes = [
             kind,
             scope,
             table.code(2, registration_name(t.registration())),
@@ -261,16 +296,34 @@ fn segments<'s>(
             table.optional(7, t.router),
             table.optional(8, by.map(|b| b.kind.as_str())),
             table.optional(9, by.map(|b| b.scope.as_str())),
-        ] {
-            match u8::try_from(code) {
-                Ok(byte) if byte < 0x80 => text.push(byte),
-                _ => match char::from_u32(code).filter(|c| u32::from(*c) < 0xD800) {
+        ];
+        // Codes below 0x80 (every code of a table of fewer than 126 pieces) are one byte
+        // each: the trigger's codes are then copied in one go.
+        let mut bytes = [0u8; CODES];
+        for (byte, code) in bytes.iter_mut().zip(codes) {
+            *byte = u8::try_from(code).unwrap_or(u8::MAX);
+        }
+        if bytes.iter().all(|b| *b < 0x80) {
+            if send_stems {
+                text.extend_from_slice(&bytes);
+            } else {
+                text.extend_from_slice(&bytes[..STEM_SLOT]);
+                text.extend_from_slice(&bytes[STEM_SLOT + 1..]);
+            }
+        } else {
+            for (slot, code) in codes.into_iter().enumerate() {
+                if slot == STEM_SLOT && !send_stems {
+                    continue;
+                }
+                match char::from_u32(code).filter(|c| u32::from(*c) < 0xD800) {
                     Some(c) => text.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
                     None => refused = true,
-                },
+                }
             }
         }
-        stem = if stem + 1 == first { 2 } else { stem + 1 };
+        if send_stems {
+            stem = if stem + 1 == first { 2 } else { stem + 1 };
+        }
     });
     if refused {
         return None;
@@ -418,6 +471,87 @@ mod tests {
             .collect()
     }
 
+    /// Rows read back from segments text that leaves the stems out, as `index.js` reads
+    /// it: nine codes per trigger, candidate `i` bearing `stems[i % stems.len()]`.
+    fn from_held_segments(text: &str, stems: &[String]) -> Vec<Value> {
+        let t: Vec<&str> = text.split('\0').collect();
+        let codes: Vec<usize> = t[0]
+            .strip_prefix(char::from(super::SEGMENTS_HELD_STEMS))
+            .expect("held-stem segments start with U+0003")
+            .chars()
+            .map(|c| c as usize)
+            .collect();
+        assert_eq!(t[1], "", "index 1 is the empty slot");
+        let piece = |code: usize| Value::String(t[code].to_owned());
+        let optional = |code: usize, value: Value| if code == 1 { Value::Null } else { value };
+        codes
+            .chunks(super::CODES - 1)
+            .enumerate()
+            .map(|(i, c)| {
+                let stem = &stems[i % stems.len()];
+                Value::Array(vec![
+                    Value::String(format!("{}{stem}", t[c[3]])),
+                    piece(c[0]),
+                    piece(c[1]),
+                    Value::String(format!("{}{stem}{}", t[c[4]], t[c[5]])),
+                    piece(c[2]),
+                    optional(c[6], Value::String(format!("{}{}", t[c[3]], t[c[6]]))),
+                    optional(c[7], piece(c[7])),
+                    optional(c[8], piece(c[8])),
+                ])
+            })
+            .collect()
+    }
+
+    #[test]
+    fn held_stem_segments_are_the_json_rows_for_every_runtime_and_scope() {
+        let registry = gsd_core::Registry::first_party();
+        let host = gsd_core::Host::new("/home/u", "/work/p");
+        let inventory = gsd_core::Inventory::new(
+            ["plan-phase", "help", "ns-workflow", "child-a"]
+                .map(str::to_owned)
+                .to_vec(),
+            vec!["gsd-planner".to_owned()],
+            vec!["ns-workflow".to_owned()],
+            [("child-a".to_owned(), vec!["ns-workflow".to_owned()])].into(),
+        )
+        .expect("valid stems");
+        let copy = inventory.commands().to_vec();
+        let (mut checked, mut shadowed, mut routed) = (0, 0, 0);
+        for runtime in registry.runtime_ids() {
+            for scope in [gsd_core::Scope::Global, gsd_core::Scope::Local] {
+                let Ok(decision) = gsd_core::decide_install_plan(
+                    registry, runtime, scope, &host, None, &inventory, None,
+                ) else {
+                    continue;
+                };
+                let surface = decision.trigger_surface();
+                let triggers = decision.triggers();
+                let held =
+                    super::trigger_segments_over(&surface, inventory.commands()).expect("no NUL");
+                assert_eq!(
+                    Value::Array(from_held_segments(&held, inventory.commands())),
+                    serde_json::to_value(super::triggers(&triggers)).expect("serializes"),
+                    "{runtime} {scope:?}"
+                );
+                // An equal list that is not the surface's own: the stems cross.
+                assert_eq!(
+                    super::trigger_segments_over(&surface, &copy),
+                    super::trigger_segments(&surface),
+                    "{runtime} {scope:?}"
+                );
+                shadowed += triggers.iter().filter(|t| t.shadowed_by.is_some()).count();
+                routed += triggers
+                    .iter()
+                    .filter(|t| t.router_trigger.is_some())
+                    .count();
+                checked += 1;
+            }
+        }
+        assert!(checked >= 36, "{checked}");
+        assert!(shadowed > 0 && routed > 0, "{shadowed} {routed}");
+    }
+
     /// The decision of `runtime` at `scope` over `commands` (one router, `ns-workflow`,
     /// owning `child-a`).
     fn segments_of(
@@ -491,7 +625,7 @@ mod tests {
             router: None,
             shadowed_by: None,
         };
-        let one = |prefix| super::segments(1, 1, |visit| visit(&parts(prefix)));
+        let one = |prefix| super::segments(1, 1, true, |visit| visit(&parts(prefix)));
         assert!(one("gsd-").is_some());
         assert_eq!(one("gsd\0"), None);
         assert_eq!(plan(Vec::new()).0.as_deref(), Some("\u{2}\0"));

@@ -517,7 +517,8 @@ mod tests {
         for n in 0..20 {
             for ws in [" ", "\n", "\t", "\r", "\n  ", " \t"] {
                 let pad = ws.repeat(n);
-                let text = format!("{pad}{{{pad}\"a\"{pad}:{pad}[{pad}1{pad},{pad}null{pad}]{pad}}}{pad}");
+                let text =
+                    format!("{pad}{{{pad}\"a\"{pad}:{pad}[{pad}1{pad},{pad}null{pad}]{pad}}}{pad}");
                 assert_eq!(reads(&text), serde_reads(&text), "{text:?}");
                 assert!(reads(&text).is_some(), "{text:?}");
             }
