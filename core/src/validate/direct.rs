@@ -246,7 +246,8 @@ impl<'t, B: Build<'t>> Reader<'t, B> {
                 if self.peek()? != b':' {
                     return None;
                 }
-                self.pos += 1;
+                // `"key": value`: the one space after the colon, without a call.
+                self.pos += 1 + usize::from(self.bytes.get(self.pos + 1) == Some(&b' '));
                 let value = self.value()?;
                 self.members.push((key, value));
                 match self.peek()? {
