@@ -13,7 +13,8 @@
 //! Triggers cross as *segments* ([`trigger_segments`]): every string of a trigger is a
 //! concatenation of a few pieces most triggers share, so the pieces cross once and each
 //! trigger as ten one-character codes, written from the core's [`gsd_core::TriggerParts`]
-//! without building the strings here at all.
+//! without building the strings here at all. When the stems are the inventory's own
+//! list, which `index.js` holds, they do not cross either ([`trigger_segments_over`]).
 
 use gsd_core::{Placement, Trigger};
 use serde::Serialize;
