@@ -151,7 +151,8 @@ pub const SEGMENTS_HELD_STEMS: u8 = 0x03;
 /// The pieces of segments text after the stems (few: the entries' prefixes, destination
 /// heads and extensions, the kinds, scopes and registrations, the routers), each once.
 struct Table<'s> {
-    /// The code of the first piece: 2 + the number of stems.
+    /// The code of the first piece: 2 + the number of stems the text carries (none when
+    /// the reader holds them).
     first: u32,
     pieces: Vec<&'s str>,
     /// Where each piece sits, from its code.
