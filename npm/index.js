@@ -403,7 +403,7 @@ class PlanInputs {
    * @param {string | undefined} options
    * @param {object} inventory the native inventory handle
    * @param {object} registry
-   * @param {readonly string[]} stems the inventory's commands (see {@link fillTriggersOver})
+   * @param {readonly string[]} stems the inventory's commands (see {@link fillTriggerSegments})
    */
   constructor(runtime, scope, host, options, inventory, registry, stems) {
     this.runtime = runtime;
@@ -434,7 +434,7 @@ class PlannerInputs {
    * @param {object} planner
    * @param {number} target
    * @param {string} host
-   * @param {readonly string[]} stems the commands of the planner's inventory (see {@link fillTriggersOver})
+   * @param {readonly string[]} stems the commands of the planner's inventory (see {@link fillTriggerSegments})
    */
   constructor(planner, target, host, stems) {
     this.planner = planner;
@@ -517,76 +517,47 @@ const SEGMENT_CODES = 10;
  * index of a piece in `text.split('\0')`; 1 is the empty slot and stands for `null`.
  * Each string is the concatenation the codes name, so the text carries each stem, prefix
  * and destination head once. `shadowedBy` records of one winner are one frozen object.
+ * The codes of a trigger: kind, scope, registration, prefix, stem, destination head and
+ * extension, router, `shadowedBy.kind`, `shadowedBy.scope`.
+ *
+ * With `stems` (U+0003, `trigger_segments_over`), the text leaves the stems out because
+ * they are the inventory's `commands`, which this side holds: nine codes per trigger (no
+ * stem code), trigger `i` bearing `stems[i % stems.length]`, and the pieces from index 2.
  * @param {string} text
  * @param {number} length the length the head call announced
  * @param {any[]} target filled in place
+ * @param {readonly string[]} [stems] the stems the text leaves out
  */
-function fillTriggerSegments(text, length, target) {
+function fillTriggerSegments(text, length, target, stems) {
   const t = text.split('\u0000');
   const c = t[0];
-  checkCount('triggers', (c.length - 1) / SEGMENT_CODES, length);
-  let byKind = 0;
-  let byScope = 0;
-  /** @type {object | null} */
-  let by = null;
-  for (let i = 1; i < c.length; i += SEGMENT_CODES) {
-    const prefix = t[c.charCodeAt(i + 3)];
-    const stem = t[c.charCodeAt(i + 4)];
-    const router = c.charCodeAt(i + 7);
-    const k = c.charCodeAt(i + 8);
-    const s = c.charCodeAt(i + 9);
-    if (k !== 1 && (k !== byKind || s !== byScope)) {
-      by = Object.freeze({ kind: t[k], scope: t[s] });
-      byKind = k;
-      byScope = s;
-    }
-    target.push(
-      Object.freeze({
-        trigger: prefix + stem,
-        kind: t[c.charCodeAt(i)],
-        scope: t[c.charCodeAt(i + 1)],
-        destPath: t[c.charCodeAt(i + 5)] + stem + t[c.charCodeAt(i + 6)],
-        registration: t[c.charCodeAt(i + 2)],
-        routerTrigger: router === 1 ? null : prefix + t[router],
-        shadowedBy: k === 1 ? null : by,
-      }),
-    );
-  }
-}
-
-/** Codes per trigger in segments text that leaves the stems out. */
-const HELD_STEM_CODES = SEGMENT_CODES - 1;
-
-/**
- * Trigger records from segments text that leaves the stems out (U+0003, see
- * `trigger_segments_over` in `bindings/node/src/rows.rs`): the stems are the inventory's
- * `commands`, which this side holds, and candidate `i` bears `stems[i % stems.length]`.
- * Each trigger is the nine codes of {@link fillTriggerSegments} without the stem's, and
- * the pieces start at index 2 (index 1 is the empty slot).
- * @param {string} text
- * @param {number} length the length the head call announced
- * @param {any[]} target filled in place
- * @param {readonly string[]} stems
- */
-function fillTriggersOver(text, length, target, stems) {
-  const t = text.split('\u0000');
-  const c = t[0];
-  const count = (c.length - 1) / HELD_STEM_CODES;
+  const width = stems === undefined ? SEGMENT_CODES : SEGMENT_CODES - 1;
+  const count = (c.length - 1) / width;
   checkCount('triggers', count, length);
-  const n = stems.length;
-  if (n === 0 ? count !== 0 : count % n !== 0) throw new Error(`plan.triggers: ${count} records do not cover ${n} stems evenly`);
+  const n = stems === undefined ? 0 : stems.length;
+  if (stems !== undefined && (n === 0 ? count !== 0 : count % n !== 0)) {
+    throw new Error(`plan.triggers: ${count} records do not cover ${n} stems evenly`);
+  }
+  // Where the codes after the stem's slot start within a trigger's codes.
+  const after = stems === undefined ? 5 : 4;
+  let next = 0;
   let byKind = 0;
   let byScope = 0;
   /** @type {object | null} */
   let by = null;
-  let j = 0;
-  for (let i = 1; i < c.length; i += HELD_STEM_CODES) {
+  for (let i = 1; i < c.length; i += width) {
     const prefix = t[c.charCodeAt(i + 3)];
-    const stem = stems[j];
-    j = j + 1 === n ? 0 : j + 1;
-    const router = c.charCodeAt(i + 6);
-    const k = c.charCodeAt(i + 7);
-    const s = c.charCodeAt(i + 8);
+    let stem;
+    if (stems === undefined) {
+      stem = t[c.charCodeAt(i + 4)];
+    } else {
+      stem = stems[next];
+      next = next + 1 === n ? 0 : next + 1;
+    }
+    const a = i + after;
+    const router = c.charCodeAt(a + 2);
+    const k = c.charCodeAt(a + 3);
+    const s = c.charCodeAt(a + 4);
     if (k !== 1 && (k !== byKind || s !== byScope)) {
       by = Object.freeze({ kind: t[k], scope: t[s] });
       byKind = k;
@@ -597,7 +568,7 @@ function fillTriggersOver(text, length, target, stems) {
         trigger: prefix + stem,
         kind: t[c.charCodeAt(i)],
         scope: t[c.charCodeAt(i + 1)],
-        destPath: t[c.charCodeAt(i + 4)] + stem + t[c.charCodeAt(i + 5)],
+        destPath: t[c.charCodeAt(a)] + stem + t[c.charCodeAt(a + 1)],
         registration: t[c.charCodeAt(i + 2)],
         routerTrigger: router === 1 ? null : prefix + t[router],
         shadowedBy: k === 1 ? null : by,
@@ -618,7 +589,7 @@ function fillTriggersOver(text, length, target, stems) {
  * @param {readonly string[]} stems the inventory's commands
  */
 function fillList(name, text, length, target, stems) {
-  if (text.charCodeAt(0) === 3) return fillTriggersOver(text, length, target, stems);
+  if (text.charCodeAt(0) === 3) return fillTriggerSegments(text, length, target, stems);
   if (text.charCodeAt(0) === 2) return fillTriggerSegments(text, length, target);
   if (text.charCodeAt(0) === 0) return fillPlacementFields(text, length, target);
   const items = JSON.parse(text);

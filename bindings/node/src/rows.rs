@@ -443,124 +443,55 @@ mod tests {
         );
     }
 
-    /// Rows read back from segments text as `index.js` reads it.
-    fn from_segments(text: &str) -> Vec<Value> {
+    /// Rows read back from segments text as `index.js` reads it: ten codes per trigger,
+    /// or, with `held` (U+0003), nine and candidate `i` bearing `held[i % held.len()]`.
+    fn from_segments(text: &str, held: Option<&[String]>) -> Vec<Value> {
         let t: Vec<&str> = text.split('\0').collect();
+        let marker = char::from(if held.is_some() {
+            super::SEGMENTS_HELD_STEMS
+        } else {
+            super::SEGMENTS
+        });
         let codes: Vec<usize> = t[0]
-            .strip_prefix(char::from(super::SEGMENTS))
-            .expect("segments text starts with U+0002")
+            .strip_prefix(marker)
+            .expect("segments text starts with its marker")
             .chars()
             .map(|c| c as usize)
             .collect();
         assert_eq!(t[1], "", "index 1 is the empty slot");
         let piece = |code: usize| Value::String(t[code].to_owned());
         let optional = |code: usize, value: Value| if code == 1 { Value::Null } else { value };
-        let joined = |codes: &[usize]| Value::String(codes.iter().map(|c| t[*c]).collect());
+        let width = super::CODES - usize::from(held.is_some());
         codes
-            .chunks(super::CODES)
-            .map(|c| {
-                Value::Array(vec![
-                    joined(&[c[3], c[4]]),
-                    piece(c[0]),
-                    piece(c[1]),
-                    joined(&[c[5], c[4], c[6]]),
-                    piece(c[2]),
-                    optional(c[7], joined(&[c[3], c[7]])),
-                    optional(c[8], piece(c[8])),
-                    optional(c[9], piece(c[9])),
-                ])
-            })
-            .collect()
-    }
-
-    /// Rows read back from segments text that leaves the stems out, as `index.js` reads
-    /// it: nine codes per trigger, candidate `i` bearing `stems[i % stems.len()]`.
-    fn from_held_segments(text: &str, stems: &[String]) -> Vec<Value> {
-        let t: Vec<&str> = text.split('\0').collect();
-        let codes: Vec<usize> = t[0]
-            .strip_prefix(char::from(super::SEGMENTS_HELD_STEMS))
-            .expect("held-stem segments start with U+0003")
-            .chars()
-            .map(|c| c as usize)
-            .collect();
-        assert_eq!(t[1], "", "index 1 is the empty slot");
-        let piece = |code: usize| Value::String(t[code].to_owned());
-        let optional = |code: usize, value: Value| if code == 1 { Value::Null } else { value };
-        codes
-            .chunks(super::CODES - 1)
+            .chunks(width)
             .enumerate()
             .map(|(i, c)| {
-                let stem = &stems[i % stems.len()];
+                // The codes after the stem's slot, and the stem.
+                let (rest, stem) = match held {
+                    Some(stems) => (&c[super::STEM_SLOT..], stems[i % stems.len()].as_str()),
+                    None => (&c[super::STEM_SLOT + 1..], t[c[super::STEM_SLOT]]),
+                };
                 Value::Array(vec![
                     Value::String(format!("{}{stem}", t[c[3]])),
                     piece(c[0]),
                     piece(c[1]),
-                    Value::String(format!("{}{stem}{}", t[c[4]], t[c[5]])),
+                    Value::String(format!("{}{stem}{}", t[rest[0]], t[rest[1]])),
                     piece(c[2]),
-                    optional(c[6], Value::String(format!("{}{}", t[c[3]], t[c[6]]))),
-                    optional(c[7], piece(c[7])),
-                    optional(c[8], piece(c[8])),
+                    optional(rest[2], Value::String(format!("{}{}", t[c[3]], t[rest[2]]))),
+                    optional(rest[3], piece(rest[3])),
+                    optional(rest[4], piece(rest[4])),
                 ])
             })
             .collect()
     }
 
-    #[test]
-    fn held_stem_segments_are_the_json_rows_for_every_runtime_and_scope() {
-        let registry = gsd_core::Registry::first_party();
-        let host = gsd_core::Host::new("/home/u", "/work/p");
-        let inventory = gsd_core::Inventory::new(
-            ["plan-phase", "help", "ns-workflow", "child-a"]
-                .map(str::to_owned)
-                .to_vec(),
-            vec!["gsd-planner".to_owned()],
-            vec!["ns-workflow".to_owned()],
-            [("child-a".to_owned(), vec!["ns-workflow".to_owned()])].into(),
-        )
-        .expect("valid stems");
-        let copy = inventory.commands().to_vec();
-        let (mut checked, mut shadowed, mut routed) = (0, 0, 0);
-        for runtime in registry.runtime_ids() {
-            for scope in [gsd_core::Scope::Global, gsd_core::Scope::Local] {
-                let Ok(decision) = gsd_core::decide_install_plan(
-                    registry, runtime, scope, &host, None, &inventory, None,
-                ) else {
-                    continue;
-                };
-                let surface = decision.trigger_surface();
-                let triggers = decision.triggers();
-                let held =
-                    super::trigger_segments_over(&surface, inventory.commands()).expect("no NUL");
-                assert_eq!(
-                    Value::Array(from_held_segments(&held, inventory.commands())),
-                    serde_json::to_value(super::triggers(&triggers)).expect("serializes"),
-                    "{runtime} {scope:?}"
-                );
-                // An equal list that is not the surface's own: the stems cross.
-                assert_eq!(
-                    super::trigger_segments_over(&surface, &copy),
-                    super::trigger_segments(&surface),
-                    "{runtime} {scope:?}"
-                );
-                shadowed += triggers.iter().filter(|t| t.shadowed_by.is_some()).count();
-                routed += triggers
-                    .iter()
-                    .filter(|t| t.router_trigger.is_some())
-                    .count();
-                checked += 1;
-            }
-        }
-        assert!(checked >= 36, "{checked}");
-        assert!(shadowed > 0 && routed > 0, "{shadowed} {routed}");
-    }
-
-    /// The decision of `runtime` at `scope` over `commands` (one router, `ns-workflow`,
-    /// owning `child-a`).
+    /// The trigger segments of the decision of `runtime` at `scope` over `commands` (one
+    /// router, `ns-workflow`, owning `child-a`), with its triggers; see [`Segments`].
     fn segments_of(
         runtime: &str,
         scope: gsd_core::Scope,
         commands: Vec<String>,
-    ) -> Option<(Option<String>, Vec<gsd_core::Trigger>)> {
+    ) -> Option<Segments> {
         let registry = gsd_core::Registry::first_party();
         let host = gsd_core::Host::new("/home/u", "/work/p");
         let inventory = gsd_core::Inventory::new(
@@ -574,11 +505,28 @@ mod tests {
             gsd_core::decide_install_plan(registry, runtime, scope, &host, None, &inventory, None)
                 .ok()?;
         let surface = decision.trigger_surface();
-        Some((super::trigger_segments(&surface), decision.triggers()))
+        let copy = inventory.commands().to_vec();
+        Some(Segments {
+            sent: super::trigger_segments(&surface),
+            held: super::trigger_segments_over(&surface, inventory.commands()),
+            over_copy: super::trigger_segments_over(&surface, &copy),
+            triggers: decision.triggers(),
+        })
+    }
+
+    /// The forms of one trigger surface.
+    struct Segments {
+        /// With the stems.
+        sent: Option<String>,
+        /// Over the inventory's own list: without the stems.
+        held: Option<String>,
+        /// Over an equal copy of that list, which is not the surface's own.
+        over_copy: Option<String>,
+        triggers: Vec<gsd_core::Trigger>,
     }
 
     #[test]
-    fn segments_are_the_json_rows_for_every_runtime_and_scope() {
+    fn segments_are_the_json_rows_for_every_runtime_and_scope_with_or_without_stems() {
         let registry = gsd_core::Registry::first_party();
         let commands = ["plan-phase", "help", "ns-workflow", "child-a"]
             .map(str::to_owned)
@@ -586,16 +534,25 @@ mod tests {
         let (mut checked, mut shadowed, mut routed) = (0, 0, 0);
         for runtime in registry.runtime_ids() {
             for scope in [gsd_core::Scope::Global, gsd_core::Scope::Local] {
-                let Some((segments, triggers)) = segments_of(runtime, scope, commands.clone())
-                else {
+                let Some(forms) = segments_of(runtime, scope, commands.clone()) else {
                     continue;
                 };
-                let segments = segments.expect("no NUL, a small table");
+                let triggers = forms.triggers;
+                let rows = serde_json::to_value(super::triggers(&triggers)).expect("serializes");
+                let sent = forms.sent.expect("no NUL, a small table");
                 assert_eq!(
-                    Value::Array(from_segments(&segments)),
-                    serde_json::to_value(super::triggers(&triggers)).expect("serializes"),
+                    Value::Array(from_segments(&sent, None)),
+                    rows,
                     "{runtime} {scope:?}"
                 );
+                let held = forms.held.expect("no NUL");
+                assert_eq!(
+                    Value::Array(from_segments(&held, Some(&commands))),
+                    rows,
+                    "{runtime} {scope:?}, stems held"
+                );
+                // An equal list that is not the surface's own: the stems cross.
+                assert_eq!(forms.over_copy, Some(sent), "{runtime} {scope:?}");
                 shadowed += triggers.iter().filter(|t| t.shadowed_by.is_some()).count();
                 routed += triggers
                     .iter()
@@ -613,7 +570,9 @@ mod tests {
     #[test]
     fn segments_refuse_nul_and_tables_past_u_d7ff() {
         let plan = |commands: Vec<String>| {
-            segments_of("claude", gsd_core::Scope::Global, commands).expect("claude plans")
+            let forms =
+                segments_of("claude", gsd_core::Scope::Global, commands).expect("claude plans");
+            (forms.sent, forms.triggers)
         };
         // Stems are checked for controls before any plan; a piece of the layout is not.
         let parts = |prefix| gsd_core::TriggerParts {
@@ -635,7 +594,7 @@ mod tests {
         let many = |n: usize| (0..n).map(|i| format!("s{i}")).collect::<Vec<_>>();
         let (fits, triggers) = plan(many(0xD800 - 16));
         assert_eq!(
-            Value::Array(from_segments(&fits.expect("fits"))),
+            Value::Array(from_segments(&fits.expect("fits"), None)),
             serde_json::to_value(super::triggers(&triggers)).expect("serializes")
         );
         assert_eq!(plan(many(0xD800)).0, None);
