@@ -31,7 +31,7 @@ pub(super) fn enum_field(
     label: &str,
     v: Option<&Value>,
     valid: fn(&str) -> bool,
-    one_of: &str,
+    one_of: fn() -> String,
 ) -> bool {
     if as_str(v).is_some_and(valid) {
         return true;
@@ -39,7 +39,11 @@ pub(super) fn enum_field(
     sink.push(
         absent_or(v, code::INVALID_ENUM),
         label,
-        format!("{ctx} {label} must be one of: {one_of} (got: {})", json(v)),
+        format!(
+            "{ctx} {label} must be one of: {} (got: {})",
+            one_of(),
+            json(v)
+        ),
     );
     false
 }
@@ -64,7 +68,7 @@ pub(super) fn probe(sink: &mut Sink, ctx: &dyn std::fmt::Display, probe: Option<
         "reviewer.probe.kind",
         kind_value,
         |s| LaneProbeKind::parse(s).is_some(),
-        &LaneProbeKind::one_of(),
+        LaneProbeKind::one_of,
     ) {
         return;
     }
@@ -246,7 +250,7 @@ fn spawn_invoke(sink: &mut Sink, ctx: &dyn std::fmt::Display, inv: &Map) {
         label,
         inv.field("promptChannel"),
         |s| PromptChannel::parse(s).is_some(),
-        &PromptChannel::one_of(),
+        PromptChannel::one_of,
     );
     let output = inv.field("outputChannel");
     let output_arg = inv.field("outputArg");
@@ -257,7 +261,7 @@ fn spawn_invoke(sink: &mut Sink, ctx: &dyn std::fmt::Display, inv: &Map) {
         label,
         output,
         |s| OutputChannel::parse(s).is_some(),
-        &OutputChannel::one_of(),
+        OutputChannel::one_of,
     ) {
         if as_str(output) == Some("file-arg") {
             if non_empty_str(output_arg).is_none() {
@@ -296,7 +300,7 @@ fn spawn_invoke(sink: &mut Sink, ctx: &dyn std::fmt::Display, inv: &Map) {
         label,
         inv.field("effortChannel"),
         |s| EffortChannel::parse(s).is_some(),
-        &EffortChannel::one_of(),
+        EffortChannel::one_of,
     );
     if let Some(env) = inv.field("env") {
         spawn_env(sink, ctx, env);
@@ -332,7 +336,7 @@ fn http_invoke(sink: &mut Sink, ctx: &dyn std::fmt::Display, inv: &Map) {
         label,
         inv.field("modelDiscovery"),
         |s| ModelDiscovery::parse(s).is_some(),
-        &ModelDiscovery::one_of(),
+        ModelDiscovery::one_of,
     );
     let effort = inv.field("effortChannel");
     if as_str(effort) != Some("none") {

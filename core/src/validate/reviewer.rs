@@ -118,7 +118,7 @@ fn body(sink: &mut Sink, ctx: &dyn std::fmt::Display, r: &Map) {
         "reviewer.transport",
         transport,
         |s| LaneTransport::parse(s).is_some(),
-        &LaneTransport::one_of(),
+        LaneTransport::one_of,
     );
     probe(sink, ctx, r.field("probe"));
     invoke(sink, ctx, as_str(transport), r.field("invoke"));
@@ -137,7 +137,7 @@ fn body(sink: &mut Sink, ctx: &dyn std::fmt::Display, r: &Map) {
         "reviewer.emptyOutput",
         empty,
         |s| EmptyOutput::parse(s).is_some(),
-        &EmptyOutput::one_of(),
+        EmptyOutput::one_of,
     );
     let section = r.field("reviewsSection");
     if non_empty_str(section).is_none() {
@@ -154,7 +154,7 @@ fn body(sink: &mut Sink, ctx: &dyn std::fmt::Display, r: &Map) {
         "reviewer.evidenceClass",
         evidence,
         |s| EvidenceClass::parse(s).is_some(),
-        &EvidenceClass::one_of(),
+        EvidenceClass::one_of,
     );
     match r.field("requiresBinaries") {
         Some(Value::Array(bins)) => {

@@ -365,7 +365,7 @@ fn axis(
     r: &Map,
     key: &str,
     valid: fn(&str) -> bool,
-    one_of: &str,
+    one_of: fn() -> String,
     optional: bool,
 ) {
     let v = r.field(key);
@@ -383,7 +383,11 @@ fn axis(
         sink.push(
             absent_or(v, code::INVALID_ENUM),
             field,
-            format!("runtime.{key} must be one of: {one_of} (got: {})", json(v)),
+            format!(
+                "runtime.{key} must be one of: {} (got: {})",
+                one_of(),
+                json(v)
+            ),
         );
     }
 }
@@ -469,7 +473,7 @@ pub(super) fn validate(sink: &mut Sink, cap: &Map) {
         r,
         "commandStyle",
         |s| CommandStyle::parse(s).is_some(),
-        &CommandStyle::one_of(),
+        CommandStyle::one_of,
         false,
     );
     axis(
@@ -477,7 +481,7 @@ pub(super) fn validate(sink: &mut Sink, cap: &Map) {
         r,
         "hooksSurface",
         |s| HooksSurface::parse(s).is_some(),
-        &HooksSurface::one_of(),
+        HooksSurface::one_of,
         false,
     );
     axis(
@@ -485,7 +489,7 @@ pub(super) fn validate(sink: &mut Sink, cap: &Map) {
         r,
         "hookEvents",
         |s| HookEvents::parse(s).is_some(),
-        &HookEvents::one_of(),
+        HookEvents::one_of,
         true,
     );
     axis(
@@ -493,7 +497,7 @@ pub(super) fn validate(sink: &mut Sink, cap: &Map) {
         r,
         "extensionEvents",
         |s| ExtensionEvents::parse(s).is_some(),
-        &ExtensionEvents::one_of(),
+        ExtensionEvents::one_of,
         true,
     );
     axis(
@@ -501,7 +505,7 @@ pub(super) fn validate(sink: &mut Sink, cap: &Map) {
         r,
         "sandboxTier",
         |s| SandboxTier::parse(s).is_some(),
-        &SandboxTier::one_of(),
+        SandboxTier::one_of,
         false,
     );
 

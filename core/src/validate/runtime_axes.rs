@@ -20,7 +20,7 @@ fn integration_axis(
     path: &str,
     key: &str,
     valid: fn(&str) -> bool,
-    one_of: &str,
+    one_of: fn() -> String,
 ) {
     let v = obj.field(key);
     if super::is_reserved_value(v) {
@@ -36,7 +36,8 @@ fn integration_axis(
             absent_or(v, code::INVALID_ENUM),
             &field,
             format!(
-                "{field} must be one of: {one_of} (or \"undocumented\") (got: {})",
+                "{field} must be one of: {} (or \"undocumented\") (got: {})",
+                one_of(),
                 json(v)
             ),
         );
@@ -82,7 +83,7 @@ fn dispatch(sink: &mut Sink, d: &Map) {
         P,
         "subagentToolkit",
         |s| SubagentToolkit::parse(s).is_some(),
-        &SubagentToolkit::one_of(),
+        SubagentToolkit::one_of,
     );
     let depth = d.field("maxDepth");
     if as_str(depth) != Some(UNDOCUMENTED)
@@ -120,7 +121,7 @@ fn dispatch(sink: &mut Sink, d: &Map) {
             P,
             "isolation",
             |s| DispatchIsolation::parse(s).is_some(),
-            &DispatchIsolation::one_of(),
+            DispatchIsolation::one_of,
         );
     }
     if let Some(v) = d.field("maxConcurrency") {
@@ -153,7 +154,7 @@ fn host_integration(sink: &mut Sink, r: &Map) {
         P,
         "embeddingMode",
         |s| EmbeddingMode::parse(s).is_some(),
-        &EmbeddingMode::one_of(),
+        EmbeddingMode::one_of,
     );
     integration_axis(
         sink,
@@ -161,7 +162,7 @@ fn host_integration(sink: &mut Sink, r: &Map) {
         P,
         "commandSurface",
         |s| CommandSurface::parse(s).is_some(),
-        &CommandSurface::one_of(),
+        CommandSurface::one_of,
     );
     integration_axis(
         sink,
@@ -169,7 +170,7 @@ fn host_integration(sink: &mut Sink, r: &Map) {
         P,
         "modelMode",
         |s| ModelMode::parse(s).is_some(),
-        &ModelMode::one_of(),
+        ModelMode::one_of,
     );
     integration_axis(
         sink,
@@ -177,7 +178,7 @@ fn host_integration(sink: &mut Sink, r: &Map) {
         P,
         "hookBus",
         |s| HookBus::parse(s).is_some(),
-        &HookBus::one_of(),
+        HookBus::one_of,
     );
     integration_axis(
         sink,
@@ -185,7 +186,7 @@ fn host_integration(sink: &mut Sink, r: &Map) {
         P,
         "stateIO",
         |s| StateIo::parse(s).is_some(),
-        &StateIo::one_of(),
+        StateIo::one_of,
     );
     integration_axis(
         sink,
@@ -193,7 +194,7 @@ fn host_integration(sink: &mut Sink, r: &Map) {
         P,
         "transport",
         |s| HostTransport::parse(s).is_some(),
-        &HostTransport::one_of(),
+        HostTransport::one_of,
     );
     integration_axis(
         sink,
@@ -201,7 +202,7 @@ fn host_integration(sink: &mut Sink, r: &Map) {
         P,
         "runtime",
         |s| HostRuntime::parse(s).is_some(),
-        &HostRuntime::one_of(),
+        HostRuntime::one_of,
     );
     if hi.has_field("effortSurface") {
         integration_axis(
@@ -210,7 +211,7 @@ fn host_integration(sink: &mut Sink, r: &Map) {
             P,
             "effortSurface",
             |s| EffortSurface::parse(s).is_some(),
-            &EffortSurface::one_of(),
+            EffortSurface::one_of,
         );
     }
     match as_object(hi.field("dispatch")) {
