@@ -48,8 +48,9 @@ pub(crate) fn is_semver(s: &str) -> bool {
         Some((core, pre)) => (core, Some(pre)),
         None => (rest, None),
     };
-    let parts: Vec<&str> = core.split('.').collect();
-    if parts.len() != 3 || !parts.iter().all(|p| is_numeric_identifier(p)) {
+    // Exactly three numeric identifiers.
+    let mut parts = core.split('.');
+    if !(0..3).all(|_| parts.next().is_some_and(is_numeric_identifier)) || parts.next().is_some() {
         return false;
     }
     match pre {
@@ -344,6 +345,11 @@ mod tests {
         }
         for bad in [
             "1.0",
+            "1.2.3.4",
+            "1.2.3.",
+            ".1.2",
+            "1..3",
+            "",
             "v1.0.0",
             "01.2.3",
             "1.2.3-01",
