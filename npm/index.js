@@ -520,9 +520,9 @@ const SEGMENT_CODES = 10;
  * The codes of a trigger: kind, scope, registration, prefix, stem, destination head and
  * extension, router, `shadowedBy.kind`, `shadowedBy.scope`.
  *
- * With `stems` (U+0003, `trigger_segments_over`), the text leaves the stems out because
- * they are the inventory's `commands`, which this side holds: nine codes per trigger (no
- * stem code), trigger `i` bearing `stems[i % stems.length]`, and the pieces from index 2.
+ * With `stems` (text starting with U+0003), the text leaves the stems out because they
+ * are the inventory's `commands`, which this side holds: nine codes per trigger (no stem
+ * code), trigger `i` bearing `stems[i % stems.length]`, and the pieces from index 2.
  * @param {string} text
  * @param {number} length the length the head call announced
  * @param {any[]} target filled in place
@@ -589,9 +589,9 @@ function fillTriggerSegments(text, length, target, stems) {
  * @param {readonly string[]} stems the inventory's commands
  */
 function fillList(name, text, length, target, stems) {
-  if (text.charCodeAt(0) === 3) return fillTriggerSegments(text, length, target, stems);
-  if (text.charCodeAt(0) === 2) return fillTriggerSegments(text, length, target);
-  if (text.charCodeAt(0) === 0) return fillPlacementFields(text, length, target);
+  const marker = text.charCodeAt(0);
+  if (marker === 2 || marker === 3) return fillTriggerSegments(text, length, target, marker === 3 ? stems : undefined);
+  if (marker === 0) return fillPlacementFields(text, length, target);
   const items = JSON.parse(text);
   checkCount(name, items.length, length);
   const record = RECORD_OF_ROW[name];

@@ -147,13 +147,13 @@ test('alternating manifests each get their own errors and warning records (the p
     assert.deepStrictEqual(warnings.map((d) => d.message), expectedWarnings);
     assert.ok(Object.isFrozen(warnings[0].detail.knownFields));
   }
-  // An object argument is read as it is at each call: changed after validation, its
-  // warning records are those of its new content.
   // A valid manifest with warning records still gets the one shared frozen empty list.
   const warnedOnly = JSON.parse(good);
   warnedOnly.reviewer.bogusField = 1;
   assert.equal(gsd.validateCapability(warnedOnly, 'antigravity'), gsd.validateCapability(good, 'antigravity'));
   assert.equal(gsd.warningRecords(warnedOnly).length, 1);
+  // An object argument is read as it is at each call: changed after validation, its
+  // warning records are those of its new content.
   const changing = JSON.parse(badText);
   assert.deepStrictEqual(gsd.validateCapability(changing, 'antigravity').map((d) => d.message), expectedErrors);
   changing.reviewer.otherBogus = 2;

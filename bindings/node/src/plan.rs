@@ -414,7 +414,7 @@ pub fn plan_section(
     let (scope, options, host) = plan_inputs(env, &scope, options, &host)?;
     let inventory = &inventory.inner;
     let decision = decide(env, registry, &runtime, scope, &host, &options, inventory)?;
-    section_text(env, &decision, &section, Some(inventory.commands()))
+    section_text(env, &decision, &section, inventory.commands())
 }
 
 /// One lazy part of a decided plan as text (see [`plan_section`]: segments, fields or JSON).
@@ -422,7 +422,7 @@ pub(crate) fn section_text(
     env: Env,
     decision: &gsd_core::PlanDecision<'_>,
     section: &str,
-    held_stems: Option<&[String]>,
+    held_stems: &[String],
 ) -> JsResult<String> {
     match section {
         "placements" => {
@@ -434,11 +434,7 @@ pub(crate) fn section_text(
         }
         "triggers" => {
             let surface = decision.trigger_surface();
-            let segments = match held_stems {
-                Some(stems) => crate::rows::trigger_segments_over(&surface, stems),
-                None => crate::rows::trigger_segments(&surface),
-            };
-            match segments {
+            match crate::rows::trigger_segments(&surface, held_stems) {
                 Some(segments) => Ok(segments),
                 None => convert::to_json(env, &crate::rows::triggers(&surface.to_triggers())),
             }

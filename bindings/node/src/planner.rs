@@ -178,7 +178,7 @@ pub fn plan_section_at(
         ));
     };
     planner.decide(env, target, &host, |decision| {
-        section_text(env, decision, &section, Some(planner.inventory.commands()))
+        section_text(env, decision, &section, planner.inventory.commands())
     })
 }
 

@@ -14,7 +14,7 @@
 //! concatenation of a few pieces most triggers share, so the pieces cross once and each
 //! trigger as ten one-character codes, written from the core's [`gsd_core::TriggerParts`]
 //! without building the strings here at all. When the stems are the inventory's own
-//! list, which `index.js` holds, they do not cross either ([`trigger_segments_over`]).
+//! list, which `index.js` holds, they do not cross either.
 
 use gsd_core::{Placement, Trigger};
 use serde::Serialize;
@@ -145,7 +145,7 @@ pub fn placement_fields(list: &[Placement]) -> Option<String> {
 pub const SEGMENTS: u8 = 0x02;
 
 /// The first character of segments text that leaves the stems to the reader (see
-/// [`trigger_segments_over`]).
+/// [`trigger_segments`]).
 pub const SEGMENTS_HELD_STEMS: u8 = 0x03;
 
 /// The pieces of segments text after the stems (few: the entries' prefixes, destination
@@ -210,29 +210,21 @@ impl<'s> Table<'s> {
 /// `registration` and `shadowedBy.{kind, scope}` (or `null`) as pieces. The codes of a
 /// trigger, in order: kind, scope, registration, prefix, stem, destHead, destExt, router,
 /// shadowedBy.kind, shadowedBy.scope.
-pub fn trigger_segments(surface: &gsd_core::TriggerSurface<'_>) -> Option<String> {
-    segments(surface.stem_count(), surface.len(), true, |visit| {
-        surface.for_each(visit);
-    })
-}
-
-/// [`trigger_segments`] for a reader that already holds `stems` (`index.js` keeps the
-/// stems of every inventory it built). When the surface's stems are that very list
+///
+/// `held` is the list the reader already holds (`index.js` keeps the commands of every
+/// inventory it built). When the surface's stems are that very list
 /// ([`gsd_core::TriggerSurface::stems_are`]), the text leaves them out: `U+0003`, nine
-/// codes per trigger (the ten of [`trigger_segments`] without the stem's: candidate `i`'s
-/// stem is `stems[i % stems.len()]`), then the pieces, the first at index 2. Otherwise
-/// (a profile's pick, a list with duplicates) it is [`trigger_segments`].
-pub fn trigger_segments_over(
-    surface: &gsd_core::TriggerSurface<'_>,
-    stems: &[String],
-) -> Option<String> {
-    let send_stems = !surface.stems_are(stems);
+/// codes per trigger (the ten above without the stem's: candidate `i`'s stem is
+/// `held[i % held.len()]`), then the pieces, the first at index 2. Otherwise (a profile's
+/// pick, a list with duplicates) the stems are sent as above.
+pub fn trigger_segments(surface: &gsd_core::TriggerSurface<'_>, held: &[String]) -> Option<String> {
+    let send_stems = !surface.stems_are(held);
     segments(surface.stem_count(), surface.len(), send_stems, |visit| {
         surface.for_each(visit);
     })
 }
 
-/// [`trigger_segments`] (or, without `send_stems`, [`trigger_segments_over`]) of `len`
+/// [`trigger_segments`], with or without the stems (`send_stems`), of `len`
 /// candidates over `n` stems, given in emission order (stem `i % n` of entry `i / n`).
 fn segments<'s>(
     n: usize,
@@ -253,15 +245,13 @@ fn segments<'s>(
         last: [None; CODES],
     };
     let mut stems: Vec<&str> = Vec::with_capacity(if send_stems { n } else { 0 });
-    let mut text: Vec<u8> = if send_stems {
-        let mut text = Vec::with_capacity(1 + len * CODES + 16 * n);
-        text.push(SEGMENTS);
-        text
+    let (marker, capacity) = if send_stems {
+        (SEGMENTS, 1 + len * CODES + 16 * n)
     } else {
-        let mut text = Vec::with_capacity(1 + len * (CODES - 1) + 128);
-        text.push(SEGMENTS_HELD_STEMS);
-        text
+        (SEGMENTS_HELD_STEMS, 1 + len * (CODES - 1) + 128)
     };
+    let mut text: Vec<u8> = Vec::with_capacity(capacity);
+    text.push(marker);
     let mut stem = 2;
     // The codes every candidate of one layout entry shares: kind, scope, prefix,
     // destination head and extension.
@@ -507,9 +497,11 @@ mod tests {
         let surface = decision.trigger_surface();
         let copy = inventory.commands().to_vec();
         Some(Segments {
-            sent: super::trigger_segments(&surface),
-            held: super::trigger_segments_over(&surface, inventory.commands()),
-            over_copy: super::trigger_segments_over(&surface, &copy),
+            sent: super::segments(surface.stem_count(), surface.len(), true, |visit| {
+                surface.for_each(visit);
+            }),
+            held: super::trigger_segments(&surface, inventory.commands()),
+            over_copy: super::trigger_segments(&surface, &copy),
             triggers: decision.triggers(),
         })
     }
