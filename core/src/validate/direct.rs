@@ -298,15 +298,16 @@ impl<'t, B: Build<'t>> Reader<'t, B> {
             self.pos = end + 1;
             return self.text.get(start..end).map(Cow::Borrowed);
         }
-        self.pos = start;
-        self.escaped_string()
+        // Resume at the byte that stopped the scan; the run before it is kept as is.
+        self.pos = end;
+        self.escaped_string(start)
     }
 
-    /// The rest of [`Self::string`] from its first character, for a string that holds an
-    /// escape (or is not a string at all).
+    /// The rest of [`Self::string`] for a string that holds an escape (or is not a string
+    /// at all): `start` is its first character, the position is where the plain run
+    /// before the first escape ends.
     #[cold]
-    fn escaped_string(&mut self) -> Option<Cow<'t, str>> {
-        let start = self.pos;
+    fn escaped_string(&mut self, start: usize) -> Option<Cow<'t, str>> {
         let mut owned: Option<String> = None;
         let mut run = start;
         loop {
