@@ -162,6 +162,28 @@ test('alternating manifests each get their own errors and warning records (the p
   assert.deepStrictEqual(gsd.warningRecords(changing).map((d) => d.message), expectedAfter.map((w) => w.message));
 });
 
+test('text that is not ASCII crosses whole (an ASCII text is copied in one pass, any other read again)', () => {
+  // Latin-1, a BMP character, an astral one; the id and the reviewer's unknown key are
+  // echoed in the peer's warning, so a cut or mangled text shows.
+  const bad = JSON.parse(manifestOf('antigravity'));
+  bad.id = 'Bad_é→😀';
+  bad.reviewer['bogus→😀é'] = 1;
+  const text = JSON.stringify(bad);
+  const expectedErrors = peerValidator.validateCapability(JSON.parse(text), 'antigravity');
+  const expectedWarnings = peerValidator.collectReviewerWarningRecords(JSON.parse(text)).map((w) => w.message);
+  assert.ok(expectedErrors.length > 0 && expectedWarnings.some((m) => m.includes('Bad_é→😀') && m.includes('bogus→😀é')));
+  assert.deepStrictEqual(gsd.validateCapability(text, 'antigravity').map((d) => d.message), expectedErrors);
+  assert.deepStrictEqual(gsd.warningRecords(text).map((d) => d.message), expectedWarnings);
+  // Texts whose first `length` UTF-8 bytes end on a character boundary (`"€a` is five
+  // bytes for the five units of `"€ab"`): as many bytes as units, yet not the whole text.
+  for (const t of ['"€ab"', '"ab€"', '["é","x"]', '{"k":"😀"}', '"é"', '""', '"plain"', `"${'a'.repeat(70000)}é"`]) {
+    assert.deepStrictEqual(native.parseManifest(t), JSON.parse(t), t.slice(0, 12));
+  }
+  // A lone surrogate reaches the core as U+FFFD, as napi writes it.
+  assert.deepStrictEqual(native.parseManifest('"a\uD800b"'), 'a\uFFFDb');
+  assert.equal(thrown(() => native.parseManifest(7)).message.includes('String'), true);
+});
+
 test('resolveTriggerSurface crosses as text: the peer surface across scopes, deep-frozen; errors on their field', () => {
   const input = { stems, routerStems: options.routerStems, childToRouters: options.childToRouters };
   const expected = peerLayout.resolveTriggerSurface('claude', ['global', 'local'], input);

@@ -17,6 +17,7 @@ pub mod plan;
 pub mod planner;
 mod rows;
 mod surface;
+mod text;
 
 use gsd_core::{ConfigHome, ParsedManifest, Registry as CoreRegistry};
 use napi::Env;
@@ -24,6 +25,7 @@ use napi_derive::napi;
 use serde_json::Value;
 
 use crate::convert::core;
+use crate::text::Text;
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -295,7 +297,7 @@ pub fn resolve_trigger_surface_json(
     env: Env,
     runtime: String,
     scopes: Vec<String>,
-    input: String,
+    #[napi(ts_arg_type = "string")] input: Text,
     registry: Option<&Registry>,
 ) -> napi::Result<String, JsCode> {
     let registry = registry_or_default(registry);
@@ -540,21 +542,31 @@ pub fn parse_requires(text: String) -> Vec<String> {
 
 /// Parses a manifest text with the size and depth bounds (errors `MANIFEST_*`).
 #[napi(catch_unwind, ts_return_type = "any")]
-pub fn parse_manifest(env: Env, text: String) -> napi::Result<Value, JsCode> {
+pub fn parse_manifest(
+    env: Env,
+    #[napi(ts_arg_type = "string")] text: Text,
+) -> napi::Result<Value, JsCode> {
     core(env, gsd_core::parse_manifest(&text))
 }
 
 /// Validates one capability manifest (text, bounded) against its folder id: the errors, in
 /// the peer's order, as diagnostics (empty = valid).
 #[napi(catch_unwind, ts_return_type = "Array<any>")]
-pub fn validate_capability(env: Env, text: String, folder: String) -> napi::Result<Value, JsCode> {
+pub fn validate_capability(
+    env: Env,
+    #[napi(ts_arg_type = "string")] text: Text,
+    folder: String,
+) -> napi::Result<Value, JsCode> {
     let parsed = core(env, ParsedManifest::parse(&text))?;
     convert::to_value(env, &parsed.validate(&folder))
 }
 
 /// The typed warning records of one capability manifest (text, bounded).
 #[napi(catch_unwind, ts_return_type = "Array<any>")]
-pub fn warning_records(env: Env, text: String) -> napi::Result<Value, JsCode> {
+pub fn warning_records(
+    env: Env,
+    #[napi(ts_arg_type = "string")] text: Text,
+) -> napi::Result<Value, JsCode> {
     let parsed = core(env, ParsedManifest::parse(&text))?;
     convert::to_value(env, &parsed.warning_records())
 }
@@ -565,7 +577,7 @@ pub fn warning_records(env: Env, text: String) -> napi::Result<Value, JsCode> {
 #[napi(catch_unwind)]
 pub fn check_manifest_json(
     env: Env,
-    text: String,
+    #[napi(ts_arg_type = "string")] text: Text,
     folder: String,
 ) -> napi::Result<Option<String>, JsCode> {
     #[derive(serde::Serialize)]
@@ -586,7 +598,10 @@ pub fn check_manifest_json(
 
 /// `warningRecords` with its result as JSON text, `null` when there is none.
 #[napi(catch_unwind)]
-pub fn warning_records_json(env: Env, text: String) -> napi::Result<Option<String>, JsCode> {
+pub fn warning_records_json(
+    env: Env,
+    #[napi(ts_arg_type = "string")] text: Text,
+) -> napi::Result<Option<String>, JsCode> {
     let parsed = core(env, ParsedManifest::parse(&text))?;
     convert::list_json(env, &parsed.warning_records())
 }

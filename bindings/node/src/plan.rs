@@ -25,6 +25,7 @@ use crate::convert::{self, core};
 
 use crate::error::{JsCode, JsResult, invalid_argument};
 use crate::inventory::Inventory;
+use crate::text::Text;
 
 /// The plan's fields in serialization order, and whether each is a large section that JS
 /// parses on first access (`true`) or a small one that crosses in the head (`false`).
@@ -332,7 +333,7 @@ pub fn plan_head(
     env: Env,
     runtime: String,
     scope: String,
-    host: String,
+    #[napi(ts_arg_type = "string")] host: Text,
     options: Option<String>,
     inventory: &Inventory,
     registry: Option<&crate::Registry>,
@@ -405,7 +406,7 @@ pub fn plan_section(
     section: String,
     runtime: String,
     scope: String,
-    host: String,
+    #[napi(ts_arg_type = "string")] host: Text,
     options: Option<String>,
     inventory: &Inventory,
     registry: Option<&crate::Registry>,

@@ -28,6 +28,7 @@ use crate::convert::DecisionOptions;
 use crate::error::{JsCode, JsResult, invalid_argument};
 use crate::inventory::Inventory;
 use crate::plan::{decide, lengths, packed, section_text};
+use crate::text::Text;
 
 /// What [`plan_head_at`] returns for host text that is not exactly what its header says.
 const NOT_COMPACT: f64 = -2.0;
@@ -150,7 +151,7 @@ pub fn plan_head_at(
     env: Env,
     #[napi(ts_arg_type = "ExternalObject<'Planner'>")] planner: &External<Planner>,
     target: u32,
-    host: String,
+    #[napi(ts_arg_type = "string")] host: Text,
 ) -> napi::Result<f64, JsCode> {
     let Some(host) = compact_host(&host) else {
         return Ok(NOT_COMPACT);
@@ -168,7 +169,7 @@ pub fn plan_section_at(
     section: String,
     #[napi(ts_arg_type = "ExternalObject<'Planner'>")] planner: &External<Planner>,
     target: u32,
-    host: String,
+    #[napi(ts_arg_type = "string")] host: Text,
 ) -> napi::Result<String, JsCode> {
     let Some(host) = compact_host(&host) else {
         return Err(invalid_argument(
