@@ -10,6 +10,8 @@ echo "== rustfmt"
 cargo fmt --all -- --check
 echo "== clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
+echo "== rustdoc (warnings as errors, private items included: every intra-doc link resolves)"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --document-private-items --locked
 echo "== cargo test (debug; includes the parity tests against the peer)"
 cargo test --workspace --locked
 echo "== release build is current"

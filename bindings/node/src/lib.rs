@@ -8,6 +8,9 @@
 // Reason: napi-rs hands JS strings and arrays to exports as owned values; `&str` parameters
 // are not available to `#[napi]` functions.
 #![allow(clippy::needless_pass_by_value)]
+// Reason: a cdylib has no Rust callers; its docs are for the people working on it, who
+// read them with `cargo doc --document-private-items`, where these links resolve.
+#![allow(rustdoc::private_intra_doc_links)]
 
 pub mod compat;
 mod convert;

@@ -346,7 +346,7 @@ type Emit<'e, E> = dyn FnMut(&str, Source<'_>, &[&str]) -> Result<(), E> + 'e;
 
 /// Calls `emit(stem, source, relative destination parts)` for every placement of one kind,
 /// in plan order. The relative parts of one kind differ only in their stems (see
-/// [`count_placements`]).
+/// [`plain_count`]).
 fn walk<E>(
     kind: &ArtifactKind,
     agent_ext: &str,
