@@ -155,7 +155,8 @@ struct Table<'s> {
     /// the reader holds them).
     first: u32,
     pieces: Vec<&'s str>,
-    /// Where each piece sits, from its code.
+    /// Where each piece sits, from its code; empty while the table has at most
+    /// [`SCANNED_PIECES`] pieces, which are searched in order instead.
     codes: std::collections::HashMap<&'s str, u32>,
     /// The last value looked up, per code slot: consecutive candidates share most values,
     /// so most look-ups end here.
@@ -164,6 +165,11 @@ struct Table<'s> {
 
 /// Codes per trigger in segments text.
 const CODES: usize = 10;
+
+/// Tables of at most this many pieces are searched piece by piece: a plan's table holds a
+/// few kinds, scopes, prefixes, destination heads and routers, and comparing them costs
+/// less than hashing the value looked up. Larger tables (many routers) are indexed.
+const SCANNED_PIECES: usize = 32;
 
 /// The slot of the stem's code among a trigger's [`CODES`].
 const STEM_SLOT: usize = 4;
@@ -179,16 +185,46 @@ impl<'s> Table<'s> {
         {
             return code;
         }
-        let next = u32::try_from(self.pieces.len())
-            .ok()
-            .and_then(|i| i.checked_add(self.first))
-            .unwrap_or(u32::MAX);
-        let code = *self.codes.entry(value).or_insert(next);
-        if code == next {
-            self.pieces.push(value);
-        }
+        let code = match self.find(value) {
+            Some(code) => code,
+            None => self.add(value),
+        };
         self.last[slot] = Some((value, code));
         code
+    }
+
+    /// The code of a piece already in the table.
+    fn find(&self, value: &str) -> Option<u32> {
+        if self.codes.is_empty() {
+            let index = self.pieces.iter().position(|p| *p == value)?;
+            return Some(self.code_at(index));
+        }
+        self.codes.get(value).copied()
+    }
+
+    /// Adds a piece the table does not hold; its code.
+    fn add(&mut self, value: &'s str) -> u32 {
+        let code = self.code_at(self.pieces.len());
+        self.pieces.push(value);
+        if self.pieces.len() > SCANNED_PIECES {
+            if self.codes.is_empty() {
+                let first = self.first;
+                self.codes
+                    .extend(self.pieces.iter().zip(first..).map(|(p, c)| (*p, c)));
+            } else {
+                self.codes.insert(value, code);
+            }
+        }
+        code
+    }
+
+    /// The code of the piece at `index` (`u32::MAX` past any code, which the writer
+    /// refuses).
+    fn code_at(&self, index: usize) -> u32 {
+        u32::try_from(index)
+            .ok()
+            .and_then(|i| i.checked_add(self.first))
+            .unwrap_or(u32::MAX)
     }
 
     /// The code of an optional value (`None` is 1, the `null` slot).
@@ -482,13 +518,26 @@ mod tests {
         scope: gsd_core::Scope,
         commands: Vec<String>,
     ) -> Option<Segments> {
+        let routers = [("child-a".to_owned(), vec!["ns-workflow".to_owned()])].into();
+        routed_segments_of(runtime, scope, commands, routers)
+    }
+
+    /// [`segments_of`] with the routers `child_to_routers` names.
+    fn routed_segments_of(
+        runtime: &str,
+        scope: gsd_core::Scope,
+        commands: Vec<String>,
+        child_to_routers: std::collections::BTreeMap<String, Vec<String>>,
+    ) -> Option<Segments> {
         let registry = gsd_core::Registry::first_party();
         let host = gsd_core::Host::new("/home/u", "/work/p");
+        let router_stems: std::collections::BTreeSet<String> =
+            child_to_routers.values().flatten().cloned().collect();
         let inventory = gsd_core::Inventory::new(
             commands,
             vec!["gsd-planner".to_owned()],
-            vec!["ns-workflow".to_owned()],
-            [("child-a".to_owned(), vec!["ns-workflow".to_owned()])].into(),
+            router_stems.into_iter().collect(),
+            child_to_routers,
         )
         .expect("valid stems");
         let decision =
@@ -555,6 +604,50 @@ mod tests {
         }
         assert!(checked >= 36, "{checked}");
         assert!(shadowed > 0 && routed > 0, "{shadowed} {routed}");
+    }
+
+    /// A table of more pieces than are searched in order (one router per routed child
+    /// here) is indexed: its codes still name the pieces the rows hold, in both forms.
+    #[test]
+    fn segments_of_many_routers_are_the_json_rows() {
+        let registry = gsd_core::Registry::first_party();
+        let children: Vec<String> = (0..40).map(|i| format!("child-{i}")).collect();
+        let mut commands: Vec<String> = (0..40).map(|i| format!("ns-r{i}")).collect();
+        commands.extend(children.iter().cloned());
+        let routers = children
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.clone(), vec![format!("ns-r{i}")]))
+            .collect::<std::collections::BTreeMap<_, _>>();
+        let mut indexed = 0;
+        for runtime in registry.runtime_ids() {
+            for scope in [gsd_core::Scope::Global, gsd_core::Scope::Local] {
+                let Some(forms) =
+                    routed_segments_of(runtime, scope, commands.clone(), routers.clone())
+                else {
+                    continue;
+                };
+                let rows =
+                    serde_json::to_value(super::triggers(&forms.triggers)).expect("serializes");
+                let sent = forms.sent.expect("no NUL, a small table");
+                assert_eq!(
+                    Value::Array(from_segments(&sent, None)),
+                    rows,
+                    "{runtime} {scope:?}"
+                );
+                let held = forms.held.expect("no NUL");
+                assert_eq!(
+                    Value::Array(from_segments(&held, Some(&commands))),
+                    rows,
+                    "{runtime} {scope:?}, stems held"
+                );
+                // Pieces after the codes and the empty slot.
+                if held.split('\0').count() - 2 > super::SCANNED_PIECES {
+                    indexed += 1;
+                }
+            }
+        }
+        assert!(indexed > 0, "no table went past {}", super::SCANNED_PIECES);
     }
 
     /// A stem holding NUL, or more pieces than one UTF-16 unit below the surrogates can
