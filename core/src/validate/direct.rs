@@ -289,6 +289,11 @@ impl<'t, B: Build<'t>> Reader<'t, B> {
 
     /// A string at the opening quote: its text, escapes decoded. A raw control character,
     /// a bad escape or a `\u` escape of a surrogate gives `None`.
+    // Reason: inlined into its two callers (a key, a value) a manifest reads in 55,000
+    // instructions instead of 58,200 (`workload validate`); `#[inline]` alone is not
+    // followed here.
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
     fn string(&mut self) -> Option<Cow<'t, str>> {
         let start = self.pos + 1;
         let end = plain_run_end(self.bytes, start);
