@@ -188,8 +188,8 @@ impl<'t, B: Build<'t>> Reader<'t, B> {
     fn skip_whitespace_run(&mut self) {
         loop {
             match self.bytes.get(self.pos) {
-                Some(b' ') => self.pos = space_run_end(self.bytes, self.pos + 1),
-                Some(b'\t' | b'\n' | b'\r') => self.pos += 1,
+                Some(b' ' | b'\n') => self.pos = space_run_end(self.bytes, self.pos + 1),
+                Some(b'\t' | b'\r') => self.pos += 1,
                 _ => return,
             }
         }
