@@ -566,6 +566,25 @@ mod tests {
         triggers: Vec<gsd_core::Trigger>,
     }
 
+    /// Both segment forms of `forms` read back as the JSON rows of its triggers (the held
+    /// form's stems being `commands`); the two texts, stems sent first.
+    fn both_forms_are_the_rows(
+        forms: &Segments,
+        commands: &[String],
+        case: &str,
+    ) -> (String, String) {
+        let rows = serde_json::to_value(super::triggers(&forms.triggers)).expect("serializes");
+        let sent = forms.sent.clone().expect("no NUL, a small table");
+        assert_eq!(Value::Array(from_segments(&sent, None)), rows, "{case}");
+        let held = forms.held.clone().expect("no NUL");
+        assert_eq!(
+            Value::Array(from_segments(&held, Some(commands))),
+            rows,
+            "{case}, stems held"
+        );
+        (sent, held)
+    }
+
     #[test]
     fn segments_are_the_json_rows_for_every_runtime_and_scope_with_or_without_stems() {
         let registry = gsd_core::Registry::first_party();
@@ -578,22 +597,11 @@ mod tests {
                 let Some(forms) = segments_of(runtime, scope, commands.clone()) else {
                     continue;
                 };
-                let triggers = forms.triggers;
-                let rows = serde_json::to_value(super::triggers(&triggers)).expect("serializes");
-                let sent = forms.sent.expect("no NUL, a small table");
-                assert_eq!(
-                    Value::Array(from_segments(&sent, None)),
-                    rows,
-                    "{runtime} {scope:?}"
-                );
-                let held = forms.held.expect("no NUL");
-                assert_eq!(
-                    Value::Array(from_segments(&held, Some(&commands))),
-                    rows,
-                    "{runtime} {scope:?}, stems held"
-                );
+                let (sent, _) =
+                    both_forms_are_the_rows(&forms, &commands, &format!("{runtime} {scope:?}"));
                 // An equal list that is not the surface's own: the stems cross.
                 assert_eq!(forms.over_copy, Some(sent), "{runtime} {scope:?}");
+                let triggers = forms.triggers;
                 shadowed += triggers.iter().filter(|t| t.shadowed_by.is_some()).count();
                 routed += triggers
                     .iter()
@@ -627,20 +635,8 @@ mod tests {
                 else {
                     continue;
                 };
-                let rows =
-                    serde_json::to_value(super::triggers(&forms.triggers)).expect("serializes");
-                let sent = forms.sent.expect("no NUL, a small table");
-                assert_eq!(
-                    Value::Array(from_segments(&sent, None)),
-                    rows,
-                    "{runtime} {scope:?}"
-                );
-                let held = forms.held.expect("no NUL");
-                assert_eq!(
-                    Value::Array(from_segments(&held, Some(&commands))),
-                    rows,
-                    "{runtime} {scope:?}, stems held"
-                );
+                let (_, held) =
+                    both_forms_are_the_rows(&forms, &commands, &format!("{runtime} {scope:?}"));
                 // Pieces after the codes and the empty slot.
                 if held.split('\0').count() - 2 > super::SCANNED_PIECES {
                     indexed += 1;
