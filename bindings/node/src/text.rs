@@ -15,7 +15,7 @@ use napi::bindgen_prelude::{FromNapiValue, TypeName, ValidateNapiValue};
 use napi::{Result, ValueType, sys};
 
 /// A JS string argument as UTF-8 (declared `string` in TypeScript).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug)]
 pub struct Text(pub String);
 
 impl TypeName for Text {
