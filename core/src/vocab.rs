@@ -7,6 +7,16 @@
 
 use std::fmt;
 
+/// A closed vocabulary as validation reads it: membership of a spelling, and the list of
+/// spellings its messages print (spelled only when a message needs it).
+pub(crate) trait Closed {
+    /// Whether `text` spells a member (exactly).
+    fn is_member(text: &str) -> bool;
+
+    /// The members joined with `", "`.
+    fn one_of() -> String;
+}
+
 /// Declares a closed, string-spelled enum with `ALL`, `as_str`, `parse`, `Display` and serde.
 macro_rules! closed_enum {
     ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident => $text:literal),+ $(,)? }) => {
@@ -36,6 +46,16 @@ macro_rules! closed_enum {
             #[must_use]
             pub fn one_of() -> String {
                 Self::ALL.iter().map(|v| v.as_str()).collect::<Vec<_>>().join(", ")
+            }
+        }
+
+        impl Closed for $name {
+            fn is_member(text: &str) -> bool {
+                $name::parse(text).is_some()
+            }
+
+            fn one_of() -> String {
+                $name::one_of()
             }
         }
 

@@ -3,6 +3,7 @@
 
 use crate::js::Field as _;
 use crate::json::{Map, Value};
+use crate::vocab::Closed;
 
 use super::envelope::string_code;
 use super::{Sink, absent_or, code, is_reserved, json, raw};
@@ -25,15 +26,13 @@ pub(super) fn is_positive_ms(v: Option<&Value>) -> bool {
 }
 
 /// Peer `validateEnumField`.
-pub(super) fn enum_field(
+pub(super) fn enum_field<V: Closed>(
     sink: &mut Sink,
     ctx: &dyn std::fmt::Display,
     label: &str,
     v: Option<&Value>,
-    valid: fn(&str) -> bool,
-    one_of: fn() -> String,
 ) -> bool {
-    if as_str(v).is_some_and(valid) {
+    if as_str(v).is_some_and(V::is_member) {
         return true;
     }
     sink.push(
@@ -41,7 +40,7 @@ pub(super) fn enum_field(
         label,
         format!(
             "{ctx} {label} must be one of: {} (got: {})",
-            one_of(),
+            V::one_of(),
             json(v)
         ),
     );
@@ -62,14 +61,7 @@ pub(super) fn probe(sink: &mut Sink, ctx: &dyn std::fmt::Display, probe: Option<
         return;
     };
     let kind_value = p.field("kind");
-    if !enum_field(
-        sink,
-        ctx,
-        "reviewer.probe.kind",
-        kind_value,
-        |s| LaneProbeKind::parse(s).is_some(),
-        LaneProbeKind::one_of,
-    ) {
+    if !enum_field::<LaneProbeKind>(sink, ctx, "reviewer.probe.kind", kind_value) {
         return;
     }
     let kind = as_str(kind_value).unwrap_or_default();
@@ -244,25 +236,11 @@ fn spawn_invoke(sink: &mut Sink, ctx: &dyn std::fmt::Display, inv: &Map) {
         ),
     }
     let label = "reviewer.invoke.promptChannel";
-    enum_field(
-        sink,
-        ctx,
-        label,
-        inv.field("promptChannel"),
-        |s| PromptChannel::parse(s).is_some(),
-        PromptChannel::one_of,
-    );
+    enum_field::<PromptChannel>(sink, ctx, label, inv.field("promptChannel"));
     let output = inv.field("outputChannel");
     let output_arg = inv.field("outputArg");
     let label = "reviewer.invoke.outputChannel";
-    if enum_field(
-        sink,
-        ctx,
-        label,
-        output,
-        |s| OutputChannel::parse(s).is_some(),
-        OutputChannel::one_of,
-    ) {
+    if enum_field::<OutputChannel>(sink, ctx, label, output) {
         if as_str(output) == Some("file-arg") {
             if non_empty_str(output_arg).is_none() {
                 sink.push(
@@ -294,14 +272,7 @@ fn spawn_invoke(sink: &mut Sink, ctx: &dyn std::fmt::Display, inv: &Map) {
         );
     }
     let label = "reviewer.invoke.effortChannel";
-    enum_field(
-        sink,
-        ctx,
-        label,
-        inv.field("effortChannel"),
-        |s| EffortChannel::parse(s).is_some(),
-        EffortChannel::one_of,
-    );
+    enum_field::<EffortChannel>(sink, ctx, label, inv.field("effortChannel"));
     if let Some(env) = inv.field("env") {
         spawn_env(sink, ctx, env);
     }
@@ -330,14 +301,7 @@ fn http_invoke(sink: &mut Sink, ctx: &dyn std::fmt::Display, inv: &Map) {
         );
     }
     let label = "reviewer.invoke.modelDiscovery";
-    enum_field(
-        sink,
-        ctx,
-        label,
-        inv.field("modelDiscovery"),
-        |s| ModelDiscovery::parse(s).is_some(),
-        ModelDiscovery::one_of,
-    );
+    enum_field::<ModelDiscovery>(sink, ctx, label, inv.field("modelDiscovery"));
     let effort = inv.field("effortChannel");
     if as_str(effort) != Some("none") {
         sink.push(

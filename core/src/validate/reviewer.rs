@@ -112,14 +112,7 @@ fn body(sink: &mut Sink, ctx: &dyn std::fmt::Display, r: &Map) {
     }
     flags(sink, ctx, r.field("flags"));
     let transport = r.field("transport");
-    enum_field(
-        sink,
-        ctx,
-        "reviewer.transport",
-        transport,
-        |s| LaneTransport::parse(s).is_some(),
-        LaneTransport::one_of,
-    );
+    enum_field::<LaneTransport>(sink, ctx, "reviewer.transport", transport);
     probe(sink, ctx, r.field("probe"));
     invoke(sink, ctx, as_str(transport), r.field("invoke"));
     let floor = r.field("timeoutFloorMs");
@@ -131,14 +124,7 @@ fn body(sink: &mut Sink, ctx: &dyn std::fmt::Display, r: &Map) {
         );
     }
     let empty = r.field("emptyOutput");
-    enum_field(
-        sink,
-        ctx,
-        "reviewer.emptyOutput",
-        empty,
-        |s| EmptyOutput::parse(s).is_some(),
-        EmptyOutput::one_of,
-    );
+    enum_field::<EmptyOutput>(sink, ctx, "reviewer.emptyOutput", empty);
     let section = r.field("reviewsSection");
     if non_empty_str(section).is_none() {
         sink.push(
@@ -148,14 +134,7 @@ fn body(sink: &mut Sink, ctx: &dyn std::fmt::Display, r: &Map) {
         );
     }
     let evidence = r.field("evidenceClass");
-    enum_field(
-        sink,
-        ctx,
-        "reviewer.evidenceClass",
-        evidence,
-        |s| EvidenceClass::parse(s).is_some(),
-        EvidenceClass::one_of,
-    );
+    enum_field::<EvidenceClass>(sink, ctx, "reviewer.evidenceClass", evidence);
     match r.field("requiresBinaries") {
         Some(Value::Array(bins)) => {
             for (i, bin) in bins.iter().enumerate() {

@@ -5,6 +5,7 @@
 
 use crate::js::Field as _;
 use crate::json::{Map, Value};
+use crate::vocab::Closed;
 
 use super::envelope::string_code;
 use super::paths::{name_problem, path_problem};
@@ -360,14 +361,7 @@ fn artifact_layout(sink: &mut Sink, cap_id: &str, layout: Option<&Value>) {
 
 /// A closed axis of the runtime body (`runtime.<key>`): reserved names first, then the
 /// vocabulary with a `JSON.stringify` rendering. Optional axes are skipped when absent.
-fn axis(
-    sink: &mut Sink,
-    r: &Map,
-    key: &str,
-    valid: fn(&str) -> bool,
-    one_of: fn() -> String,
-    optional: bool,
-) {
+fn axis<V: Closed>(sink: &mut Sink, r: &Map, key: &str, optional: bool) {
     let v = r.field(key);
     if optional && v.is_none() {
         return;
@@ -379,13 +373,13 @@ fn axis(
             field,
             format!("runtime.{key} \"{}\" is a reserved name", text(v)),
         );
-    } else if !as_str(v).is_some_and(valid) {
+    } else if !as_str(v).is_some_and(V::is_member) {
         sink.push(
             absent_or(v, code::INVALID_ENUM),
             field,
             format!(
                 "runtime.{key} must be one of: {} (got: {})",
-                one_of(),
+                V::one_of(),
                 json(v)
             ),
         );
@@ -468,46 +462,11 @@ pub(super) fn validate(sink: &mut Sink, cap: &Map) {
         );
     }
     artifact_layout(sink, &cap_id, r.field("artifactLayout"));
-    axis(
-        sink,
-        r,
-        "commandStyle",
-        |s| CommandStyle::parse(s).is_some(),
-        CommandStyle::one_of,
-        false,
-    );
-    axis(
-        sink,
-        r,
-        "hooksSurface",
-        |s| HooksSurface::parse(s).is_some(),
-        HooksSurface::one_of,
-        false,
-    );
-    axis(
-        sink,
-        r,
-        "hookEvents",
-        |s| HookEvents::parse(s).is_some(),
-        HookEvents::one_of,
-        true,
-    );
-    axis(
-        sink,
-        r,
-        "extensionEvents",
-        |s| ExtensionEvents::parse(s).is_some(),
-        ExtensionEvents::one_of,
-        true,
-    );
-    axis(
-        sink,
-        r,
-        "sandboxTier",
-        |s| SandboxTier::parse(s).is_some(),
-        SandboxTier::one_of,
-        false,
-    );
+    axis::<CommandStyle>(sink, r, "commandStyle", false);
+    axis::<HooksSurface>(sink, r, "hooksSurface", false);
+    axis::<HookEvents>(sink, r, "hookEvents", true);
+    axis::<ExtensionEvents>(sink, r, "extensionEvents", true);
+    axis::<SandboxTier>(sink, r, "sandboxTier", false);
 
     let tier = r.field("supportTier");
     if !matches!(js::number(tier), Some(x) if (1.0..=2.0).contains(&x) && x.fract() == 0.0) {

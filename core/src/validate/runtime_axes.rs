@@ -4,6 +4,7 @@
 
 use crate::js::Field as _;
 use crate::json::{Map, Value};
+use crate::vocab::Closed;
 
 use super::{Sink, absent_or, code, json, text};
 use crate::js::{self, as_object, as_str, non_empty_str};
@@ -14,14 +15,7 @@ use crate::vocab::{
 };
 
 /// A `hostIntegration` axis: reserved names, then the vocabulary or `undocumented`.
-fn integration_axis(
-    sink: &mut Sink,
-    obj: &Map,
-    path: &str,
-    key: &str,
-    valid: fn(&str) -> bool,
-    one_of: fn() -> String,
-) {
+fn integration_axis<V: Closed>(sink: &mut Sink, obj: &Map, path: &str, key: &str) {
     let v = obj.field(key);
     if super::is_reserved_value(v) {
         let field = super::lazy(|w| write!(w, "{path}.{key}"));
@@ -30,14 +24,14 @@ fn integration_axis(
             &field,
             format!("{field} \"{}\" is a reserved name", text(v)),
         );
-    } else if !as_str(v).is_some_and(|s| s == UNDOCUMENTED || valid(s)) {
+    } else if !as_str(v).is_some_and(|s| s == UNDOCUMENTED || V::is_member(s)) {
         let field = super::lazy(|w| write!(w, "{path}.{key}"));
         sink.push(
             absent_or(v, code::INVALID_ENUM),
             &field,
             format!(
                 "{field} must be one of: {} (or \"undocumented\") (got: {})",
-                one_of(),
+                V::one_of(),
                 json(v)
             ),
         );
@@ -77,14 +71,7 @@ fn dispatch(sink: &mut Sink, d: &Map) {
             );
         }
     }
-    integration_axis(
-        sink,
-        d,
-        P,
-        "subagentToolkit",
-        |s| SubagentToolkit::parse(s).is_some(),
-        SubagentToolkit::one_of,
-    );
+    integration_axis::<SubagentToolkit>(sink, d, P, "subagentToolkit");
     let depth = d.field("maxDepth");
     if as_str(depth) != Some(UNDOCUMENTED)
         && !(js::is_integer(depth) && js::number(depth).is_some_and(|x| x >= -1.0))
@@ -115,14 +102,7 @@ fn dispatch(sink: &mut Sink, d: &Map) {
         Some(_) => {}
     }
     if d.has_field("isolation") {
-        integration_axis(
-            sink,
-            d,
-            P,
-            "isolation",
-            |s| DispatchIsolation::parse(s).is_some(),
-            DispatchIsolation::one_of,
-        );
+        integration_axis::<DispatchIsolation>(sink, d, P, "isolation");
     }
     if let Some(v) = d.field("maxConcurrency") {
         let ok = v.as_str() == Some(UNDOCUMENTED)
@@ -148,71 +128,15 @@ fn host_integration(sink: &mut Sink, r: &Map) {
         return;
     };
     reserved_keys(sink, hi, P);
-    integration_axis(
-        sink,
-        hi,
-        P,
-        "embeddingMode",
-        |s| EmbeddingMode::parse(s).is_some(),
-        EmbeddingMode::one_of,
-    );
-    integration_axis(
-        sink,
-        hi,
-        P,
-        "commandSurface",
-        |s| CommandSurface::parse(s).is_some(),
-        CommandSurface::one_of,
-    );
-    integration_axis(
-        sink,
-        hi,
-        P,
-        "modelMode",
-        |s| ModelMode::parse(s).is_some(),
-        ModelMode::one_of,
-    );
-    integration_axis(
-        sink,
-        hi,
-        P,
-        "hookBus",
-        |s| HookBus::parse(s).is_some(),
-        HookBus::one_of,
-    );
-    integration_axis(
-        sink,
-        hi,
-        P,
-        "stateIO",
-        |s| StateIo::parse(s).is_some(),
-        StateIo::one_of,
-    );
-    integration_axis(
-        sink,
-        hi,
-        P,
-        "transport",
-        |s| HostTransport::parse(s).is_some(),
-        HostTransport::one_of,
-    );
-    integration_axis(
-        sink,
-        hi,
-        P,
-        "runtime",
-        |s| HostRuntime::parse(s).is_some(),
-        HostRuntime::one_of,
-    );
+    integration_axis::<EmbeddingMode>(sink, hi, P, "embeddingMode");
+    integration_axis::<CommandSurface>(sink, hi, P, "commandSurface");
+    integration_axis::<ModelMode>(sink, hi, P, "modelMode");
+    integration_axis::<HookBus>(sink, hi, P, "hookBus");
+    integration_axis::<StateIo>(sink, hi, P, "stateIO");
+    integration_axis::<HostTransport>(sink, hi, P, "transport");
+    integration_axis::<HostRuntime>(sink, hi, P, "runtime");
     if hi.has_field("effortSurface") {
-        integration_axis(
-            sink,
-            hi,
-            P,
-            "effortSurface",
-            |s| EffortSurface::parse(s).is_some(),
-            EffortSurface::one_of,
-        );
+        integration_axis::<EffortSurface>(sink, hi, P, "effortSurface");
     }
     match as_object(hi.field("dispatch")) {
         Some(d) => dispatch(sink, d),
