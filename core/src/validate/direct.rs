@@ -1,4 +1,5 @@
-//! Manifest-sized text to [`Value`](crate::json::Value) in one direct pass, each container allocated once.
+//! Manifest-sized text to [`Value`](crate::json::Value) in one direct pass, each container
+//! allocated once.
 //!
 //! `serde_json` builds a value through its generic visitor: every object starts empty and
 //! grows (its order-preserving map reallocates and rehashes its index on the way), every
