@@ -47,6 +47,7 @@ pub mod surface;
 pub mod trigger;
 pub mod validate;
 pub mod vocab;
+mod words;
 
 pub use cross::{validate_cross, validate_data_flow};
 pub use descriptor_intent::{DescriptorIntent, descriptor_intent};

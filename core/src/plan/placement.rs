@@ -26,6 +26,7 @@ use crate::path;
 use crate::profile::{CommandSource, parse_requires};
 use crate::trigger::Stems;
 use crate::vocab::{ArtifactKindName, Nesting};
+use crate::words;
 
 use super::{Inputs, Placement};
 
@@ -47,23 +48,41 @@ pub struct Routers {
     pub child_to_routers: BTreeMap<String, Vec<String>>,
 }
 
-/// Whether `stem` can name a file safely: non-empty, not `.`/`..`, no `/` or `\`, and no
+/// Whether `stem` can name a file safely: non-empty, not `.`/`..`, no `/` or `\\`, and no
 /// control, bidi or invisible character (a stem becomes a file name and a trigger).
-#[allow(clippy::needless_bitwise_bool)] // Reason: eager `|` keeps the byte loop branch-free.
+///
+/// Every plan checks every stem of its inventory, so the bytes are read eight at a time:
+/// the only unsafe ASCII bytes are `/`, `\\`, the C0 controls and DEL; a stem with a
+/// non-ASCII byte (rare) also takes the character check.
 pub(crate) fn is_plain_stem(stem: &str) -> bool {
+    /// Flags the unsafe ASCII bytes of a word.
+    fn unsafe_ascii(word: u64) -> u64 {
+        words::equal(word, b'/')
+            | words::equal(word, b'\\')
+            | words::equal(word, 0x7f)
+            | words::below(word, 0x20)
+    }
     if stem.is_empty() || stem == "." || stem == ".." {
         return false;
     }
-    // One pass over the bytes without early exit (so it runs on whole words): the only
-    // unsafe ASCII characters are the C0 controls and DEL; a stem with any non-ASCII byte
-    // (rare) also takes the character check.
-    let mut unsafe_ascii = false;
-    let mut non_ascii = false;
-    for &b in stem.as_bytes() {
-        unsafe_ascii |= (b == b'/') | (b == b'\\') | (b < 0x20) | (b == 0x7f);
-        non_ascii |= b >= 0x80;
+    let mut chunks = stem.as_bytes().chunks_exact(8);
+    let mut flagged = 0;
+    let mut high = 0;
+    for chunk in &mut chunks {
+        let word = words::load(chunk);
+        flagged |= unsafe_ascii(word);
+        high |= word;
     }
-    !(unsafe_ascii || (non_ascii && stem.chars().any(crate::sanitize::is_unsafe_char)))
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        // The last bytes padded with a safe one.
+        let mut last = [b'a'; 8];
+        last[..rest.len()].copy_from_slice(rest);
+        let word = words::load(&last);
+        flagged |= unsafe_ascii(word);
+        high |= word;
+    }
+    flagged == 0 && (high & words::HIGH == 0 || !stem.chars().any(crate::sanitize::is_unsafe_char))
 }
 
 /// Derives the routers from command sources: every command whose stem starts with `ns-` is
@@ -568,5 +587,62 @@ mod tests {
         assert_eq!(kimi_subagent_name("gsd-"), None);
         assert_eq!(kimi_subagent_name("gsd-Planner"), None);
         assert_eq!(kimi_subagent_name("planner"), None);
+    }
+
+    /// The stem check by its definition: one byte or character at a time.
+    fn plain_by_definition(stem: &str) -> bool {
+        !(stem.is_empty()
+            || stem == "."
+            || stem == ".."
+            || stem
+                .bytes()
+                .any(|b| b == b'/' || b == b'\\' || b < 0x20 || b == 0x7f)
+            || stem.chars().any(crate::sanitize::is_unsafe_char))
+    }
+
+    #[test]
+    fn stems_are_plain_by_their_definition() {
+        let cases = [
+            ("", false),
+            (".", false),
+            ("..", false),
+            ("...", true),
+            ("gsd-help", true),
+            ("a/b", false),
+            ("a\\b", false),
+            ("tab\there", false),
+            ("del\u{7f}", false),
+            ("nul\0", false),
+            // The unsafe byte in the second word, and in the padded last bytes.
+            ("abcdefgh/", false),
+            ("abcdefghij\u{1f}", false),
+            ("abcdefgh", true),
+            ("caf\u{e9}", true),
+            ("right\u{202e}to-left", false),
+            ("zero\u{200b}width", false),
+        ];
+        for (stem, plain) in cases {
+            assert_eq!(is_plain_stem(stem), plain, "{stem:?}");
+            assert_eq!(plain_by_definition(stem), plain, "{stem:?}");
+        }
+    }
+
+    /// Stems of safe pieces with one more piece, of any kind, at any place: so the one
+    /// byte that decides falls at every position of a word, the padded last bytes included.
+    #[quickcheck_macros::quickcheck]
+    #[allow(clippy::needless_pass_by_value)] // Reason: quickcheck hands its inputs by value.
+    fn the_word_check_is_the_definition(picks: Vec<u8>, odd: u8, at: u8) -> bool {
+        const SAFE: [&str; 6] = ["a", "gsd-", ".", " ", "\u{e9}", "abcdefg"];
+        const ANY: [&str; 9] = [
+            "/", "\\", "\u{7f}", "\u{1f}", "\0", "\u{202e}", "\u{200b}", "\u{80}", "b",
+        ];
+        let mut pieces: Vec<&str> = picks
+            .iter()
+            .map(|p| SAFE[usize::from(*p) % SAFE.len()])
+            .collect();
+        let at = usize::from(at) % (pieces.len() + 1);
+        pieces.insert(at, ANY[usize::from(odd) % ANY.len()]);
+        let stem = pieces.concat();
+        is_plain_stem(&stem) == plain_by_definition(&stem)
     }
 }

@@ -21,7 +21,7 @@ use std::borrow::Cow;
 
 use serde_json::Number;
 
-use crate::json;
+use crate::{json, words};
 
 /// What the reader builds: a borrowed [`json::Value`] for validation, or the
 /// `serde_json::Value` that [`super::parse_manifest`] returns.
@@ -118,17 +118,11 @@ pub(crate) fn parse<'t, B: Build<'t>>(text: &'t str, max_depth: usize) -> Option
 /// (`bytes.len()` when none does). Eight bytes at a time: in each word, the lowest byte
 /// flagged is the first such byte (a borrow only ever flags bytes above a real match).
 fn plain_run_end(bytes: &[u8], from: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let zero_byte = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
     let mut pos = from;
     while let Some(chunk) = bytes.get(pos..pos + 8) {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let word = u64::from_le_bytes(word);
-        let flagged = zero_byte(word ^ (ONES * u64::from(b'"')))
-            | zero_byte(word ^ (ONES * u64::from(b'\\')))
-            | (word.wrapping_sub(ONES * 0x20) & !word & HIGH);
+        let word = words::load(chunk);
+        let flagged =
+            words::equal(word, b'"') | words::equal(word, b'\\') | words::below(word, 0x20);
         if flagged != 0 {
             return pos + (flagged.trailing_zeros() / 8) as usize;
         }
@@ -146,12 +140,9 @@ fn plain_run_end(bytes: &[u8], from: usize) -> usize {
 /// The first position from `from` on that does not hold a space (`bytes.len()` when all
 /// do). Eight bytes at a time: pretty-printed text indents every line with a run of them.
 fn space_run_end(bytes: &[u8], from: usize) -> usize {
-    const SPACES: u64 = 0x2020_2020_2020_2020;
     let mut pos = from;
     while let Some(chunk) = bytes.get(pos..pos + 8) {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let other = u64::from_le_bytes(word) ^ SPACES;
+        let other = words::load(chunk) ^ (words::ONES * u64::from(b' '));
         if other != 0 {
             return pos + (other.trailing_zeros() / 8) as usize;
         }

@@ -1,0 +1,69 @@
+//! Byte tests a 64-bit word at a time, for the scanners that read text eight bytes per step
+//! (the manifest reader's strings and indentation, the stem check).
+//!
+//! Each test sets the high bit of a byte that matches. A match can also set the high bits
+//! of bytes above it (a borrow), never of a byte below it: so a result is zero exactly
+//! when no byte matches, and its lowest set bit marks the first match.
+
+/// `0x01` in every byte.
+pub(crate) const ONES: u64 = 0x0101_0101_0101_0101;
+/// `0x80` in every byte.
+pub(crate) const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// The eight bytes of `chunk` (at least eight long) as a little-endian word: byte `i` of
+/// the text is byte `i` of the word, so the lowest flag is the first match.
+#[inline]
+pub(crate) fn load(chunk: &[u8]) -> u64 {
+    let mut word = [0u8; 8];
+    word.copy_from_slice(&chunk[..8]);
+    u64::from_le_bytes(word)
+}
+
+/// Flags the bytes of `word` below `n` (`n` at most `0x80`).
+#[inline]
+pub(crate) const fn below(word: u64, n: u8) -> u64 {
+    word.wrapping_sub(ONES * n as u64) & !word & HIGH
+}
+
+/// Flags the bytes of `word` equal to `b`.
+#[inline]
+pub(crate) const fn equal(word: u64, b: u8) -> u64 {
+    below(word ^ (ONES * b as u64), 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tests against their byte-by-byte definition, for every byte value at every
+    /// position, among filler bytes on either side of the `0x80` line.
+    #[test]
+    fn word_tests_are_their_bytewise_definitions() {
+        for filler in [b'a', 0x7f, 0x80, 0xff, 0x00] {
+            for position in 0..8 {
+                for b in 0..=255u8 {
+                    let mut bytes = [filler; 8];
+                    bytes[position] = b;
+                    let word = load(&bytes);
+                    let first = |hit: &dyn Fn(u8) -> bool| bytes.iter().position(|&x| hit(x));
+                    let flagged =
+                        |flags: u64| (flags != 0).then(|| flags.trailing_zeros() as usize / 8);
+                    for n in [1u8, 0x20, 0x80] {
+                        assert_eq!(
+                            flagged(below(word, n)),
+                            first(&|x| x < n),
+                            "{bytes:?} < {n}"
+                        );
+                    }
+                    for c in [b'"', b'/', b'\\', 0x7f, 0] {
+                        assert_eq!(
+                            flagged(equal(word, c)),
+                            first(&|x| x == c),
+                            "{bytes:?} == {c}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
