@@ -453,23 +453,87 @@ class PlannerInputs {
 }
 
 /**
+ * The records of a plan's placements and triggers, and a trigger's `shadowedBy`, are built
+ * by these constructors rather than by object literals. V8 tracks an allocation site for
+ * every literal and, once it sees the objects of a site survive a young-generation
+ * collection, allocates all later ones straight into the old generation. Records built
+ * there hold the young strings they point to alive until a full collection, and every
+ * young collection copies those strings: in a process where V8 took that decision,
+ * reading every trigger record of a plan ran about 2.5x slower (docs/performance.md,
+ * change 23). Objects built by `new` carry no allocation site. Each prototype is
+ * `Object.prototype`, so a record is the plain object the literal would make: the same
+ * own properties in the same order, the same prototype, frozen by the caller.
+ */
+
+/**
+ * @constructor
+ * @param {string} kind
+ * @param {string} stem
+ * @param {string} source
+ * @param {string} destination
+ * @param {string | null} converter
+ */
+function PlacementRecord(kind, stem, source, destination, converter) {
+  this.kind = kind;
+  this.stem = stem;
+  this.source = source;
+  this.destination = destination;
+  this.converter = converter;
+}
+PlacementRecord.prototype = Object.prototype;
+
+/**
+ * @constructor
+ * @param {string} trigger
+ * @param {string} kind
+ * @param {string} scope
+ * @param {string} destPath
+ * @param {string} registration
+ * @param {string | null} routerTrigger
+ * @param {object | null} shadowedBy
+ */
+function TriggerRecord(trigger, kind, scope, destPath, registration, routerTrigger, shadowedBy) {
+  this.trigger = trigger;
+  this.kind = kind;
+  this.scope = scope;
+  this.destPath = destPath;
+  this.registration = registration;
+  this.routerTrigger = routerTrigger;
+  this.shadowedBy = shadowedBy;
+}
+TriggerRecord.prototype = Object.prototype;
+
+/**
+ * @constructor
+ * @param {string} kind
+ * @param {string} scope
+ */
+function ShadowedBy(kind, scope) {
+  this.kind = kind;
+  this.scope = scope;
+}
+ShadowedBy.prototype = Object.prototype;
+
+/**
  * Records from the rows the core sends for placements and triggers (values in field
- * order, no keys: about half the text, parsed in about half the time); the literals list
- * the keys in the core's field order. Diagnostics cross as records.
+ * order, no keys: about half the text, parsed in about half the time); the constructors
+ * take the values in the core's field order. Diagnostics cross as records.
  * @type {Record<string, (row: any[]) => object>}
  */
 const RECORD_OF_ROW = {
-  placements: (row) => Object.freeze({ kind: row[0], stem: row[1], source: row[2], destination: row[3], converter: row[4] }),
+  placements: (row) => Object.freeze(new PlacementRecord(row[0], row[1], row[2], row[3], row[4])),
   triggers: (row) =>
-    Object.freeze({
-      trigger: row[0],
-      kind: row[1],
-      scope: row[2],
-      destPath: row[3],
-      registration: row[4],
-      routerTrigger: row[5],
-      shadowedBy: row[6] === null ? null : Object.freeze({ kind: row[6], scope: row[7] }),
-    }),
+    Object.freeze(
+      new TriggerRecord(
+        row[0],
+        row[1],
+        row[2],
+        row[3],
+        row[4],
+        row[5],
+        row[6] === null ? null : Object.freeze(new ShadowedBy(row[6], row[7])),
+      ),
+    ),
 };
 
 /** `null` in fields text (see {@link fillPlacementFields}). */
@@ -503,7 +567,7 @@ function fillPlacementFields(text, length, target) {
   checkCount('placements', (f.length - 2) / PLACEMENT_FIELDS, length);
   for (let i = 1; i < f.length - 1; i += PLACEMENT_FIELDS) {
     target.push(
-      Object.freeze({ kind: f[i], stem: f[i + 1], source: f[i + 2], destination: f[i + 3], converter: f[i + 4] === NULL_FIELD ? null : f[i + 4] }),
+      Object.freeze(new PlacementRecord(f[i], f[i + 1], f[i + 2], f[i + 3], f[i + 4] === NULL_FIELD ? null : f[i + 4])),
     );
   }
 }
@@ -559,20 +623,22 @@ function fillTriggerSegments(text, length, target, stems) {
     const k = c.charCodeAt(a + 3);
     const s = c.charCodeAt(a + 4);
     if (k !== 1 && (k !== byKind || s !== byScope)) {
-      by = Object.freeze({ kind: t[k], scope: t[s] });
+      by = Object.freeze(new ShadowedBy(t[k], t[s]));
       byKind = k;
       byScope = s;
     }
     target.push(
-      Object.freeze({
-        trigger: prefix + stem,
-        kind: t[c.charCodeAt(i)],
-        scope: t[c.charCodeAt(i + 1)],
-        destPath: t[c.charCodeAt(a)] + stem + t[c.charCodeAt(a + 1)],
-        registration: t[c.charCodeAt(i + 2)],
-        routerTrigger: router === 1 ? null : prefix + t[router],
-        shadowedBy: k === 1 ? null : by,
-      }),
+      Object.freeze(
+        new TriggerRecord(
+          prefix + stem,
+          t[c.charCodeAt(i)],
+          t[c.charCodeAt(i + 1)],
+          t[c.charCodeAt(a)] + stem + t[c.charCodeAt(a + 1)],
+          t[c.charCodeAt(i + 2)],
+          router === 1 ? null : prefix + t[router],
+          k === 1 ? null : by,
+        ),
+      ),
     );
   }
 }

@@ -180,6 +180,52 @@ test('lazy lists are frozen arrays of frozen records: isArray, order, out of ran
   }, TypeError);
 });
 
+/** The core's `Placement` field order (core/src/plan.rs); the peer has no placement records. */
+const PLACEMENT_KEYS = ['kind', 'stem', 'source', 'destination', 'converter'];
+
+/**
+ * Asserts that `record` is what an object literal with `keys` makes, frozen. The records
+ * are built by constructors (npm/index.js, PlacementRecord / TriggerRecord / ShadowedBy);
+ * nothing of that may show.
+ */
+function assertPlainRecord(record, keys, label) {
+  assert.equal(Object.getPrototypeOf(record), Object.prototype, label);
+  assert.equal(record.constructor, Object, label);
+  assert.deepStrictEqual(Reflect.ownKeys(record), keys, label);
+  assert.ok(Object.isFrozen(record), label);
+}
+
+/** Asserts that every placement and trigger record of `plan` is plain, triggers keyed as the peer's `expected`. */
+function assertPlainRecords(plan, expected, label) {
+  assert.ok(plan.placements.length > 0 && plan.triggers.length === expected.length, label);
+  plan.placements.forEach((p, i) => assertPlainRecord(p, PLACEMENT_KEYS, `${label} placements[${i}]`));
+  plan.triggers.forEach((t, i) => {
+    assertPlainRecord(t, Reflect.ownKeys(expected[i]), `${label} triggers[${i}]`);
+    if (t.shadowedBy !== null) assertPlainRecord(t.shadowedBy, Reflect.ownKeys(expected[i].shadowedBy), `${label} triggers[${i}].shadowedBy`);
+  });
+}
+
+test('placement and trigger records are plain objects keyed in the peer\'s and the core\'s order, whichever form they cross in', () => {
+  // A home and a working directory holding U+0001 make the placements cross as JSON rows
+  // instead of fields text (bindings/node/src/rows.rs). Triggers cross as JSON rows only
+  // past 55,295 distinct pieces (routers, prefixes, heads), which no test plan reaches; the
+  // raw-array plan's lists cross as JSON records.
+  const rowsHost = { home: '/home/u\u0001v', cwd: '/work/p\u0001q', env: {}, existingPaths: [] };
+  // cline routes skills through routers (routerTrigger set); opencode shadows triggers.
+  for (const runtime of ['cline', 'opencode']) {
+    for (const scope of ['global', 'local']) {
+      const expected = peerLayout.resolveTriggerSurface(runtime, [scope], { stems: raw.commands, routerStems: raw.routerStems, childToRouters: raw.childToRouters });
+      assertPlainRecords(lazy(runtime, scope), expected, `${runtime} ${scope} lazy`);
+      assertPlainRecords(eager(runtime, scope), expected, `${runtime} ${scope} raw arrays`);
+      const rows = gsd.resolveInstallPlan(runtime, scope, rowsHost, { inventory });
+      assert.ok(rows.placements.some((p) => p.destination.includes('\u0001')), 'a destination holds U+0001');
+      assertPlainRecords(rows, expected, `${runtime} ${scope} JSON rows`);
+    }
+  }
+  assert.ok(eager('opencode', 'global').triggers.some((t) => t.shadowedBy !== null), 'opencode shadows some triggers');
+  assert.ok(eager('cline', 'global').triggers.some((t) => t.routerTrigger !== null), 'cline routes some triggers');
+});
+
 test('an empty list is a frozen [] without a native call', () => {
   const small = gsd.inventory({ commands: [], agents: [] });
   const plan = gsd.resolveInstallPlan('claude', 'global', host, { inventory: small });
@@ -464,6 +510,10 @@ test('lengths too large to pack in one number cross as a list instead, with the 
   for (const key of [...LISTS, 'kinds', 'uninstall']) assert.equal(plan[key].length, full[key].length, key);
   assert.ok(plan.placements.length > 65535 && plan.triggers.length > 65535);
   assert.deepStrictEqual(plan.triggers.at(-1), full.triggers.at(-1));
+  // The raw-array plan sends each of its 66,000 stems as a piece: more than segments text
+  // can name, so its triggers cross as JSON rows, into records as plain as the others.
+  const keys = Reflect.ownKeys(lazy('claude', 'global').triggers[0]);
+  for (const record of [full.triggers[0], full.triggers.at(-1), plan.triggers.at(-1)]) assertPlainRecord(record, keys, record.trigger);
   // A small plan after it packs again.
   assert.deepStrictEqual(nativeCalls(() => void lazy('claude', 'global').triggers.length), ['planHeadAt']);
 });
