@@ -19,6 +19,7 @@
 //     `node -e 0`, runs interleaved.
 // P4  validation of the 46 first-party manifests: peer JSON.parse + validateCapability +
 //     collectReviewerWarningRecords; ours validateCapability + warningRecords on the text.
+//     Then the peer's JSON.parse of the same texts alone, and its share of the peer's time.
 //
 // Without a built addon (npm/gsd-core.linux-x64-gnu.node) the peer half still runs and the
 // ours/ratio columns say why they are missing.
@@ -306,7 +307,14 @@ function validationCase() {
       }
     });
   const oursFn = checkFn(ours);
-  return { ...sideBySide(peerFn, oursFn, checkFn(before)), callsPerOp: MANIFESTS.length, sink };
+  const result = { ...sideBySide(peerFn, oursFn, checkFn(before)), callsPerOp: MANIFESTS.length, sink };
+  // The peer's `JSON.parse` of the same texts alone, measured right after: the part of the
+  // peer's time that is V8 parsing JSON, which bounds how far ahead a parser of the text
+  // can get (see docs/performance.md, "P4: the bound").
+  result.peerParse = measure(() => {
+    for (const { text } of MANIFESTS) sink += JSON.parse(text) === null ? 1 : 0;
+  });
+  return result;
 }
 
 // ---------------------------------------------------------------- cold start
@@ -419,6 +427,10 @@ if (wanted('P1')) {
 if (wanted('P4')) {
   const v = validationCase();
   printWarm(`P4 validation of ${MANIFESTS.length} manifests (+ warning records)`, v);
+  const share = v.peerParse.median / v.peer.median;
+  console.log(
+    `  peer JSON.parse alone ${fmtNs(v.peerParse.median / v.callsPerOp)} per manifest: ${(share * 100).toFixed(0)}% of the peer's time; 10× the peer leaves ${fmtNs(v.peer.median / v.callsPerOp / 10)} per manifest`,
+  );
   report.results.P4 = v;
 }
 if (wanted('P3')) {
