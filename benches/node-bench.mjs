@@ -14,7 +14,8 @@
 //     memoises its registry the same way); the rows read `.triggers.length` (answered
 //     without building the trigger records on our side).
 //     "every trigger record read": the same plans, reading `.trigger` of every trigger
-//     record (the peer from its trigger surface, ours from `plan.triggers`).
+//     record (the peer from its trigger surface, ours from `plan.triggers`), for claude and
+//     for every installable runtime.
 // P3  cold start: `node -e` that requires the library and resolves one plan, minus bare
 //     `node -e 0`, runs interleaved.
 // P4  validation of the 46 first-party manifests: peer JSON.parse + validateCapability +
@@ -422,7 +423,9 @@ if (wanted('P1')) {
   printWarm('P1 warm plan: claude, global + local, every trigger record read', claudeTriggers);
   const all = planCase(INSTALLABLE);
   printWarm(`P1 warm plan: ${INSTALLABLE.length} installable runtimes × 2 scopes`, all);
-  report.results.P1 = { claude, claudeTriggers, all, runtimes: INSTALLABLE };
+  const allTriggers = planCase(INSTALLABLE, readTriggers);
+  printWarm(`P1 warm plan: ${INSTALLABLE.length} installable runtimes × 2 scopes, every trigger record read`, allTriggers);
+  report.results.P1 = { claude, claudeTriggers, all, allTriggers, runtimes: INSTALLABLE };
 }
 if (wanted('P4')) {
   const v = validationCase();

@@ -48,11 +48,11 @@ pub struct Routers {
     pub child_to_routers: BTreeMap<String, Vec<String>>,
 }
 
-/// Whether `stem` can name a file safely: non-empty, not `.`/`..`, no `/` or `\\`, and no
+/// Whether `stem` can name a file safely: non-empty, not `.`/`..`, no `/` or `\`, and no
 /// control, bidi or invisible character (a stem becomes a file name and a trigger).
 ///
 /// Every plan checks every stem of its inventory, so the bytes are read eight at a time:
-/// the only unsafe ASCII bytes are `/`, `\\`, the C0 controls and DEL; a stem with a
+/// the only unsafe ASCII bytes are `/`, `\`, the C0 controls and DEL; a stem with a
 /// non-ASCII byte (rare) also takes the character check.
 pub(crate) fn is_plain_stem(stem: &str) -> bool {
     /// Flags the unsafe ASCII bytes of a word.
