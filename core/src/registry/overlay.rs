@@ -81,14 +81,9 @@ fn reject(code: &str, folder: &str, field: Option<&str>, message: String) -> Dia
 }
 
 /// Keys an overlay claims that first party (or an earlier overlay) may already own.
-fn claims(value: &Value) -> [(&'static str, &'static str, Vec<String>); 4] {
-    let list = |key: &str| -> Vec<String> {
-        crate::cross::strings(value, key)
-            .map(str::to_owned)
-            .collect()
-    };
+fn claims(value: &Value) -> [(&'static str, &'static str, Vec<&str>); 4] {
     let config = match value.get("config") {
-        Some(Value::Object(map)) => map.keys().cloned().collect(),
+        Some(Value::Object(map)) => map.keys().map(String::as_str).collect(),
         _ => Vec::new(),
     };
     let families = value
@@ -97,11 +92,10 @@ fn claims(value: &Value) -> [(&'static str, &'static str, Vec<String>); 4] {
         .into_iter()
         .flatten()
         .filter_map(|c| c.get("family").and_then(Value::as_str))
-        .map(str::to_owned)
         .collect();
     [
-        ("skill", "skills", list("skills")),
-        ("agent", "agents", list("agents")),
+        ("skill", "skills", crate::cross::strings(value, "skills").collect()),
+        ("agent", "agents", crate::cross::strings(value, "agents").collect()),
         ("config key", "config", config),
         ("command family", "commands", families),
     ]
@@ -129,7 +123,7 @@ impl Claimed {
 
     fn conflict(&self, value: &Value, folder: &str) -> Option<Diagnostic> {
         for ((kind, field, names), taken) in claims(value).into_iter().zip(&self.0) {
-            if let Some(name) = names.iter().find(|n| taken.contains(*n)) {
+            if let Some(name) = names.into_iter().find(|n| taken.contains(*n)) {
                 let code = format!("overlay_{}_conflict", kind.replace(' ', "_"));
                 let message = format!("owns {kind} \"{name}\" already owned by another capability");
                 return Some(reject(&code, folder, Some(field), message));
@@ -140,7 +134,7 @@ impl Claimed {
 
     fn add(&mut self, value: &Value) {
         for ((_, _, names), taken) in claims(value).into_iter().zip(&mut self.0) {
-            taken.extend(names);
+            taken.extend(names.into_iter().map(str::to_owned));
         }
     }
 }
