@@ -94,8 +94,16 @@ fn claims(value: &Value) -> [(&'static str, &'static str, Vec<&str>); 4] {
         .filter_map(|c| c.get("family").and_then(Value::as_str))
         .collect();
     [
-        ("skill", "skills", crate::cross::strings(value, "skills").collect()),
-        ("agent", "agents", crate::cross::strings(value, "agents").collect()),
+        (
+            "skill",
+            "skills",
+            crate::cross::strings(value, "skills").collect(),
+        ),
+        (
+            "agent",
+            "agents",
+            crate::cross::strings(value, "agents").collect(),
+        ),
         ("config key", "config", config),
         ("command family", "commands", families),
     ]
