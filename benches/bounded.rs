@@ -10,10 +10,8 @@
 
 #![allow(clippy::cast_precision_loss)] // Reason: byte counts are printed in MiB with one decimal.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::fmt::Write as _;
 use std::hint::black_box;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use gsd_core::install_manifest::read_install_manifest;
@@ -21,58 +19,13 @@ use gsd_core::validate::{Origin, check_capability};
 use gsd_core::{Overlay, Registry, parse_manifest, warning_records};
 use serde_json::{Map, Value, json};
 
-/// The system allocator, counting live bytes and their peak.
-#[derive(Debug)]
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-fn grew(size: usize) {
-    let live = LIVE.fetch_add(size, Ordering::Relaxed) + size;
-    PEAK.fetch_max(live, Ordering::Relaxed);
-}
-
-// SAFETY: every call is forwarded to `System` with the caller's layout unchanged; the
-// counters are plain atomics and never influence the allocation itself.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: forwarded as is (see the impl).
-        let ptr = unsafe { System.alloc(layout) };
-        if !ptr.is_null() {
-            grew(layout.size());
-        }
-        ptr
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: forwarded as is (see the impl).
-        let ptr = unsafe { System.alloc_zeroed(layout) };
-        if !ptr.is_null() {
-            grew(layout.size());
-        }
-        ptr
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: forwarded as is (see the impl).
-        unsafe { System.dealloc(ptr, layout) };
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // SAFETY: forwarded as is (see the impl).
-        let out = unsafe { System.realloc(ptr, layout, new_size) };
-        if !out.is_null() {
-            LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-            grew(new_size);
-        }
-        out
-    }
-}
+// Reason: this bench reports the peak only; `memory.rs` reads the other counts.
+#[allow(dead_code)]
+#[path = "counting.rs"]
+mod counting;
 
 #[global_allocator]
-static ALLOCATOR: Counting = Counting;
+static ALLOCATOR: counting::Counting = counting::Counting;
 
 const MIB: f64 = 1024.0 * 1024.0;
 
@@ -358,12 +311,10 @@ fn measure(case: &Case, input: &Input, runs: usize) -> Measured {
     let mut peak_bytes = 0;
     let mut outcome = String::new();
     for _ in 0..runs {
-        let before = LIVE.load(Ordering::Relaxed);
-        PEAK.store(before, Ordering::Relaxed);
         let started = Instant::now();
-        let result = black_box((case.run)(black_box(input)));
+        let (result, usage) = counting::measure(|| black_box((case.run)(black_box(input))));
         let elapsed = started.elapsed();
-        peak_bytes = peak_bytes.max(PEAK.load(Ordering::Relaxed).saturating_sub(before));
+        peak_bytes = peak_bytes.max(usage.peak);
         times.push(elapsed);
         outcome = result;
     }

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Performance regression guard, run by CI (scripts/bench-guard.sh builds what it needs).
 //
-//   node benches/guard.mjs --workload PATH --plan-bench PATH --requests DIR [--node] [--node-runs N] [--update]
+//   node benches/guard.mjs --workload PATH --plan-bench PATH --requests DIR [--memory PATH] [--node] [--node-runs N] [--update]
 //
-// Two kinds of check, with margins justified in docs/performance.md ("Regression guard"):
+// Three kinds of check, with margins justified in docs/performance.md ("Regression guard"):
 //
 // 1. Instruction counts (valgrind callgrind) of `benches/workload.rs`: one repetition =
 //    count(reps = 2) − count(reps = 1). They do not move with machine load, so the margin
@@ -18,6 +18,9 @@
 //    its floor = min(target, recorded baseline) × (1 − NODE_MARGIN): a met target is
 //    guarded at the target, an unmet one at what we last measured, so the guard catches
 //    regressions without pretending an unmet target is met.
+// 3. Heap use (`benches/memory.rs --json`, a counting allocator): allocations, bytes kept
+//    and peak bytes per element of each workload. Exactly repeatable, so a figure fails
+//    when it exceeds the recorded baseline by more than MEMORY_MARGIN.
 //
 // `--update` rewrites benches/guard-baseline.json with what was measured (commit it with
 // the change that moved the figures, and say why in the commit message).
@@ -53,6 +56,14 @@ const RATIO_MARGIN = 0.03;
  * the tight guard.
  */
 const NODE_MARGIN = 0.5;
+/**
+ * Heap counts repeat exactly from run to run (the same code allocates the same blocks in
+ * the same order; hash seeds change where entries land, not how many or how large the
+ * tables are), so any growth is a change of the code. 2% lets a change that adds a field
+ * or a diagnostic pass, and fails one that adds an allocation per element to a workload
+ * that makes a few (a decided plan makes 16.5 per plan: one more is 6%).
+ */
+const MEMORY_MARGIN = 0.02;
 
 const TARGETS = { P5: 1.2, P6: 1.15, P1claude: 3, P1claudeRead: 3, P1all: 3, P4: 10 };
 
@@ -71,12 +82,13 @@ const WORKLOADS = [
 ];
 
 function parseArgs(argv) {
-  const o = { workload: null, planBench: null, requests: null, node: false, nodeRuns: 1, update: false };
+  const o = { workload: null, planBench: null, requests: null, memory: null, node: false, nodeRuns: 1, update: false };
   for (let i = 0; i < argv.length; i += 1) {
     const a = argv[i];
     if (a === '--workload') o.workload = argv[(i += 1)];
     else if (a === '--plan-bench') o.planBench = argv[(i += 1)];
     else if (a === '--requests') o.requests = argv[(i += 1)];
+    else if (a === '--memory') o.memory = argv[(i += 1)];
     else if (a === '--node') o.node = true;
     else if (a === '--node-runs') o.nodeRuns = Number(argv[(i += 1)]);
     else if (a === '--update') o.update = true;
@@ -157,6 +169,19 @@ async function measureInstructions(o) {
   return perElement;
 }
 
+/** Per workload: allocations, bytes kept and peak bytes per element (`memory.rs --json`). */
+function measureMemory(o) {
+  const figures = JSON.parse(run(o.memory, ['--json']).trim());
+  const out = {};
+  for (const [name, f] of Object.entries(figures)) {
+    out[name] = { allocations: f.allocations, kept: f.kept, peak: f.peak / f.elements };
+    console.log(
+      `  ${name.padEnd(62)} ${f.allocations.toFixed(1).padStart(9)} allocations, ${f.kept.toFixed(0).padStart(7)} bytes kept, ${(f.peak / f.elements).toFixed(0).padStart(8)} peak bytes per element`,
+    );
+  }
+  return out;
+}
+
 function measureNode() {
   const file = path.join(os.tmpdir(), `gsd-guard-${process.pid}.json`);
   run(process.execPath, [path.join(ROOT, 'benches/node-bench.mjs'), '--quick', '--only', 'P1,P4', '--json', file]);
@@ -202,6 +227,23 @@ async function main() {
     }
   }
 
+  let memory = null;
+  if (o.memory) {
+    console.log('heap use (counting allocator)');
+    memory = measureMemory(o);
+    for (const [name, figures] of Object.entries(memory)) {
+      const base = baseline?.memory?.[name];
+      if (base === undefined) {
+        if (!o.update) console.log(`  ${name}: no baseline yet (run --update to guard it)`);
+        continue;
+      }
+      for (const [k, v] of Object.entries(figures)) {
+        const limit = base[k] * (1 + MEMORY_MARGIN);
+        if (v > limit) failures.push(`${name}: ${k} ${v.toFixed(1)} per element > baseline ${base[k].toFixed(1)} + ${MEMORY_MARGIN * 100}%`);
+      }
+    }
+  }
+
   let ratios = null;
   if (o.node) {
     console.log('Node ratios (peer time / our time, quick mode)');
@@ -230,6 +272,7 @@ async function main() {
     const next = {
       note: 'Written by `node benches/guard.mjs --update`; see docs/performance.md (Regression guard).',
       instructions: counts,
+      memory: memory ?? baseline?.memory ?? {},
       nodeRatios: ratios ?? baseline?.nodeRatios ?? {},
     };
     fs.writeFileSync(BASELINE, `${JSON.stringify(next, null, 2)}\n`);

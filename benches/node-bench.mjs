@@ -2,7 +2,7 @@
 // Side-by-side bench: the JavaScript peer @opengsd/gsd-core and our native addon (npm/),
 // in one process, on the same inputs. Prints medians, spread and peer/ours ratios.
 //
-//   node benches/node-bench.mjs [--quick] [--rounds N] [--cold-runs N] [--json FILE] [--only P1,P3,P4]
+//   node benches/node-bench.mjs [--quick] [--rounds N] [--cold-runs N] [--json FILE] [--only P1,P3,P4,M]
 //                                [--against DIR]
 //
 // P1  warm whole plan, 72 real command stems + the real agent inventory, both scopes,
@@ -21,6 +21,9 @@
 // P4  validation of the 46 first-party manifests: peer JSON.parse + validateCapability +
 //     collectReviewerWarningRecords; ours validateCapability + warningRecords on the text.
 //     Then the peer's JSON.parse of the same texts alone, and its share of the peer's time.
+// M   memory: the heap a plan keeps alive (V8 heap + external memory after a full
+//     collection, many plans held at once), peer and ours, on P1's inputs; ours also with
+//     every trigger record read.
 //
 // Without a built addon (npm/gsd-core.linux-x64-gnu.node) the peer half still runs and the
 // ours/ratio columns say why they are missing.
@@ -36,6 +39,8 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 
 const require = createRequire(import.meta.url);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -365,6 +370,57 @@ function coldStart() {
   };
 }
 
+// ---------------------------------------------------------------- memory
+
+/** A full collection, without a command-line flag: V8 gives `gc` to a new context once
+ * the flag is set. */
+const collect = (() => {
+  v8.setFlagsFromString('--expose-gc');
+  return vm.runInNewContext('gc');
+})();
+
+/** Bytes of V8 heap and external memory in use after two full collections. */
+function heldBytes() {
+  collect();
+  collect();
+  const m = process.memoryUsage();
+  return m.heapUsed + m.external;
+}
+
+/**
+ * The bytes one plan keeps alive: `iterations` × the plans of `runtimes` at both scopes,
+ * each for a new host, all held at once, measured against the heap before them. `read`
+ * consumes each plan's trigger list as in P1.
+ */
+function heldPerPlan(plan, runtimes, iterations, read) {
+  // One plan of each first (not kept): what a library builds once per process (a
+  // planner, shared constants, compiled code) is not a plan's.
+  for (const r of runtimes) for (const s of ['global', 'local']) read(plan(r, s, hostFor(999_999)));
+  const kept = [];
+  const before = heldBytes();
+  for (let i = 0; i < iterations; i += 1) {
+    const host = hostFor(1_000_000 + i);
+    for (const r of runtimes) {
+      for (const s of ['global', 'local']) {
+        const p = plan(r, s, host);
+        read(p);
+        kept.push(p);
+      }
+    }
+  }
+  const after = heldBytes();
+  if (kept.length === 0) throw new Error('no plan kept');
+  return (after - before) / kept.length;
+}
+
+function memoryCase(runtimes, iterations) {
+  const none = () => {};
+  const peer = heldPerPlan(peerPlan, runtimes, iterations, none);
+  const oursHead = oursPlan && heldPerPlan(oursPlan, runtimes, iterations, (p) => p.triggers.length);
+  const oursRead = oursPlan && heldPerPlan(oursPlan, runtimes, iterations, (p) => readTriggers(p.triggers));
+  return { plans: iterations * runtimes.length * 2, peer, ours: oursHead, oursRead };
+}
+
 // ---------------------------------------------------------------- report
 
 const fmtNs = (ns) => (ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : ns >= 1e3 ? `${(ns / 1e3).toFixed(1)} µs` : `${ns.toFixed(0)} ns`);
@@ -452,6 +508,26 @@ if (wanted('P3')) {
     console.log(`  peer/ours n/a (${oursMissing})`);
   }
   report.results.P3 = c;
+}
+
+if (wanted('M')) {
+  const kb = (b) => `${(b / 1024).toFixed(1)} KiB`;
+  const cases = [
+    ['claude, global + local', memoryCase(['claude'], 1000)],
+    [`${INSTALLABLE.length} installable runtimes × 2 scopes`, memoryCase(INSTALLABLE, 100)],
+  ];
+  console.log('M memory kept per plan (V8 heap + external after full collections, all plans held)');
+  for (const [label, m] of cases) {
+    console.log(`  ${label} (${m.plans} plans)`);
+    console.log(`    peer   ${kb(m.peer)}`);
+    if (m.ours === null) {
+      console.log(`    ours   n/a (${oursMissing})`);
+      continue;
+    }
+    console.log(`    ours   ${kb(m.ours)}  peer/ours ${(m.peer / m.ours).toFixed(1)}×`);
+    console.log(`    ours, every trigger record read   ${kb(m.oursRead)}  peer/ours ${(m.peer / m.oursRead).toFixed(1)}×`);
+  }
+  report.results.M = Object.fromEntries(cases);
 }
 
 if (OPTS.json) fs.writeFileSync(OPTS.json, `${JSON.stringify(report, null, 2)}\n`);

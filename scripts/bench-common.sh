@@ -6,6 +6,12 @@ workload_binary() {
     sed -n 's/.*Executable .*(\(.*workload-[0-9a-f]*\)).*/\1/p' | tail -1
 }
 
+# Builds the heap-use bench (bench profile) and prints the path of its binary.
+memory_binary() {
+  cargo bench --locked -p gsd-core --bench memory --no-run 2>&1 |
+    sed -n 's/.*Executable .*(\(.*memory-[0-9a-f]*\)).*/\1/p' | tail -1
+}
+
 # build_plan_bench WORKLOAD OUT CLIB: writes the claude plan requests of both scopes to
 # OUT/req-claude-<scope>.json and compiles benches/c/plan_bench.c against CLIB/libgsd_core_c
 # into OUT/plan_bench.

@@ -15,6 +15,8 @@
 # 3. the Node side-by-side bench against the peer (benches/node-bench.mjs); our addon is
 #    built first when the workspace has the Node binding (`cargo build --workspace --release`
 #    and copying the .so to npm/gsd-core.linux-x64-gnu.node).
+# 2b. heap use of the same workloads (benches/memory.rs, a counting allocator): allocations,
+#    bytes kept and peak per element; exactly repeatable.
 # 4. whole plans through the C ABI (benches/c/plan_bench.c against libgsd_core_c), next to
 #    criterion's native `plan/claude x 2 scopes` figures.
 set -euo pipefail
@@ -88,6 +90,9 @@ if [ "$CALLGRIND" = 1 ]; then
     echo "valgrind not installed: skipping instruction counts"
   fi
 fi
+
+echo "== heap use (counting allocator)"
+"$(memory_binary)" | tee "$OUT/memory.md"
 
 if [ "$NODE" = 1 ]; then
   NODE_ARGS=(--json "$OUT/node.json")
