@@ -7,6 +7,8 @@
 //! allocator installed in this binary only: for each run the peak of live heap bytes
 //! above what was live before the operation (the input text itself is built before and
 //! not counted), and the input's own size next to it, so "input + peak" is the total.
+//! `-- --json` prints the peaks as one object for the CI guard (`benches/guard.mjs`): they
+//! repeat exactly from run to run.
 
 #![allow(clippy::cast_precision_loss)] // Reason: byte counts are printed in MiB with one decimal.
 
@@ -362,36 +364,59 @@ fn verdict(case: &Case, m: &Measured, input_bytes: usize) -> String {
 }
 
 fn main() {
-    // `cargo bench` passes `--bench`; a bare number is the run count.
-    let runs = std::env::args()
-        .skip(1)
+    // `cargo bench` passes `--bench`; a bare number is the run count; `--json` prints one
+    // object (per case its peak heap and input bytes, for `benches/guard.mjs`) instead of
+    // the table.
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let json = args.iter().any(|a| a == "--json");
+    let runs = args
+        .iter()
         .find_map(|a| a.parse::<usize>().ok())
-        .unwrap_or(5)
+        .unwrap_or(if json { 1 } else { 5 })
         .max(1);
     let bases = bases();
     // Warm the embedded first-party registry so its one-time build is not measured.
     black_box(Registry::first_party());
-    println!(
-        "| case | input MiB | median ms | min ms | peak heap MiB (above input) | outcome | target |"
-    );
-    println!("|---|---|---|---|---|---|---|");
+    if !json {
+        println!(
+            "| case | input MiB | median ms | min ms | peak heap MiB (above input) | outcome | target |"
+        );
+        println!("|---|---|---|---|---|---|---|");
+    }
+    let mut figures = Map::new();
     for case in cases() {
         let input = (case.build)(&bases);
         let input_bytes = input.bytes();
         let m = measure(&case, &input, runs);
-        println!(
-            "| {} | {:.1} | {:.3} | {:.3} | {:.1} | {} | {} |",
-            case.name,
-            input_bytes as f64 / MIB,
-            m.median.as_secs_f64() * 1000.0,
-            m.min.as_secs_f64() * 1000.0,
-            m.peak_bytes as f64 / MIB,
-            m.outcome,
-            verdict(&case, &m, input_bytes)
-        );
+        if json {
+            figures.insert(
+                case.name.to_owned(),
+                json!({
+                    "peak": m.peak_bytes,
+                    "input": input_bytes,
+                    "targetMiB": case.target_mib,
+                    "targetCountsInput": case.target_counts_input,
+                }),
+            );
+        } else {
+            println!(
+                "| {} | {:.1} | {:.3} | {:.3} | {:.1} | {} | {} |",
+                case.name,
+                input_bytes as f64 / MIB,
+                m.median.as_secs_f64() * 1000.0,
+                m.min.as_secs_f64() * 1000.0,
+                m.peak_bytes as f64 / MIB,
+                m.outcome,
+                verdict(&case, &m, input_bytes)
+            );
+        }
         drop(input);
     }
-    println!(
-        "\n{runs} runs per case; release build; peak heap counted by the bench's global allocator."
-    );
+    if json {
+        println!("{}", Value::Object(figures));
+    } else {
+        println!(
+            "\n{runs} runs per case; release build; peak heap counted by the bench's global allocator."
+        );
+    }
 }

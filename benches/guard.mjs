@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Performance regression guard, run by CI (scripts/bench-guard.sh builds what it needs).
 //
-//   node benches/guard.mjs --workload PATH --plan-bench PATH --requests DIR [--memory PATH] [--node] [--node-runs N] [--update]
+//   node benches/guard.mjs --workload PATH --plan-bench PATH --requests DIR [--memory PATH] [--bounded PATH] [--node] [--node-runs N] [--update]
 //
 // Three kinds of check, with margins justified in docs/performance.md ("Regression guard"):
 //
@@ -20,7 +20,9 @@
 //    regressions without pretending an unmet target is met.
 // 3. Heap use (`benches/memory.rs --json`, a counting allocator): allocations, bytes kept
 //    and peak bytes per element of each workload. Exactly repeatable, so a figure fails
-//    when it exceeds the recorded baseline by more than MEMORY_MARGIN.
+//    when it exceeds the recorded baseline by more than MEMORY_MARGIN. The same for the
+//    peak heap of the big hostile inputs (`benches/bounded.rs --json`), whose targets
+//    (docs/reliability.md) are reported met or not.
 //
 // `--update` rewrites benches/guard-baseline.json with what was measured (commit it with
 // the change that moved the figures, and say why in the commit message).
@@ -82,13 +84,14 @@ const WORKLOADS = [
 ];
 
 function parseArgs(argv) {
-  const o = { workload: null, planBench: null, requests: null, memory: null, node: false, nodeRuns: 1, update: false };
+  const o = { workload: null, planBench: null, requests: null, memory: null, bounded: null, node: false, nodeRuns: 1, update: false };
   for (let i = 0; i < argv.length; i += 1) {
     const a = argv[i];
     if (a === '--workload') o.workload = argv[(i += 1)];
     else if (a === '--plan-bench') o.planBench = argv[(i += 1)];
     else if (a === '--requests') o.requests = argv[(i += 1)];
     else if (a === '--memory') o.memory = argv[(i += 1)];
+    else if (a === '--bounded') o.bounded = argv[(i += 1)];
     else if (a === '--node') o.node = true;
     else if (a === '--node-runs') o.nodeRuns = Number(argv[(i += 1)]);
     else if (a === '--update') o.update = true;
@@ -182,6 +185,21 @@ function measureMemory(o) {
   return out;
 }
 
+/** Per hostile case: its peak heap above the input (`bounded.rs --json`), with its target. */
+function measureBounded(o) {
+  const cases = JSON.parse(run(o.bounded, ['--json']).trim());
+  const MIB = 1024 * 1024;
+  for (const [name, c] of Object.entries(cases)) {
+    let status = '';
+    if (c.targetMiB !== null) {
+      const counted = (c.peak + (c.targetCountsInput ? c.input : 0)) / MIB;
+      status = ` (target < ${c.targetMiB} MiB${c.targetCountsInput ? ', input included' : ''}: ${counted < c.targetMiB ? 'met' : 'NOT met'})`;
+    }
+    console.log(`  ${name.padEnd(62)} ${(c.peak / MIB).toFixed(1).padStart(7)} MiB peak${status}`);
+  }
+  return Object.fromEntries(Object.entries(cases).map(([name, c]) => [name, c.peak]));
+}
+
 function measureNode() {
   const file = path.join(os.tmpdir(), `gsd-guard-${process.pid}.json`);
   run(process.execPath, [path.join(ROOT, 'benches/node-bench.mjs'), '--quick', '--only', 'P1,P4', '--json', file]);
@@ -244,6 +262,20 @@ async function main() {
     }
   }
 
+  let bounded = null;
+  if (o.bounded) {
+    console.log('peak heap of the big hostile inputs (counting allocator)');
+    bounded = measureBounded(o);
+    for (const [name, peak] of Object.entries(bounded)) {
+      const base = baseline?.bounded?.[name];
+      if (base === undefined) {
+        if (!o.update) console.log(`  ${name}: no baseline yet (run --update to guard it)`);
+        continue;
+      }
+      if (peak > base * (1 + MEMORY_MARGIN)) failures.push(`${name}: peak heap ${peak} bytes > baseline ${base} + ${MEMORY_MARGIN * 100}%`);
+    }
+  }
+
   let ratios = null;
   if (o.node) {
     console.log('Node ratios (peer time / our time, quick mode)');
@@ -273,6 +305,7 @@ async function main() {
       note: 'Written by `node benches/guard.mjs --update`; see docs/performance.md (Regression guard).',
       instructions: counts,
       memory: memory ?? baseline?.memory ?? {},
+      bounded: bounded ?? baseline?.bounded ?? {},
       nodeRatios: ratios ?? baseline?.nodeRatios ?? {},
     };
     fs.writeFileSync(BASELINE, `${JSON.stringify(next, null, 2)}\n`);

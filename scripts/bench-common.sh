@@ -12,6 +12,12 @@ memory_binary() {
     sed -n 's/.*Executable .*(\(.*memory-[0-9a-f]*\)).*/\1/p' | tail -1
 }
 
+# Builds the hostile-input cost bench (bench profile) and prints the path of its binary.
+bounded_binary() {
+  cargo bench --locked -p gsd-core --bench bounded --no-run 2>&1 |
+    sed -n 's/.*Executable .*(\(.*bounded-[0-9a-f]*\)).*/\1/p' | tail -1
+}
+
 # build_plan_bench WORKLOAD OUT CLIB: writes the claude plan requests of both scopes to
 # OUT/req-claude-<scope>.json and compiles benches/c/plan_bench.c against CLIB/libgsd_core_c
 # into OUT/plan_bench.
