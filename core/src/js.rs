@@ -27,19 +27,11 @@ pub(crate) trait Field {
     }
 }
 
-impl Field for serde_json::Map<String, serde_json::Value> {
-    type Value = serde_json::Value;
+impl<O: JsonObject> Field for O {
+    type Value = O::Value;
 
-    fn field(&self, key: &str) -> Option<&serde_json::Value> {
+    fn field(&self, key: &str) -> Option<&O::Value> {
         self.member(key)
-    }
-}
-
-impl<'a> Field for crate::json::Map<'a> {
-    type Value = crate::json::Value<'a>;
-
-    fn field(&self, key: &str) -> Option<&crate::json::Value<'a>> {
-        self.get(key)
     }
 }
 

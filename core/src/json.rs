@@ -170,41 +170,7 @@ fn merge_repeated<'a>(
         .collect()
 }
 
-impl<'a> Value<'a> {
-    /// A view of a `serde_json` value, its strings borrowed.
-    pub(crate) fn of(value: &'a serde_json::Value) -> Self {
-        match value {
-            serde_json::Value::Null => Value::Null,
-            serde_json::Value::Bool(b) => Value::Bool(*b),
-            serde_json::Value::Number(n) => Value::Number(n.clone()),
-            serde_json::Value::String(s) => Value::String(Cow::Borrowed(s)),
-            serde_json::Value::Array(items) => Value::Array(items.iter().map(Value::of).collect()),
-            serde_json::Value::Object(map) => Value::Object(Map::from_unique_members(
-                map.iter()
-                    .map(|(k, v)| (Cow::Borrowed(k.as_str()), Value::of(v)))
-                    .collect(),
-            )),
-        }
-    }
-
-    /// The same value owning its strings (a `serde_json` value already has unique keys).
-    pub(crate) fn owned(value: serde_json::Value) -> Value<'static> {
-        match value {
-            serde_json::Value::Null => Value::Null,
-            serde_json::Value::Bool(b) => Value::Bool(b),
-            serde_json::Value::Number(n) => Value::Number(n),
-            serde_json::Value::String(s) => Value::String(Cow::Owned(s)),
-            serde_json::Value::Array(items) => {
-                Value::Array(items.into_iter().map(Value::owned).collect())
-            }
-            serde_json::Value::Object(map) => Value::Object(Map::from_unique_members(
-                map.into_iter()
-                    .map(|(k, v)| (Cow::Owned(k), Value::owned(v)))
-                    .collect(),
-            )),
-        }
-    }
-
+impl Value<'_> {
     /// The `serde_json` value with the same content.
     pub(crate) fn to_serde(&self) -> serde_json::Value {
         match self {
@@ -224,38 +190,43 @@ impl<'a> Value<'a> {
             }
         }
     }
+}
 
-    pub(crate) fn as_str(&self) -> Option<&str> {
-        match self {
-            Value::String(s) => Some(s),
-            _ => None,
+#[cfg(test)]
+impl<'a> Value<'a> {
+    /// A view of a `serde_json` value, its strings borrowed (tests compare the two forms).
+    pub(crate) fn of(value: &'a serde_json::Value) -> Self {
+        match value {
+            serde_json::Value::Null => Value::Null,
+            serde_json::Value::Bool(b) => Value::Bool(*b),
+            serde_json::Value::Number(n) => Value::Number(n.clone()),
+            serde_json::Value::String(s) => Value::String(Cow::Borrowed(s)),
+            serde_json::Value::Array(items) => Value::Array(items.iter().map(Value::of).collect()),
+            serde_json::Value::Object(map) => Value::Object(Map::from_unique_members(
+                map.iter()
+                    .map(|(k, v)| (Cow::Borrowed(k.as_str()), Value::of(v)))
+                    .collect(),
+            )),
         }
     }
 
-    pub(crate) fn as_object(&self) -> Option<&Map<'a>> {
-        match self {
-            Value::Object(map) => Some(map),
-            _ => None,
+    /// The same value owning its strings (a `serde_json` value already has unique keys;
+    /// tests compare the two forms).
+    pub(crate) fn owned(value: serde_json::Value) -> Value<'static> {
+        match value {
+            serde_json::Value::Null => Value::Null,
+            serde_json::Value::Bool(b) => Value::Bool(b),
+            serde_json::Value::Number(n) => Value::Number(n),
+            serde_json::Value::String(s) => Value::String(Cow::Owned(s)),
+            serde_json::Value::Array(items) => {
+                Value::Array(items.into_iter().map(Value::owned).collect())
+            }
+            serde_json::Value::Object(map) => Value::Object(Map::from_unique_members(
+                map.into_iter()
+                    .map(|(k, v)| (Cow::Owned(k), Value::owned(v)))
+                    .collect(),
+            )),
         }
-    }
-
-    pub(crate) fn as_array(&self) -> Option<&Vec<Value<'a>>> {
-        match self {
-            Value::Array(items) => Some(items),
-            _ => None,
-        }
-    }
-
-    pub(crate) fn is_null(&self) -> bool {
-        matches!(self, Value::Null)
-    }
-
-    pub(crate) fn is_string(&self) -> bool {
-        matches!(self, Value::String(_))
-    }
-
-    pub(crate) fn is_boolean(&self) -> bool {
-        matches!(self, Value::Bool(_))
     }
 }
 
@@ -277,12 +248,51 @@ pub(crate) trait Json: Sized {
 
     /// The value's kind, with its content borrowed.
     fn kind(&self) -> Kind<'_, Self>;
+
+    /// The string, when this is one.
+    fn as_str(&self) -> Option<&str> {
+        match self.kind() {
+            Kind::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The object, when this is one.
+    fn as_object(&self) -> Option<&Self::Object> {
+        match self.kind() {
+            Kind::Object(map) => Some(map),
+            _ => None,
+        }
+    }
+
+    /// The items, when this is an array.
+    fn as_array(&self) -> Option<&[Self]> {
+        match self.kind() {
+            Kind::Array(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    /// Whether this is `null`.
+    fn is_null(&self) -> bool {
+        matches!(self.kind(), Kind::Null)
+    }
+
+    /// Whether this is a string.
+    fn is_string(&self) -> bool {
+        matches!(self.kind(), Kind::String(_))
+    }
+
+    /// Whether this is `true` or `false`.
+    fn is_boolean(&self) -> bool {
+        matches!(self.kind(), Kind::Bool(_))
+    }
 }
 
 /// A JSON object type, keys unique, members in document order.
 pub(crate) trait JsonObject {
     /// Its value type.
-    type Value: Json;
+    type Value: Json<Object = Self>;
 
     fn member_count(&self) -> usize;
 
@@ -291,6 +301,9 @@ pub(crate) trait JsonObject {
 
     /// Members in document order.
     fn members(&self) -> impl Iterator<Item = (&str, &Self::Value)>;
+
+    /// An object without members.
+    fn empty() -> Self;
 }
 
 impl Json for serde_json::Value {
@@ -328,6 +341,10 @@ impl JsonObject for serde_json::Map<String, serde_json::Value> {
     fn members(&self) -> impl Iterator<Item = (&str, &serde_json::Value)> {
         self.iter().map(|(k, v)| (k.as_str(), v))
     }
+
+    fn empty() -> Self {
+        serde_json::Map::new()
+    }
 }
 
 impl<'a> Json for Value<'a> {
@@ -358,6 +375,10 @@ impl<'a> JsonObject for Map<'a> {
 
     fn members(&self) -> impl Iterator<Item = (&str, &Value<'a>)> {
         self.iter()
+    }
+
+    fn empty() -> Self {
+        Map::default()
     }
 }
 

@@ -391,9 +391,9 @@ fn prepare(overlay: &Overlay) -> Result<Prepared<'_>, Vec<Diagnostic>> {
         return Err(errors);
     }
     let files = fragment_files(overlay)?;
-    let mut value = parsed.to_value();
-    // The borrowed view is not needed past this point: not held alongside the value.
-    drop(parsed);
+    // Consumed: a borrowed view is not held alongside the value, and a value `serde_json`
+    // built (text the direct reader does not answer) is handed on without a copy.
+    let mut value = parsed.into_value();
     let missing = materialize_fragments(&mut value, &files);
     if !missing.is_empty() {
         return Err(missing

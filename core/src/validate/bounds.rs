@@ -106,13 +106,14 @@ pub fn parse_manifest(text: &str) -> Result<Value, Error> {
     }
 }
 
-/// [`parse_manifest`] for validation: the same bounds and errors, the value's strings
-/// borrowed from `text` when the direct reader answers (every real manifest).
-pub(crate) fn parse_view(text: &str) -> Result<json::Value<'_>, Error> {
+/// [`parse_manifest`] for validation: the same bounds and errors; the value the direct
+/// reader builds, its strings borrowed from `text`, when it answers (every real manifest),
+/// else `serde_json`'s value.
+pub(crate) fn parse_read(text: &str) -> Result<Result<json::Value<'_>, Value>, Error> {
     check_size(text)?;
     match direct_read::<direct::View>(text) {
-        Some(value) => Ok(value),
-        None => parse_general(text).map(json::Value::owned),
+        Some(value) => Ok(Ok(value)),
+        None => parse_general(text).map(Err),
     }
 }
 

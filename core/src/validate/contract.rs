@@ -5,24 +5,22 @@
 use crate::js::Field as _;
 use std::collections::{HashMap, HashSet};
 
-use crate::json::{Map, Value};
+use crate::json::{Json, JsonObject};
 
 use super::{Sink, code, raw, text};
 use crate::js::as_str;
 use crate::vocab::LoopPoint;
 
-fn items<'v, 'a>(cap: &'v Map<'a>, key: &str) -> &'v [Value<'a>] {
-    cap.field(key)
-        .and_then(Value::as_array)
-        .map_or(&[], Vec::as_slice)
+fn items<'v, O: JsonObject>(cap: &'v O, key: &str) -> &'v [O::Value] {
+    cap.field(key).and_then(Json::as_array).unwrap_or(&[])
 }
 
-fn member<'v, 'a>(v: &'v Value<'a>, key: &str) -> Option<&'v Value<'a>> {
+fn member<'v, J: Json>(v: &'v J, key: &str) -> Option<&'v J> {
     v.as_object().and_then(|o| o.field(key))
 }
 
-fn when_declared(sink: &mut Sink, prefix: &str, cap: &Map, group: &str, label: &str) {
-    let config = cap.field("config").and_then(Value::as_object);
+fn when_declared<O: JsonObject>(sink: &mut Sink, prefix: &str, cap: &O, group: &str, label: &str) {
+    let config = cap.field("config").and_then(Json::as_object);
     for item in items(cap, group) {
         let Some(when) = as_str(member(item, "when")) else {
             continue;
@@ -40,9 +38,9 @@ fn when_declared(sink: &mut Sink, prefix: &str, cap: &Map, group: &str, label: &
     }
 }
 
-fn point_from(sink: &mut Sink, prefix: &str, cap: &Map) {
-    let config = cap.field("config").and_then(Value::as_object);
-    let empty = Map::default();
+fn point_from<O: JsonObject>(sink: &mut Sink, prefix: &str, cap: &O) {
+    let config = cap.field("config").and_then(Json::as_object);
+    let empty = O::empty();
     let mut indexed: HashMap<&str, Option<HashSet<&str>>> = HashMap::default();
     for step in items(cap, "steps") {
         let Some(key) = as_str(member(step, "pointFrom")) else {
@@ -83,8 +81,8 @@ fn point_from(sink: &mut Sink, prefix: &str, cap: &Map) {
         let values = indexed.entry(key).or_insert_with(|| {
             slice
                 .field("values")
-                .and_then(Value::as_array)
-                .map(|vs| vs.iter().filter_map(Value::as_str).collect())
+                .and_then(Json::as_array)
+                .map(|vs| vs.iter().filter_map(Json::as_str).collect())
         });
         let listed = values
             .as_ref()
@@ -104,7 +102,7 @@ fn point_from(sink: &mut Sink, prefix: &str, cap: &Map) {
 }
 
 /// Runs the contract rules for a capability that passed [`super::validate_capability`].
-pub(super) fn validate(sink: &mut Sink, cap: &Value, cap_id: &str) {
+pub(super) fn validate<J: Json>(sink: &mut Sink, cap: &J, cap_id: &str) {
     let Some(cap) = cap.as_object() else { return };
     if as_str(cap.field("role")) != Some("feature") {
         return;

@@ -3,7 +3,7 @@
 //! `provenance`) and the dispatch to the role body, in the peer's order.
 
 use crate::js::Field as _;
-use crate::json::{Map, Value};
+use crate::json::{Json, JsonObject, Kind};
 
 use super::{Sink, absent_or, code, feature, json, raw, reviewer, runtime, text};
 use crate::js::{self, as_object, as_str};
@@ -17,10 +17,10 @@ pub(crate) fn is_kebab(s: &str) -> bool {
 }
 
 /// Code for a failed "must be a non-empty string" check.
-pub(crate) fn string_code(v: Option<&Value>) -> &'static str {
-    match v {
+pub(crate) fn string_code<J: Json>(v: Option<&J>) -> &'static str {
+    match v.map(Json::kind) {
         None => code::MISSING_FIELD,
-        Some(Value::String(_)) => code::INVALID_VALUE,
+        Some(Kind::String(_)) => code::INVALID_VALUE,
         Some(_) => code::WRONG_TYPE,
     }
 }
@@ -64,7 +64,7 @@ pub(crate) fn is_semver(s: &str) -> bool {
 
 /// The peer's `isPlausibleRange`: only `[0-9A-Za-z.\-+ |<>=~^*()]`, not blank, and a digit
 /// or a bare wildcard.
-pub(crate) fn is_plausible_range(v: Option<&Value>) -> bool {
+pub(crate) fn is_plausible_range<J: Json>(v: Option<&J>) -> bool {
     let Some(s) = as_str(v) else { return false };
     let t = s.trim_matches(' ');
     if t.is_empty()
@@ -90,7 +90,7 @@ fn is_sha512_integrity(s: &str) -> bool {
 }
 
 /// Peer `validateVersionEnvelope`.
-pub(super) fn validate_version_envelope(sink: &mut Sink, cap: &Map) {
+pub(super) fn validate_version_envelope<O: JsonObject>(sink: &mut Sink, cap: &O) {
     let version = cap.field("version");
     if !as_str(version).is_some_and(is_semver) {
         sink.push(
@@ -191,7 +191,7 @@ pub(super) fn validate_version_envelope(sink: &mut Sink, cap: &Map) {
 
 /// Peer `validateCapability` (the whole per-capability rule set, dispatching to bodies).
 #[allow(clippy::too_many_lines)] // Reason: one check per peer rule, in the peer's order; splitting hides the order.
-pub(super) fn validate(sink: &mut Sink, cap: &Value, folder_id: &str) {
+pub(super) fn validate<J: Json>(sink: &mut Sink, cap: &J, folder_id: &str) {
     let Some(obj) = as_object(Some(cap)) else {
         sink.push(code::WRONG_TYPE, "", "capability must be a JSON object");
         return;
@@ -250,8 +250,9 @@ pub(super) fn validate(sink: &mut Sink, cap: &Value, folder_id: &str) {
             ),
         );
     }
-    match obj.field("requires") {
-        Some(Value::Array(items)) => {
+    let other = obj.field("requires");
+    match other.map(Json::kind) {
+        Some(Kind::Array(items)) => {
             for (i, item) in items.iter().enumerate() {
                 if !item.is_string() {
                     sink.push(
@@ -265,7 +266,7 @@ pub(super) fn validate(sink: &mut Sink, cap: &Value, folder_id: &str) {
                 }
             }
         }
-        other => sink.push(
+        _ => sink.push(
             absent_or(other, code::WRONG_TYPE),
             "requires",
             "requires must be an array of capability ids",
@@ -366,7 +367,7 @@ mod tests {
 
     #[test]
     fn range_shape_matches_the_peer() {
-        let ok = |s: &str| is_plausible_range(Some(&Value::String(s.into())));
+        let ok = |s: &str| is_plausible_range(Some(&crate::json::Value::String(s.into())));
         assert!(ok(">=1.6.0"));
         assert!(ok(" * "));
         assert!(ok("x"));
@@ -376,7 +377,9 @@ mod tests {
         assert!(!ok("   "));
         assert!(!ok(">=1;rm"));
         assert!(!ok("\t1"));
-        assert!(!is_plausible_range(Some(&Value::Number(1.into()))));
+        assert!(!is_plausible_range(Some(&crate::json::Value::Number(
+            1.into()
+        ))));
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! `contributions` and `gates`, then `activationKey` and `taskContentResolver`.
 
 use crate::js::Field as _;
-use crate::json::{Map, Value};
+use crate::json::{Json, JsonObject, Kind};
 
 use super::envelope::{is_kebab, string_code};
 use super::runtime::id_label;
@@ -15,14 +15,14 @@ const WILDCARD: &str = "*";
 /// `taskContentResolver.invoke.timeoutMs` ceiling.
 const RESOLVER_TIMEOUT_CEILING_MS: f64 = 120_000.0;
 
-fn runtime_array(
+fn runtime_array<O: JsonObject>(
     sink: &mut Sink,
     ctx: &dyn std::fmt::Display,
-    rc: &Map,
+    rc: &O,
     field: &str,
     allow_wildcard: bool,
 ) {
-    let Some(Value::Array(items)) = rc.field(field) else {
+    let Some(Kind::Array(items)) = rc.field(field).map(Json::kind) else {
         let tail = if allow_wildcard { " or [\"*\"]" } else { "" };
         sink.push(
             absent_or(rc.field(field), code::WRONG_TYPE),
@@ -82,7 +82,7 @@ fn runtime_array(
     }
 }
 
-fn runtime_compat(sink: &mut Sink, cap_id: &str, value: Option<&Value>) {
+fn runtime_compat<J: Json>(sink: &mut Sink, cap_id: &str, value: Option<&J>) {
     let ctx = super::lazy(|w| write!(w, "capability \"{cap_id}\" runtimeCompat"));
     let Some(rc) = as_object(value) else {
         sink.push(
@@ -125,8 +125,8 @@ fn runtime_compat(sink: &mut Sink, cap_id: &str, value: Option<&Value>) {
 }
 
 /// `skills` or `agents`: an array of strings, reserved names rejected.
-fn name_list(sink: &mut Sink, cap: &Map, key: &str) {
-    let Some(Value::Array(items)) = cap.field(key) else {
+fn name_list<O: JsonObject>(sink: &mut Sink, cap: &O, key: &str) {
+    let Some(Kind::Array(items)) = cap.field(key).map(Json::kind) else {
         sink.push(
             absent_or(cap.field(key), code::WRONG_TYPE),
             key,
@@ -163,7 +163,7 @@ fn is_safe_module(m: &str) -> bool {
     })
 }
 
-fn command_entry(sink: &mut Sink, cap_id: &str, i: usize, entry: &Value) {
+fn command_entry<J: Json>(sink: &mut Sink, cap_id: &str, i: usize, entry: &J) {
     let field = super::lazy(|w| write!(w, "commands[{i}]"));
     let ctx = super::lazy(|w| write!(w, "capability \"{cap_id}\" {field}"));
     let Some(e) = entry.as_object() else {
@@ -212,9 +212,9 @@ fn command_entry(sink: &mut Sink, cap_id: &str, i: usize, entry: &Value) {
             format!("{ctx}.router must be a non-empty string"),
         );
     }
-    match e.field("subcommands") {
+    match e.field("subcommands").map(Json::kind) {
         None => {}
-        Some(Value::Array(subs)) => {
+        Some(Kind::Array(subs)) => {
             for (j, sub) in subs.iter().enumerate() {
                 match sub.as_str() {
                     None => sink.push(
@@ -239,7 +239,7 @@ fn command_entry(sink: &mut Sink, cap_id: &str, i: usize, entry: &Value) {
     }
 }
 
-fn config(sink: &mut Sink, value: Option<&Value>) {
+fn config<J: Json>(sink: &mut Sink, value: Option<&J>) {
     let Some(cfg) = as_object(value) else {
         sink.push(
             absent_or(value, code::WRONG_TYPE),
@@ -292,7 +292,7 @@ fn config(sink: &mut Sink, value: Option<&Value>) {
     }
 }
 
-fn activation_key(sink: &mut Sink, cap: &Map) {
+fn activation_key<O: JsonObject>(sink: &mut Sink, cap: &O) {
     let Some(key) = cap.field("activationKey") else {
         return;
     };
@@ -329,11 +329,11 @@ fn activation_key(sink: &mut Sink, cap: &Map) {
 
 /// Peer `validateTaskContentResolverFields` (total).
 #[allow(clippy::too_many_lines)] // Reason: one check per peer rule, in the peer's order.
-fn task_content_resolver(sink: &mut Sink, cap: &Map) {
+fn task_content_resolver<O: JsonObject>(sink: &mut Sink, cap: &O) {
     const P: &str = "taskContentResolver";
-    let Some(tcr) = cap.get(P) else { return };
-    let id = match cap.field("id") {
-        Some(Value::String(s)) => raw(s),
+    let Some(tcr) = cap.field(P) else { return };
+    let id = match cap.field("id").map(Json::kind) {
+        Some(Kind::String(s)) => raw(s),
         _ => "(unknown)".to_owned(),
     };
     let ctx = super::lazy(|w| write!(w, "capability \"{id}\""));
@@ -381,8 +381,9 @@ fn task_content_resolver(sink: &mut Sink, cap: &Map) {
             format!("{ctx} taskContentResolver.invoke.binary must be a non-empty string"),
         );
     }
-    match inv.field("args") {
-        Some(Value::Array(args)) => {
+    let other = inv.field("args");
+    match other.map(Json::kind) {
+        Some(Kind::Array(args)) => {
             for (i, a) in args.iter().enumerate() {
                 if !a.is_string() {
                     sink.push(
@@ -403,7 +404,7 @@ fn task_content_resolver(sink: &mut Sink, cap: &Map) {
                 );
             }
         }
-        other => sink.push(
+        _ => sink.push(
             absent_or(other, code::WRONG_TYPE),
             "taskContentResolver.invoke.args",
             format!("{ctx} taskContentResolver.invoke.args must be an array of strings"),
@@ -435,12 +436,12 @@ fn task_content_resolver(sink: &mut Sink, cap: &Map) {
 }
 
 /// Peer `validateFeatureBody`.
-pub(super) fn validate(sink: &mut Sink, cap: &Map) {
+pub(super) fn validate<O: JsonObject>(sink: &mut Sink, cap: &O) {
     runtime_compat(sink, &id_label(cap), cap.field("runtimeCompat"));
     name_list(sink, cap, "skills");
-    match cap.field("commands") {
+    match cap.field("commands").map(Json::kind) {
         None => {}
-        Some(Value::Array(entries)) => {
+        Some(Kind::Array(entries)) => {
             // The peer names a command's capability by `cap.id || cap.role`.
             let id = if js::truthy(cap.field("id")) {
                 text(cap.field("id"))

@@ -6,7 +6,7 @@
 //! go on. Fragment paths get our extra path-safety check on top of the peer's.
 
 use crate::js::Field as _;
-use crate::json::{Map, Value};
+use crate::json::{Json, JsonObject, Kind};
 
 use std::collections::HashSet;
 
@@ -26,7 +26,7 @@ struct Declared<'a> {
 }
 
 /// A property of a value as JavaScript reads it (`undefined` unless an object has it).
-fn member<'v, 'a>(v: &'v Value<'a>, key: &str) -> Option<&'v Value<'a>> {
+fn member<'v, J: Json>(v: &'v J, key: &str) -> Option<&'v J> {
     v.as_object().and_then(|o| o.field(key))
 }
 
@@ -55,7 +55,7 @@ fn is_safe_hook_script(s: &str) -> bool {
     !(base.to_ascii_lowercase().ends_with(".pyc") || base.to_ascii_lowercase().ends_with(".pyo"))
 }
 
-fn hook_entries(sink: &mut Sink, cap: &Map) {
+fn hook_entries<O: JsonObject>(sink: &mut Sink, cap: &O) {
     let Some(hooks) = cap.field("hooks") else {
         return;
     };
@@ -122,7 +122,7 @@ fn hook_entries(sink: &mut Sink, cap: &Map) {
     }
 }
 
-fn point(sink: &mut Sink, prefix: &str, item: &Value) {
+fn point<J: Json>(sink: &mut Sink, prefix: &str, item: &J) {
     let p = member(item, "point");
     if as_str(p).and_then(LoopPoint::parse).is_none() {
         sink.push(
@@ -133,10 +133,11 @@ fn point(sink: &mut Sink, prefix: &str, item: &Value) {
     }
 }
 
-fn string_arrays(sink: &mut Sink, prefix: &str, item: &Value) {
+fn string_arrays<J: Json>(sink: &mut Sink, prefix: &str, item: &J) {
     for key in ["produces", "consumes"] {
-        match member(item, key) {
-            Some(Value::Array(values)) => {
+        let other = member(item, key);
+        match other.map(Json::kind) {
+            Some(Kind::Array(values)) => {
                 for (i, v) in values.iter().enumerate() {
                     if !v.is_string() {
                         sink.push(
@@ -147,7 +148,7 @@ fn string_arrays(sink: &mut Sink, prefix: &str, item: &Value) {
                     }
                 }
             }
-            other => {
+            _ => {
                 sink.push(
                     super::absent_or(other, code::WRONG_TYPE),
                     format!("{prefix}.{key}"),
@@ -158,12 +159,12 @@ fn string_arrays(sink: &mut Sink, prefix: &str, item: &Value) {
     }
 }
 
-fn optional_typed<'a>(
+fn optional_typed<J: Json>(
     sink: &mut Sink,
     prefix: &str,
-    item: &Value<'a>,
+    item: &J,
     key: &str,
-    ok: fn(&Value<'a>) -> bool,
+    ok: fn(&J) -> bool,
     what: &str,
 ) {
     if let Some(v) = member(item, key)
@@ -180,9 +181,9 @@ fn optional_typed<'a>(
 }
 
 /// Peer `validateFragment` plus our fragment path check.
-fn fragment(sink: &mut Sink, prefix: &str, value: Option<&Value>) {
+fn fragment<J: Json>(sink: &mut Sink, prefix: &str, value: Option<&J>) {
     let field = super::lazy(|w| write!(w, "{prefix}.fragment"));
-    let Some(f) = value.and_then(Value::as_object) else {
+    let Some(f) = value.and_then(Json::as_object) else {
         sink.push(
             super::absent_or(value, code::WRONG_TYPE),
             &field,
@@ -198,13 +199,13 @@ fn fragment(sink: &mut Sink, prefix: &str, value: Option<&Value>) {
             format!("{field} must have a \"path\" or \"inline\" key"),
         );
     }
-    match inline {
-        Some(Value::String(s)) if s.is_empty() => sink.push(
+    match inline.map(|v| (v, v.kind())) {
+        Some((_, Kind::String(""))) => sink.push(
             code::INVALID_VALUE,
             format!("{field}.inline"),
             format!("{field}.inline must be a non-empty string"),
         ),
-        Some(v) if !v.is_string() => sink.push(
+        Some((v, _)) if !v.is_string() => sink.push(
             code::WRONG_TYPE,
             format!("{field}.inline"),
             format!("{field}.inline must be a string"),
@@ -240,7 +241,7 @@ fn fragment(sink: &mut Sink, prefix: &str, value: Option<&Value>) {
     }
 }
 
-fn on_error_required(sink: &mut Sink, prefix: &str, item: &Value) {
+fn on_error_required<J: Json>(sink: &mut Sink, prefix: &str, item: &J) {
     let v = member(item, "onError");
     if as_str(v).and_then(OnError::parse).is_none() {
         sink.push(
@@ -263,17 +264,18 @@ fn null_element(sink: &mut Sink, prefix: &str) {
     );
 }
 
-fn step(
+fn step<J: Json>(
     sink: &mut Sink,
     prefix: &str,
-    s: &Value,
+    s: &J,
     skills: Option<&Declared>,
     agents: Option<&Declared>,
 ) {
     point(sink, prefix, s);
-    match member(s, "ref") {
-        Some(r @ (Value::Object(_) | Value::Array(_))) => {
-            let empty = Map::default();
+    let other = member(s, "ref");
+    match other.map(|v| (v, v.kind())) {
+        Some((r, Kind::Object(_) | Kind::Array(_))) => {
+            let empty = <J::Object as JsonObject>::empty();
             let r = r.as_object().unwrap_or(&empty);
             let (skill, agent, command) = (r.field("skill"), r.field("agent"), r.field("command"));
             let count = [skill, agent, command]
@@ -303,21 +305,21 @@ fn step(
                 );
             }
         }
-        other => sink.push(
+        _ => sink.push(
             super::absent_or(other, code::WRONG_TYPE),
             format!("{prefix}.ref"),
             format!("{prefix}.ref must be an object with skill, agent, or command key"),
         ),
     }
     string_arrays(sink, prefix, s);
-    optional_typed(sink, prefix, s, "when", Value::is_string, "a string");
-    optional_typed(sink, prefix, s, "pointFrom", Value::is_string, "a string");
+    optional_typed(sink, prefix, s, "when", Json::is_string, "a string");
+    optional_typed(sink, prefix, s, "pointFrom", Json::is_string, "a string");
     optional_typed(
         sink,
         prefix,
         s,
         "supportsReviewerLanes",
-        Value::is_boolean,
+        Json::is_boolean,
         "a boolean",
     );
     if let Some(f) = member(s, "fragment") {
@@ -327,11 +329,11 @@ fn step(
 }
 
 /// `ref.skill` / `ref.agent`: a string, not `gsd-`-prefixed (skills), declared.
-fn reference(
+fn reference<J: Json>(
     sink: &mut Sink,
     prefix: &str,
     kind: &str,
-    v: Option<&Value>,
+    v: Option<&J>,
     declared: Option<&Declared>,
 ) {
     let Some(v) = v else { return };
@@ -377,10 +379,10 @@ fn reference(
     }
 }
 
-fn contribution(sink: &mut Sink, prefix: &str, c: &Value) {
+fn contribution<J: Json>(sink: &mut Sink, prefix: &str, c: &J) {
     point(sink, prefix, c);
     let into = member(c, "into");
-    if !into.is_some_and(Value::is_string) {
+    if !into.is_some_and(Json::is_string) {
         sink.push(
             super::absent_or(into, code::WRONG_TYPE),
             format!("{prefix}.into"),
@@ -389,7 +391,7 @@ fn contribution(sink: &mut Sink, prefix: &str, c: &Value) {
     }
     string_arrays(sink, prefix, c);
     fragment(sink, prefix, member(c, "fragment"));
-    optional_typed(sink, prefix, c, "when", Value::is_string, "a string");
+    optional_typed(sink, prefix, c, "when", Json::is_string, "a string");
     if let Some(v) = member(c, "onError")
         && v.as_str().and_then(OnError::parse).is_none()
     {
@@ -403,11 +405,12 @@ fn contribution(sink: &mut Sink, prefix: &str, c: &Value) {
     }
 }
 
-fn gate(sink: &mut Sink, prefix: &str, g: &Value) {
+fn gate<J: Json>(sink: &mut Sink, prefix: &str, g: &J) {
     point(sink, prefix, g);
     let blocking = member(g, "blocking");
-    match member(g, "check") {
-        Some(check @ (Value::Object(_) | Value::Array(_))) => {
+    let other = member(g, "check");
+    match other.map(|v| (v, v.kind())) {
+        Some((check, Kind::Object(_) | Kind::Array(_))) => {
             let has = |k: &str| check.as_object().is_some_and(|o| o.has_field(k));
             let count = ["query", "predicate", "agentVerdict"]
                 .iter()
@@ -422,7 +425,7 @@ fn gate(sink: &mut Sink, prefix: &str, g: &Value) {
                     ),
                 );
             }
-            if has("agentVerdict") && blocking == Some(&Value::Bool(true)) {
+            if has("agentVerdict") && matches!(blocking.map(Json::kind), Some(Kind::Bool(true))) {
                 sink.push(
                     code::CONFLICTING_FIELDS,
                     format!("{prefix}.blocking"),
@@ -432,14 +435,14 @@ fn gate(sink: &mut Sink, prefix: &str, g: &Value) {
                 );
             }
         }
-        other => sink.push(
+        _ => sink.push(
             super::absent_or(other, code::WRONG_TYPE),
             format!("{prefix}.check"),
             format!("{prefix}.check must be an object"),
         ),
     }
-    optional_typed(sink, prefix, g, "when", Value::is_string, "a string");
-    if !blocking.is_some_and(Value::is_boolean) {
+    optional_typed(sink, prefix, g, "when", Json::is_string, "a string");
+    if !blocking.is_some_and(Json::is_boolean) {
         sink.push(
             super::absent_or(blocking, code::WRONG_TYPE),
             format!("{prefix}.blocking"),
@@ -450,12 +453,12 @@ fn gate(sink: &mut Sink, prefix: &str, g: &Value) {
 }
 
 /// `steps`, `contributions`, `gates` (required arrays) and the optional `hooks` array.
-pub(super) fn validate(sink: &mut Sink, cap: &Map) {
+pub(super) fn validate<O: JsonObject>(sink: &mut Sink, cap: &O) {
     hook_entries(sink, cap);
     let names = |key: &str| -> Option<Declared> {
         let items = cap.field(key)?.as_array()?;
         let mut declared = Declared::default();
-        for name in items.iter().filter_map(Value::as_str) {
+        for name in items.iter().filter_map(Json::as_str) {
             if declared.set.insert(name) {
                 declared.order.push(name);
             }
@@ -469,7 +472,7 @@ pub(super) fn validate(sink: &mut Sink, cap: &Map) {
         ("gates", "gates must be an array"),
     ];
     for (key, message) in groups {
-        let Some(Value::Array(items)) = cap.field(key) else {
+        let Some(Kind::Array(items)) = cap.field(key).map(Json::kind) else {
             sink.push(
                 super::absent_or(cap.field(key), code::WRONG_TYPE),
                 key,

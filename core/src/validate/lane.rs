@@ -2,7 +2,7 @@
 //! environment), peer `validateLaneProbe` / `validateLaneInvoke`.
 
 use crate::js::Field as _;
-use crate::json::{Map, Value};
+use crate::json::{Json, JsonObject, Kind};
 use crate::vocab::Closed;
 
 use super::envelope::string_code;
@@ -21,16 +21,16 @@ fn is_env_name(s: &str) -> bool {
 }
 
 /// `isPositiveIntegerMs`.
-pub(super) fn is_positive_ms(v: Option<&Value>) -> bool {
+pub(super) fn is_positive_ms<J: Json>(v: Option<&J>) -> bool {
     js::is_integer(v) && js::number(v).is_some_and(|x| x > 0.0)
 }
 
 /// Peer `validateEnumField`.
-pub(super) fn enum_field<V: Closed>(
+pub(super) fn enum_field<V: Closed, J: Json>(
     sink: &mut Sink,
     ctx: &dyn std::fmt::Display,
     label: &str,
-    v: Option<&Value>,
+    v: Option<&J>,
 ) -> bool {
     if as_str(v).is_some_and(V::is_member) {
         return true;
@@ -48,7 +48,7 @@ pub(super) fn enum_field<V: Closed>(
 }
 
 #[allow(clippy::too_many_lines)] // Reason: one check per peer rule, in the peer's order.
-pub(super) fn probe(sink: &mut Sink, ctx: &dyn std::fmt::Display, probe: Option<&Value>) {
+pub(super) fn probe<J: Json>(sink: &mut Sink, ctx: &dyn std::fmt::Display, probe: Option<&J>) {
     let Some(p) = as_object(probe) else {
         sink.push(
             absent_or(probe, code::WRONG_TYPE),
@@ -61,7 +61,7 @@ pub(super) fn probe(sink: &mut Sink, ctx: &dyn std::fmt::Display, probe: Option<
         return;
     };
     let kind_value = p.field("kind");
-    if !enum_field::<LaneProbeKind>(sink, ctx, "reviewer.probe.kind", kind_value) {
+    if !enum_field::<LaneProbeKind, _>(sink, ctx, "reviewer.probe.kind", kind_value) {
         return;
     }
     let kind = as_str(kind_value).unwrap_or_default();
@@ -153,7 +153,7 @@ pub(super) fn probe(sink: &mut Sink, ctx: &dyn std::fmt::Display, probe: Option<
     }
 }
 
-fn spawn_env(sink: &mut Sink, ctx: &dyn std::fmt::Display, env: &Value) {
+fn spawn_env<J: Json>(sink: &mut Sink, ctx: &dyn std::fmt::Display, env: &J) {
     let Some(env) = env.as_object() else {
         sink.push(
             code::WRONG_TYPE,
@@ -189,7 +189,7 @@ fn spawn_env(sink: &mut Sink, ctx: &dyn std::fmt::Display, env: &Value) {
                 &field,
                 format!(
                     "{ctx} reviewer.invoke.env key {} is not a valid environment variable name",
-                    json(Some(&Value::String(key.into())))
+                    json(Some(&crate::json::Value::String(key.into())))
                 ),
             );
         }
@@ -206,7 +206,7 @@ fn spawn_env(sink: &mut Sink, ctx: &dyn std::fmt::Display, env: &Value) {
     }
 }
 
-fn spawn_invoke(sink: &mut Sink, ctx: &dyn std::fmt::Display, inv: &Map) {
+fn spawn_invoke<O: JsonObject>(sink: &mut Sink, ctx: &dyn std::fmt::Display, inv: &O) {
     let binary = inv.field("binary");
     if non_empty_str(binary).is_none() {
         sink.push(
@@ -217,8 +217,9 @@ fn spawn_invoke(sink: &mut Sink, ctx: &dyn std::fmt::Display, inv: &Map) {
             ),
         );
     }
-    match inv.field("args") {
-        Some(Value::Array(args)) => {
+    let other = inv.field("args");
+    match other.map(Json::kind) {
+        Some(Kind::Array(args)) => {
             for (i, a) in args.iter().enumerate() {
                 if !a.is_string() {
                     sink.push(
@@ -229,18 +230,18 @@ fn spawn_invoke(sink: &mut Sink, ctx: &dyn std::fmt::Display, inv: &Map) {
                 }
             }
         }
-        other => sink.push(
+        _ => sink.push(
             absent_or(other, code::WRONG_TYPE),
             "reviewer.invoke.args",
             format!("{ctx} reviewer.invoke.args must be an array (use [] when the lane takes no arguments)"),
         ),
     }
     let label = "reviewer.invoke.promptChannel";
-    enum_field::<PromptChannel>(sink, ctx, label, inv.field("promptChannel"));
+    enum_field::<PromptChannel, _>(sink, ctx, label, inv.field("promptChannel"));
     let output = inv.field("outputChannel");
     let output_arg = inv.field("outputArg");
     let label = "reviewer.invoke.outputChannel";
-    if enum_field::<OutputChannel>(sink, ctx, label, output) {
+    if enum_field::<OutputChannel, _>(sink, ctx, label, output) {
         if as_str(output) == Some("file-arg") {
             if non_empty_str(output_arg).is_none() {
                 sink.push(
@@ -261,7 +262,8 @@ fn spawn_invoke(sink: &mut Sink, ctx: &dyn std::fmt::Display, inv: &Map) {
         }
     }
     let model_arg = inv.field("modelArg");
-    if !matches!(model_arg, Some(Value::Null)) && non_empty_str(model_arg).is_none() {
+    if !matches!(model_arg.map(Json::kind), Some(Kind::Null)) && non_empty_str(model_arg).is_none()
+    {
         sink.push(
             string_code(model_arg),
             "reviewer.invoke.modelArg",
@@ -272,13 +274,13 @@ fn spawn_invoke(sink: &mut Sink, ctx: &dyn std::fmt::Display, inv: &Map) {
         );
     }
     let label = "reviewer.invoke.effortChannel";
-    enum_field::<EffortChannel>(sink, ctx, label, inv.field("effortChannel"));
+    enum_field::<EffortChannel, _>(sink, ctx, label, inv.field("effortChannel"));
     if let Some(env) = inv.field("env") {
         spawn_env(sink, ctx, env);
     }
 }
 
-fn http_invoke(sink: &mut Sink, ctx: &dyn std::fmt::Display, inv: &Map) {
+fn http_invoke<O: JsonObject>(sink: &mut Sink, ctx: &dyn std::fmt::Display, inv: &O) {
     let host = inv.field("hostConfigKey");
     if non_empty_str(host).is_none() {
         sink.push(
@@ -301,7 +303,7 @@ fn http_invoke(sink: &mut Sink, ctx: &dyn std::fmt::Display, inv: &Map) {
         );
     }
     let label = "reviewer.invoke.modelDiscovery";
-    enum_field::<ModelDiscovery>(sink, ctx, label, inv.field("modelDiscovery"));
+    enum_field::<ModelDiscovery, _>(sink, ctx, label, inv.field("modelDiscovery"));
     let effort = inv.field("effortChannel");
     if as_str(effort) != Some("none") {
         sink.push(
@@ -313,13 +315,13 @@ fn http_invoke(sink: &mut Sink, ctx: &dyn std::fmt::Display, inv: &Map) {
 }
 
 /// Validates the invoke sub-shape of one transport.
-type InvokeValidator = fn(&mut Sink, &dyn std::fmt::Display, &Map);
+type InvokeValidator<O> = fn(&mut Sink, &dyn std::fmt::Display, &O);
 
-pub(super) fn invoke(
+pub(super) fn invoke<J: Json>(
     sink: &mut Sink,
     ctx: &dyn std::fmt::Display,
     transport: Option<&str>,
-    invoke: Option<&Value>,
+    invoke: Option<&J>,
 ) {
     let Some(inv) = as_object(invoke) else {
         sink.push(
@@ -343,7 +345,7 @@ pub(super) fn invoke(
             ),
         );
     }
-    let (foreign, validate): (&[&str], InvokeValidator) = match transport {
+    let (foreign, validate): (&[&str], InvokeValidator<J::Object>) = match transport {
         Some("spawn") => (HTTP_ONLY_INVOKE_FIELDS, spawn_invoke),
         Some("openai-http") => (SPAWN_ONLY_INVOKE_FIELDS, http_invoke),
         _ => return,

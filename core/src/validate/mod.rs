@@ -34,7 +34,7 @@ mod runtime;
 mod runtime_axes;
 mod warnings;
 
-use crate::json::{Json, Value};
+use crate::json::{Json, JsonObject, Value};
 
 pub use bounds::{MAX_MANIFEST_BYTES, MAX_MANIFEST_DEPTH, parse_manifest};
 pub use warnings::warning_records;
@@ -263,7 +263,27 @@ pub(crate) fn is_reserved_value<J: Json>(v: Option<&J>) -> bool {
 /// ```
 #[derive(Debug, Clone)]
 pub struct ParsedManifest<'t> {
-    root: Value<'t>,
+    root: Root<'t>,
+}
+
+/// What [`ParsedManifest`] holds: the value the direct reader built over the text (every
+/// real manifest), or, for text it does not answer (64 KiB or more, rare escapes and
+/// numbers), `serde_json`'s own value, checked where it is and handed on whole by
+/// [`ParsedManifest::into_value`] (a huge manifest is never held in two forms at once).
+#[derive(Debug, Clone)]
+enum Root<'t> {
+    Read(Value<'t>),
+    Parsed(serde_json::Value),
+}
+
+/// `$body` with `$v` bound to the root, whichever form it has.
+macro_rules! on_root {
+    ($root:expr, $v:ident => $body:expr) => {
+        match $root {
+            Root::Read($v) => $body,
+            Root::Parsed($v) => $body,
+        }
+    };
 }
 
 impl<'t> ParsedManifest<'t> {
@@ -274,38 +294,55 @@ impl<'t> ParsedManifest<'t> {
     /// Those of [`parse_manifest`]: `MANIFEST_TOO_LARGE`, `MANIFEST_TOO_DEEP`,
     /// `MANIFEST_INVALID_JSON`.
     pub fn parse(text: &'t str) -> Result<Self, crate::Error> {
-        bounds::parse_view(text).map(|root| ParsedManifest { root })
+        let root = match bounds::parse_read(text)? {
+            Ok(read) => Root::Read(read),
+            Err(parsed) => Root::Parsed(parsed),
+        };
+        Ok(ParsedManifest { root })
     }
 
     /// [`validate_capability`] of this manifest.
     #[must_use]
     pub fn validate(&self, folder_id: &str) -> Vec<Diagnostic> {
-        capability_errors(&self.root, folder_id)
+        on_root!(&self.root, v => capability_errors(v, folder_id))
     }
 
     /// [`validate_body`] of this manifest.
     #[must_use]
     pub fn validate_body(&self, body: Body) -> Vec<Diagnostic> {
-        body_errors(body, &self.root)
+        on_root!(&self.root, v => body_errors(body, v))
     }
 
     /// [`warning_records`] of this manifest.
     #[must_use]
     pub fn warning_records(&self) -> Vec<Diagnostic> {
-        warnings::records(&self.root)
+        on_root!(&self.root, v => warnings::records(v))
     }
 
     /// [`check_capability`] of this manifest.
     #[must_use]
     pub fn check(&self, folder_id: &str, origin: Origin) -> CapabilityCheck {
         reserved_prefix(folder_id, origin)
-            .unwrap_or_else(|| capability_check(&self.root, folder_id))
+            .unwrap_or_else(|| on_root!(&self.root, v => capability_check(v, folder_id)))
     }
 
     /// The value [`parse_manifest`] returns for the same text.
     #[must_use]
     pub fn to_value(&self) -> serde_json::Value {
-        self.root.to_serde()
+        match &self.root {
+            Root::Read(v) => v.to_serde(),
+            Root::Parsed(v) => v.clone(),
+        }
+    }
+
+    /// [`Self::to_value`], consuming the parsed manifest: text the direct reader did not
+    /// answer hands on the value `serde_json` built, without a copy.
+    #[must_use]
+    pub fn into_value(self) -> serde_json::Value {
+        match self.root {
+            Root::Read(v) => v.to_serde(),
+            Root::Parsed(v) => v,
+        }
     }
 }
 
@@ -325,11 +362,11 @@ pub fn validate_capability(manifest: &serde_json::Value, folder_id: &str) -> Vec
     if let Some(too_deep) = too_deep(manifest, folder_id) {
         return vec![too_deep];
     }
-    capability_errors(&Value::of(manifest), folder_id)
+    capability_errors(manifest, folder_id)
 }
 
 /// [`validate_capability`] on a value within the depth bound.
-fn capability_errors(manifest: &Value, folder_id: &str) -> Vec<Diagnostic> {
+fn capability_errors<J: Json>(manifest: &J, folder_id: &str) -> Vec<Diagnostic> {
     let mut sink = Sink::new(folder_id);
     envelope::validate(&mut sink, manifest, folder_id);
     sink.finish()
@@ -371,18 +408,22 @@ pub fn validate_body(body: Body, manifest: &serde_json::Value) -> Vec<Diagnostic
     if let Some(too_deep) = too_deep(manifest, id) {
         return vec![too_deep];
     }
-    body_errors(body, &Value::of(manifest))
+    body_errors(body, manifest)
 }
 
 /// [`validate_body`] on a value within the depth bound.
-fn body_errors(body: Body, manifest: &Value) -> Vec<Diagnostic> {
-    let id = manifest.field("id").and_then(Value::as_str).unwrap_or("");
+fn body_errors<J: Json>(body: Body, manifest: &J) -> Vec<Diagnostic> {
+    let id = manifest
+        .as_object()
+        .and_then(|m| m.member("id"))
+        .and_then(Json::as_str)
+        .unwrap_or("");
     let mut sink = Sink::new(id);
     if manifest.is_null() && body != Body::Reviewer {
         sink.push(code::WRONG_TYPE, "", "capability must be a JSON object");
         return sink.finish();
     }
-    let empty = crate::json::Map::default();
+    let empty = <J::Object as JsonObject>::empty();
     let cap = manifest.as_object().unwrap_or(&empty);
     match body {
         Body::Envelope => envelope::validate_version_envelope(&mut sink, cap),
@@ -471,7 +512,7 @@ pub fn check_capability(
             warnings: Vec::new(),
         };
     }
-    capability_check(&Value::of(manifest), folder_id)
+    capability_check(manifest, folder_id)
 }
 
 /// The check of a third-party capability whose id takes a first-party prefix: refused
@@ -496,7 +537,7 @@ fn reserved_prefix(folder_id: &str, origin: Origin) -> Option<CapabilityCheck> {
 }
 
 /// [`check_capability`] on a value within the depth bound, past the reserved-prefix rule.
-fn capability_check(manifest: &Value, folder_id: &str) -> CapabilityCheck {
+fn capability_check<J: Json>(manifest: &J, folder_id: &str) -> CapabilityCheck {
     let mut check = CapabilityCheck {
         errors: capability_errors(manifest, folder_id),
         warnings: Vec::new(),
@@ -516,6 +557,42 @@ fn capability_check(manifest: &Value, folder_id: &str) -> CapabilityCheck {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Text the direct reader answers is held as its value; other text (here 64 KiB and
+    /// more) as `serde_json`'s, which `into_value` hands on as `parse_manifest` returns it
+    /// and which is checked where it is, with the answers of the value path.
+    #[test]
+    fn large_text_keeps_the_value_serde_json_built() {
+        use std::fmt::Write as _;
+        let small = r#"{"id":"small","role":"feature","runtime":{"hostBehaviors":{"zz":1}}}"#;
+        let large = format!(
+            r#"{{"id":"large","role":"runtime","runtime":{{"hostBehaviors":{{{}"zz":1}}}}}}"#,
+            (0..8_000).fold(String::new(), |mut keys, i| {
+                let _ = write!(keys, "\"k{i}\":{i},");
+                keys
+            })
+        );
+        assert!(
+            large.len() >= presized::PRESIZE_FROM_BYTES,
+            "{}",
+            large.len()
+        );
+        for (text, folder, read) in [(small, "small", true), (large.as_str(), "large", false)] {
+            let parsed = ParsedManifest::parse(text).expect("valid JSON");
+            assert_eq!(matches!(parsed.root, Root::Read(_)), read, "{folder}");
+            let value = parse_manifest(text).expect("valid JSON");
+            assert_eq!(parsed.validate(folder), validate_capability(&value, folder));
+            assert_eq!(parsed.warning_records(), warning_records(&value));
+            let warned = parsed.warning_records().len();
+            assert_eq!(warned, if read { 1 } else { 11 }, "{folder}");
+            assert_eq!(
+                parsed.check(folder, Origin::ThirdParty),
+                check_capability(&value, folder, Origin::ThirdParty)
+            );
+            assert_eq!(parsed.to_value(), value);
+            assert_eq!(parsed.into_value().to_string(), value.to_string());
+        }
+    }
 
     /// The shortcut renders what `sanitize_value` renders: short printable ASCII as is,
     /// and everything else (controls, escape sequences, non-ASCII, long text) through it.

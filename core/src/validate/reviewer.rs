@@ -3,7 +3,7 @@
 //! timeouts, output handling, config keys, effort and handler.
 
 use crate::js::Field as _;
-use crate::json::{Map, Value};
+use crate::json::{Json, JsonObject, Kind};
 
 use super::envelope::string_code;
 use super::lane::{enum_field, invoke, is_positive_ms, probe};
@@ -33,10 +33,17 @@ fn is_lane_flag(s: &str) -> bool {
 }
 
 /// An optional dotted config key: absent, null or a non-empty string.
-fn optional_key(sink: &mut Sink, ctx: &dyn std::fmt::Display, r: &Map, key: &str, absent_ok: bool) {
+fn optional_key<O: JsonObject>(
+    sink: &mut Sink,
+    ctx: &dyn std::fmt::Display,
+    r: &O,
+    key: &str,
+    absent_ok: bool,
+) {
     let v = r.field(key);
-    let ok =
-        matches!(v, Some(Value::Null)) || (absent_ok && v.is_none()) || non_empty_str(v).is_some();
+    let ok = matches!(v.map(Json::kind), Some(Kind::Null))
+        || (absent_ok && v.is_none())
+        || non_empty_str(v).is_some();
     if !ok {
         sink.push(
             string_code(v),
@@ -49,8 +56,8 @@ fn optional_key(sink: &mut Sink, ctx: &dyn std::fmt::Display, r: &Map, key: &str
     }
 }
 
-fn flags(sink: &mut Sink, ctx: &dyn std::fmt::Display, flags: Option<&Value>) {
-    let Some(Value::Array(items)) = flags else {
+fn flags<J: Json>(sink: &mut Sink, ctx: &dyn std::fmt::Display, flags: Option<&J>) {
+    let Some(Kind::Array(items)) = flags.map(Json::kind) else {
         sink.push(
             absent_or(flags, code::WRONG_TYPE),
             "reviewer.flags",
@@ -92,7 +99,7 @@ fn flags(sink: &mut Sink, ctx: &dyn std::fmt::Display, flags: Option<&Value>) {
 }
 
 #[allow(clippy::too_many_lines)] // Reason: one check per peer rule, in the peer's order.
-fn body(sink: &mut Sink, ctx: &dyn std::fmt::Display, r: &Map) {
+fn body<O: JsonObject>(sink: &mut Sink, ctx: &dyn std::fmt::Display, r: &O) {
     let slug = r.field("slug");
     match non_empty_str(slug) {
         None => sink.push(string_code(slug), "reviewer.slug", format!("{ctx} reviewer.slug must be a non-empty string")),
@@ -112,7 +119,7 @@ fn body(sink: &mut Sink, ctx: &dyn std::fmt::Display, r: &Map) {
     }
     flags(sink, ctx, r.field("flags"));
     let transport = r.field("transport");
-    enum_field::<LaneTransport>(sink, ctx, "reviewer.transport", transport);
+    enum_field::<LaneTransport, _>(sink, ctx, "reviewer.transport", transport);
     probe(sink, ctx, r.field("probe"));
     invoke(sink, ctx, as_str(transport), r.field("invoke"));
     let floor = r.field("timeoutFloorMs");
@@ -124,7 +131,7 @@ fn body(sink: &mut Sink, ctx: &dyn std::fmt::Display, r: &Map) {
         );
     }
     let empty = r.field("emptyOutput");
-    enum_field::<EmptyOutput>(sink, ctx, "reviewer.emptyOutput", empty);
+    enum_field::<EmptyOutput, _>(sink, ctx, "reviewer.emptyOutput", empty);
     let section = r.field("reviewsSection");
     if non_empty_str(section).is_none() {
         sink.push(
@@ -134,9 +141,10 @@ fn body(sink: &mut Sink, ctx: &dyn std::fmt::Display, r: &Map) {
         );
     }
     let evidence = r.field("evidenceClass");
-    enum_field::<EvidenceClass>(sink, ctx, "reviewer.evidenceClass", evidence);
-    match r.field("requiresBinaries") {
-        Some(Value::Array(bins)) => {
+    enum_field::<EvidenceClass, _>(sink, ctx, "reviewer.evidenceClass", evidence);
+    let other = r.field("requiresBinaries");
+    match other.map(Json::kind) {
+        Some(Kind::Array(bins)) => {
             for (i, bin) in bins.iter().enumerate() {
                 if non_empty_str(Some(bin)).is_none() {
                     sink.push(
@@ -147,7 +155,7 @@ fn body(sink: &mut Sink, ctx: &dyn std::fmt::Display, r: &Map) {
                 }
             }
         }
-        other => sink.push(
+        _ => sink.push(
             absent_or(other, code::WRONG_TYPE),
             "reviewer.requiresBinaries",
             format!(
@@ -160,7 +168,7 @@ fn body(sink: &mut Sink, ctx: &dyn std::fmt::Display, r: &Map) {
         optional_key(sink, ctx, r, key, true);
     }
     let effort = r.field("defaultEffort");
-    let declared = !matches!(effort, None | Some(Value::Null));
+    let declared = !matches!(effort.map(Json::kind), None | Some(Kind::Null));
     if declared && as_str(effort).and_then(EffortLevel::parse).is_none() {
         let levels: Vec<&str> = EffortLevel::ALL.iter().map(|l| l.as_str()).collect();
         sink.push(
@@ -173,7 +181,12 @@ fn body(sink: &mut Sink, ctx: &dyn std::fmt::Display, r: &Map) {
             ),
         );
     }
-    if declared && matches!(r.field("effortConfigKey"), None | Some(Value::Null)) {
+    if declared
+        && matches!(
+            r.field("effortConfigKey").map(Json::kind),
+            None | Some(Kind::Null)
+        )
+    {
         sink.push(
             code::MISSING_FIELD,
             "reviewer.effortConfigKey",
@@ -182,7 +195,7 @@ fn body(sink: &mut Sink, ctx: &dyn std::fmt::Display, r: &Map) {
     }
     optional_key(sink, ctx, r, "promptBudgetKey", false);
     let handler = r.field("handler");
-    if !matches!(handler, Some(Value::Null))
+    if !matches!(handler.map(Json::kind), Some(Kind::Null))
         && as_str(handler).and_then(LaneHandler::parse).is_none()
     {
         sink.push(
@@ -200,12 +213,12 @@ fn body(sink: &mut Sink, ctx: &dyn std::fmt::Display, r: &Map) {
 }
 
 /// Peer `validateReviewerBody`: absent body is fine; anything else must be a valid lane.
-pub(super) fn validate(sink: &mut Sink, cap: &Map) {
+pub(super) fn validate<O: JsonObject>(sink: &mut Sink, cap: &O) {
     let Some(r) = cap.field("reviewer") else {
         return;
     };
-    let id = match cap.field("id") {
-        Some(Value::String(s)) => raw(s),
+    let id = match cap.field("id").map(Json::kind) {
+        Some(Kind::String(s)) => raw(s),
         _ => "(unknown)".to_owned(),
     };
     let ctx = super::lazy(|w| write!(w, "capability \"{id}\""));

@@ -4,7 +4,7 @@
 //! `extendedHookEvents`. The rest lives in [`super::runtime_axes`].
 
 use crate::js::Field as _;
-use crate::json::{Map, Value};
+use crate::json::{Json, JsonObject, Kind};
 use crate::vocab::Closed;
 
 use super::envelope::string_code;
@@ -21,7 +21,7 @@ use crate::vocab::{
 type Finding = (&'static str, String, String);
 
 /// The peer's `cap.id || '(unknown)'`, rendered for a message.
-pub(crate) fn id_label(cap: &Map) -> String {
+pub(crate) fn id_label<O: JsonObject>(cap: &O) -> String {
     let id = cap.field("id");
     if js::truthy(id) {
         text(id)
@@ -33,11 +33,11 @@ pub(crate) fn id_label(cap: &Map) -> String {
 /// Peer `validateConfigHome(capId, ch)`; `cap_id` is already rendered, `field` is the
 /// dotted path of `ch`.
 #[allow(clippy::too_many_lines)] // Reason: one check per peer rule, in the peer's order.
-fn config_home(cap_id: &str, field: &str, ch: Option<&Value>, depth: usize) -> Vec<Finding> {
+fn config_home<J: Json>(cap_id: &str, field: &str, ch: Option<&J>, depth: usize) -> Vec<Finding> {
     let mut out: Vec<Finding> = Vec::new();
     let ctx = super::lazy(|w| write!(w, "capability \"{cap_id}\" runtime.configHome"));
     let Some(obj) = as_object(ch) else {
-        let got = if matches!(ch, Some(Value::Null)) {
+        let got = if matches!(ch.map(Json::kind), Some(Kind::Null)) {
             "null"
         } else {
             type_of(ch)
@@ -112,8 +112,9 @@ fn config_home(cap_id: &str, field: &str, ch: Option<&Value>, depth: usize) -> V
             ),
         ));
     }
-    match obj.field("env") {
-        Some(Value::Array(items)) => {
+    let env = obj.field("env");
+    match env.map(Json::kind) {
+        Some(Kind::Array(items)) => {
             for (i, item) in items.iter().enumerate() {
                 if !item.is_string() {
                     out.push((
@@ -124,7 +125,7 @@ fn config_home(cap_id: &str, field: &str, ch: Option<&Value>, depth: usize) -> V
                 }
             }
         }
-        env => out.push((
+        _ => out.push((
             absent_or(env, code::WRONG_TYPE),
             format!("{field}.env"),
             format!(
@@ -133,9 +134,9 @@ fn config_home(cap_id: &str, field: &str, ch: Option<&Value>, depth: usize) -> V
             ),
         )),
     }
-    match obj.field("probe") {
+    match obj.field("probe").map(Json::kind) {
         None => {}
-        Some(Value::Array(items)) => {
+        Some(Kind::Array(items)) => {
             for (i, item) in items.iter().enumerate() {
                 if !item.is_string() {
                     out.push((
@@ -188,7 +189,7 @@ fn config_home(cap_id: &str, field: &str, ch: Option<&Value>, depth: usize) -> V
 
 /// Peer `validateArtifactKindEntry` plus our `destSubpath` and layout `home` checks.
 #[allow(clippy::too_many_lines)] // Reason: one check per peer rule, in the peer's order.
-fn layout_entry(sink: &mut Sink, cap_id: &str, scope: &str, i: usize, entry: &Value) {
+fn layout_entry<J: Json>(sink: &mut Sink, cap_id: &str, scope: &str, i: usize, entry: &J) {
     let field = super::lazy(|w| write!(w, "runtime.artifactLayout.{scope}[{i}]"));
     let ctx = super::lazy(|w| write!(w, "capability \"{cap_id}\" {field}"));
     let Some(obj) = entry.as_object() else {
@@ -234,7 +235,7 @@ fn layout_entry(sink: &mut Sink, cap_id: &str, scope: &str, i: usize, entry: &Va
         }
     }
     let nesting = obj.field("nesting");
-    if matches!(nesting, None | Some(Value::Null)) {
+    if matches!(nesting.map(Json::kind), None | Some(Kind::Null)) {
         sink.push(
             code::MISSING_FIELD,
             format!("{field}.nesting"),
@@ -255,13 +256,13 @@ fn layout_entry(sink: &mut Sink, cap_id: &str, scope: &str, i: usize, entry: &Va
         );
     }
     let prefix = obj.field("prefix");
-    if matches!(prefix, None | Some(Value::Null)) {
+    if matches!(prefix.map(Json::kind), None | Some(Kind::Null)) {
         sink.push(
             code::MISSING_FIELD,
             format!("{field}.prefix"),
             format!("{ctx}.prefix is required (must be a string, may be empty)"),
         );
-    } else if !prefix.is_some_and(Value::is_string) {
+    } else if !prefix.is_some_and(Json::is_string) {
         sink.push(
             code::WRONG_TYPE,
             format!("{field}.prefix"),
@@ -269,7 +270,7 @@ fn layout_entry(sink: &mut Sink, cap_id: &str, scope: &str, i: usize, entry: &Va
         );
     }
     let recursive = obj.field("recursive");
-    if recursive.is_some() && !recursive.is_some_and(Value::is_boolean) {
+    if recursive.is_some() && !recursive.is_some_and(Json::is_boolean) {
         sink.push(
             code::WRONG_TYPE,
             format!("{field}.recursive"),
@@ -279,14 +280,14 @@ fn layout_entry(sink: &mut Sink, cap_id: &str, scope: &str, i: usize, entry: &Va
             ),
         );
     }
-    match obj.field("converter") {
+    match obj.field("converter").map(|v| (v, v.kind())) {
         None => sink.push(
             code::MISSING_FIELD,
             format!("{field}.converter"),
             format!("{ctx}.converter is required (must be a string or null)"),
         ),
-        Some(Value::Null) => {}
-        Some(Value::String(c)) => {
+        Some((_, Kind::Null)) => {}
+        Some((_, Kind::String(c))) => {
             if ConverterName::parse(c).is_none() {
                 sink.push(
                     code::INVALID_ENUM,
@@ -298,7 +299,7 @@ fn layout_entry(sink: &mut Sink, cap_id: &str, scope: &str, i: usize, entry: &Va
                 );
             }
         }
-        Some(other) => sink.push(
+        Some((other, _)) => sink.push(
             code::WRONG_TYPE,
             format!("{field}.converter"),
             format!(
@@ -327,7 +328,7 @@ fn layout_entry(sink: &mut Sink, cap_id: &str, scope: &str, i: usize, entry: &Va
 }
 
 /// Peer `validateArtifactLayout`.
-fn artifact_layout(sink: &mut Sink, cap_id: &str, layout: Option<&Value>) {
+fn artifact_layout<J: Json>(sink: &mut Sink, cap_id: &str, layout: Option<&J>) {
     let ctx = super::lazy(|w| write!(w, "capability \"{cap_id}\" runtime.artifactLayout"));
     let Some(obj) = as_object(layout) else {
         sink.push(
@@ -338,7 +339,7 @@ fn artifact_layout(sink: &mut Sink, cap_id: &str, layout: Option<&Value>) {
         return;
     };
     for scope in ["global", "local"] {
-        let Some(Value::Array(entries)) = obj.field(scope) else {
+        let Some(Kind::Array(entries)) = obj.field(scope).map(Json::kind) else {
             sink.push(
                 absent_or(obj.field(scope), code::WRONG_TYPE),
                 format!("runtime.artifactLayout.{scope}"),
@@ -361,7 +362,7 @@ fn artifact_layout(sink: &mut Sink, cap_id: &str, layout: Option<&Value>) {
 
 /// A closed axis of the runtime body (`runtime.<key>`): reserved names first, then the
 /// vocabulary with a `JSON.stringify` rendering. Optional axes are skipped when absent.
-fn axis<V: Closed>(sink: &mut Sink, r: &Map, key: &str, optional: bool) {
+fn axis<V: Closed, O: JsonObject>(sink: &mut Sink, r: &O, key: &str, optional: bool) {
     let v = r.field(key);
     if optional && v.is_none() {
         return;
@@ -386,11 +387,11 @@ fn axis<V: Closed>(sink: &mut Sink, r: &Map, key: &str, optional: bool) {
     }
 }
 
-fn local_config_dir(sink: &mut Sink, r: &Map) {
+fn local_config_dir<O: JsonObject>(sink: &mut Sink, r: &O) {
     let kind = as_object(r.field("configHome")).and_then(|ch| as_str(ch.field("kind")));
     let dir = r.field("localConfigDir");
     if kind == Some("none") {
-        if !matches!(dir, None | Some(Value::Null)) {
+        if !matches!(dir.map(Json::kind), None | Some(Kind::Null)) {
             sink.push(
                 code::INVALID_VALUE,
                 "runtime.localConfigDir",
@@ -427,7 +428,7 @@ fn local_config_dir(sink: &mut Sink, r: &Map) {
 
 /// Peer `validateRuntimeBody`.
 #[allow(clippy::too_many_lines)] // Reason: one check per peer rule, in the peer's order.
-pub(super) fn validate(sink: &mut Sink, cap: &Map) {
+pub(super) fn validate<O: JsonObject>(sink: &mut Sink, cap: &O) {
     for field in FEATURE_FIELDS_FORBIDDEN_ON_RUNTIME {
         if cap.has_field(field) {
             sink.push(
@@ -462,11 +463,11 @@ pub(super) fn validate(sink: &mut Sink, cap: &Map) {
         );
     }
     artifact_layout(sink, &cap_id, r.field("artifactLayout"));
-    axis::<CommandStyle>(sink, r, "commandStyle", false);
-    axis::<HooksSurface>(sink, r, "hooksSurface", false);
-    axis::<HookEvents>(sink, r, "hookEvents", true);
-    axis::<ExtensionEvents>(sink, r, "extensionEvents", true);
-    axis::<SandboxTier>(sink, r, "sandboxTier", false);
+    axis::<CommandStyle, _>(sink, r, "commandStyle", false);
+    axis::<HooksSurface, _>(sink, r, "hooksSurface", false);
+    axis::<HookEvents, _>(sink, r, "hookEvents", true);
+    axis::<ExtensionEvents, _>(sink, r, "extensionEvents", true);
+    axis::<SandboxTier, _>(sink, r, "sandboxTier", false);
 
     let tier = r.field("supportTier");
     if !matches!(js::number(tier), Some(x) if (1.0..=2.0).contains(&x) && x.fract() == 0.0) {
@@ -489,7 +490,7 @@ pub(super) fn validate(sink: &mut Sink, cap: &Map) {
         );
     }
     let shared = r.field("writesSharedSettings");
-    if !shared.is_some_and(Value::is_boolean) {
+    if !shared.is_some_and(Json::is_boolean) {
         sink.push(
             absent_or(shared, code::WRONG_TYPE),
             "runtime.writesSharedSettings",
@@ -499,7 +500,7 @@ pub(super) fn validate(sink: &mut Sink, cap: &Map) {
             ),
         );
     }
-    match r.field("permissionWriter") {
+    match r.field("permissionWriter").map(|v| (v, v.kind())) {
         None => sink.push(
             code::MISSING_FIELD,
             "runtime.permissionWriter",
@@ -508,8 +509,8 @@ pub(super) fn validate(sink: &mut Sink, cap: &Map) {
                 PermissionWriter::one_of()
             ),
         ),
-        Some(Value::Null) => {}
-        Some(v) => {
+        Some((_, Kind::Null)) => {}
+        Some((v, _)) => {
             if v.as_str().and_then(PermissionWriter::parse).is_none() {
                 sink.push(
                     code::INVALID_ENUM,
@@ -524,8 +525,9 @@ pub(super) fn validate(sink: &mut Sink, cap: &Map) {
         }
     }
     local_config_dir(sink, r);
-    match r.field("extendedHookEvents") {
-        Some(Value::Array(events)) => {
+    let other = r.field("extendedHookEvents");
+    match other.map(Json::kind) {
+        Some(Kind::Array(events)) => {
             for (i, ev) in events.iter().enumerate() {
                 if ev.as_str().and_then(ExtendedHookEvent::parse).is_none() {
                     sink.push(
@@ -540,7 +542,7 @@ pub(super) fn validate(sink: &mut Sink, cap: &Map) {
                 }
             }
         }
-        other => sink.push(
+        _ => sink.push(
             absent_or(other, code::WRONG_TYPE),
             "runtime.extendedHookEvents",
             format!(

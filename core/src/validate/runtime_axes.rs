@@ -3,7 +3,7 @@
 //! gate B (extended hook events ↔ hook-event dialect) and `triggerPrecedence`.
 
 use crate::js::Field as _;
-use crate::json::{Map, Value};
+use crate::json::{Json, JsonObject, Kind};
 use crate::vocab::Closed;
 
 use super::{Sink, absent_or, code, json, text};
@@ -15,7 +15,7 @@ use crate::vocab::{
 };
 
 /// A `hostIntegration` axis: reserved names, then the vocabulary or `undocumented`.
-fn integration_axis<V: Closed>(sink: &mut Sink, obj: &Map, path: &str, key: &str) {
+fn integration_axis<V: Closed, O: JsonObject>(sink: &mut Sink, obj: &O, path: &str, key: &str) {
     let v = obj.field(key);
     if super::is_reserved_value(v) {
         let field = super::lazy(|w| write!(w, "{path}.{key}"));
@@ -39,7 +39,7 @@ fn integration_axis<V: Closed>(sink: &mut Sink, obj: &Map, path: &str, key: &str
 }
 
 /// The reserved-own-key guard of `hostIntegration`, `dispatch` and `orchestratorExec`.
-fn reserved_keys(sink: &mut Sink, obj: &Map, path: &str) {
+fn reserved_keys<O: JsonObject>(sink: &mut Sink, obj: &O, path: &str) {
     for key in crate::vocab::RESERVED_NAMES {
         if obj.has_field(key) {
             sink.push(
@@ -51,11 +51,11 @@ fn reserved_keys(sink: &mut Sink, obj: &Map, path: &str) {
     }
 }
 
-fn bool_or_undocumented(v: Option<&Value>) -> bool {
-    v.is_some_and(Value::is_boolean) || as_str(v) == Some(UNDOCUMENTED)
+fn bool_or_undocumented<J: Json>(v: Option<&J>) -> bool {
+    v.is_some_and(Json::is_boolean) || as_str(v) == Some(UNDOCUMENTED)
 }
 
-fn dispatch(sink: &mut Sink, d: &Map) {
+fn dispatch<O: JsonObject>(sink: &mut Sink, d: &O) {
     const P: &str = "runtime.hostIntegration.dispatch";
     reserved_keys(sink, d, P);
     for key in ["namedDispatch", "nested", "background"] {
@@ -71,7 +71,7 @@ fn dispatch(sink: &mut Sink, d: &Map) {
             );
         }
     }
-    integration_axis::<SubagentToolkit>(sink, d, P, "subagentToolkit");
+    integration_axis::<SubagentToolkit, _>(sink, d, P, "subagentToolkit");
     let depth = d.field("maxDepth");
     if as_str(depth) != Some(UNDOCUMENTED)
         && !(js::is_integer(depth) && js::number(depth).is_some_and(|x| x >= -1.0))
@@ -102,7 +102,7 @@ fn dispatch(sink: &mut Sink, d: &Map) {
         Some(_) => {}
     }
     if d.has_field("isolation") {
-        integration_axis::<DispatchIsolation>(sink, d, P, "isolation");
+        integration_axis::<DispatchIsolation, _>(sink, d, P, "isolation");
     }
     if let Some(v) = d.field("maxConcurrency") {
         let ok = v.as_str() == Some(UNDOCUMENTED)
@@ -117,7 +117,7 @@ fn dispatch(sink: &mut Sink, d: &Map) {
     }
 }
 
-fn host_integration(sink: &mut Sink, r: &Map) {
+fn host_integration<O: JsonObject>(sink: &mut Sink, r: &O) {
     const P: &str = "runtime.hostIntegration";
     let Some(hi) = as_object(r.field("hostIntegration")) else {
         sink.push(
@@ -128,15 +128,15 @@ fn host_integration(sink: &mut Sink, r: &Map) {
         return;
     };
     reserved_keys(sink, hi, P);
-    integration_axis::<EmbeddingMode>(sink, hi, P, "embeddingMode");
-    integration_axis::<CommandSurface>(sink, hi, P, "commandSurface");
-    integration_axis::<ModelMode>(sink, hi, P, "modelMode");
-    integration_axis::<HookBus>(sink, hi, P, "hookBus");
-    integration_axis::<StateIo>(sink, hi, P, "stateIO");
-    integration_axis::<HostTransport>(sink, hi, P, "transport");
-    integration_axis::<HostRuntime>(sink, hi, P, "runtime");
+    integration_axis::<EmbeddingMode, _>(sink, hi, P, "embeddingMode");
+    integration_axis::<CommandSurface, _>(sink, hi, P, "commandSurface");
+    integration_axis::<ModelMode, _>(sink, hi, P, "modelMode");
+    integration_axis::<HookBus, _>(sink, hi, P, "hookBus");
+    integration_axis::<StateIo, _>(sink, hi, P, "stateIO");
+    integration_axis::<HostTransport, _>(sink, hi, P, "transport");
+    integration_axis::<HostRuntime, _>(sink, hi, P, "runtime");
     if hi.has_field("effortSurface") {
-        integration_axis::<EffortSurface>(sink, hi, P, "effortSurface");
+        integration_axis::<EffortSurface, _>(sink, hi, P, "effortSurface");
     }
     match as_object(hi.field("dispatch")) {
         Some(d) => dispatch(sink, d),
@@ -148,7 +148,7 @@ fn host_integration(sink: &mut Sink, r: &Map) {
     }
 }
 
-fn orchestrator_exec(sink: &mut Sink, r: &Map) {
+fn orchestrator_exec<O: JsonObject>(sink: &mut Sink, r: &O) {
     const P: &str = "runtime.orchestratorExec";
     let Some(v) = r.field("orchestratorExec") else {
         return;
@@ -182,7 +182,7 @@ fn orchestrator_exec(sink: &mut Sink, r: &Map) {
     if let Some(args) = oe.field("args") {
         let ok = args
             .as_array()
-            .is_some_and(|a| a.iter().all(Value::is_string));
+            .is_some_and(|a| a.iter().all(Json::is_string));
         if !ok {
             sink.push(
                 code::WRONG_TYPE,
@@ -212,7 +212,7 @@ fn orchestrator_exec(sink: &mut Sink, r: &Map) {
     }
 }
 
-fn gate_a(sink: &mut Sink, r: &Map) {
+fn gate_a<O: JsonObject>(sink: &mut Sink, r: &O) {
     let (Some(install), Some(hooks)) = (
         as_str(r.field("installSurface")),
         as_str(r.field("hooksSurface")),
@@ -246,8 +246,8 @@ type Family = (
     &'static str,
 );
 
-fn gate_b(sink: &mut Sink, r: &Map) {
-    let Some(Value::Array(events)) = r.field("extendedHookEvents") else {
+fn gate_b<O: JsonObject>(sink: &mut Sink, r: &O) {
+    let Some(Kind::Array(events)) = r.field("extendedHookEvents").map(Json::kind) else {
         return;
     };
     let hook_events = r.field("hookEvents");
@@ -289,7 +289,7 @@ fn gate_b(sink: &mut Sink, r: &Map) {
     }
 }
 
-fn trigger_precedence(sink: &mut Sink, r: &Map) {
+fn trigger_precedence<O: JsonObject>(sink: &mut Sink, r: &O) {
     const P: &str = "runtime.triggerPrecedence";
     // Absent: the default (skills, commands) is validated, and it always passes.
     let Some(value) = r.field("triggerPrecedence") else {
@@ -342,7 +342,7 @@ fn trigger_precedence(sink: &mut Sink, r: &Map) {
 }
 
 /// The second half of peer `validateRuntimeBody`, in its order.
-pub(super) fn validate(sink: &mut Sink, r: &Map) {
+pub(super) fn validate<O: JsonObject>(sink: &mut Sink, r: &O) {
     host_integration(sink, r);
     orchestrator_exec(sink, r);
     let flag = r.field("harnessIsolationFlag");
