@@ -197,7 +197,26 @@ function measureBounded(o) {
     }
     console.log(`  ${name.padEnd(62)} ${(c.peak / MIB).toFixed(1).padStart(7)} MiB peak${status}`);
   }
-  return Object.fromEntries(Object.entries(cases).map(([name, c]) => [name, c.peak]));
+  return Object.fromEntries(Object.entries(cases).map(([name, c]) => [name, { peak: c.peak }]));
+}
+
+/**
+ * Heap figures repeat exactly, so each one of `measured` (per workload, named figures)
+ * fails above its `recorded` value by more than MEMORY_MARGIN.
+ */
+function checkExact(measured, recorded, update, failures) {
+  for (const [name, figures] of Object.entries(measured)) {
+    const base = recorded?.[name];
+    if (base === undefined) {
+      if (!update) console.log(`  ${name}: no baseline yet (run --update to guard it)`);
+      continue;
+    }
+    for (const [k, v] of Object.entries(figures)) {
+      if (v > base[k] * (1 + MEMORY_MARGIN)) {
+        failures.push(`${name}: ${k} ${v.toFixed(1)} > baseline ${base[k].toFixed(1)} + ${MEMORY_MARGIN * 100}%`);
+      }
+    }
+  }
 }
 
 function measureNode() {
@@ -249,31 +268,13 @@ async function main() {
   if (o.memory) {
     console.log('heap use (counting allocator)');
     memory = measureMemory(o);
-    for (const [name, figures] of Object.entries(memory)) {
-      const base = baseline?.memory?.[name];
-      if (base === undefined) {
-        if (!o.update) console.log(`  ${name}: no baseline yet (run --update to guard it)`);
-        continue;
-      }
-      for (const [k, v] of Object.entries(figures)) {
-        const limit = base[k] * (1 + MEMORY_MARGIN);
-        if (v > limit) failures.push(`${name}: ${k} ${v.toFixed(1)} per element > baseline ${base[k].toFixed(1)} + ${MEMORY_MARGIN * 100}%`);
-      }
-    }
+    checkExact(memory, baseline?.memory, o.update, failures);
   }
-
   let bounded = null;
   if (o.bounded) {
     console.log('peak heap of the big hostile inputs (counting allocator)');
     bounded = measureBounded(o);
-    for (const [name, peak] of Object.entries(bounded)) {
-      const base = baseline?.bounded?.[name];
-      if (base === undefined) {
-        if (!o.update) console.log(`  ${name}: no baseline yet (run --update to guard it)`);
-        continue;
-      }
-      if (peak > base * (1 + MEMORY_MARGIN)) failures.push(`${name}: peak heap ${peak} bytes > baseline ${base} + ${MEMORY_MARGIN * 100}%`);
-    }
+    checkExact(bounded, baseline?.bounded, o.update, failures);
   }
 
   let ratios = null;

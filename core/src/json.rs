@@ -10,11 +10,12 @@
 //! object of many keys stays logarithmic per lookup.
 //!
 //! The semantics are `serde_json`'s (`preserve_order`), which are `JSON.parse`'s: members
-//! in document order, a repeated key's last value at its first position. [`Value::of`]
-//! views a `serde_json::Value` (strings borrowed), [`Value::to_serde`] owns one again.
+//! in document order, a repeated key's last value at its first position.
+//! [`Value::to_serde`] builds the `serde_json::Value` with the same content.
 //!
-//! [`Json`] and [`JsonObject`] are what the JavaScript-semantics helpers (`js`) read, so
-//! they answer the same over both value types.
+//! [`Json`] and [`JsonObject`] are what the validators and the JavaScript-semantics
+//! helpers (`js`) read, so they answer the same over both value types, and a
+//! `serde_json::Value` is checked where it is, never copied into a [`Value`].
 
 use std::borrow::Cow;
 

@@ -250,8 +250,8 @@ pub(super) fn validate<J: Json>(sink: &mut Sink, cap: &J, folder_id: &str) {
             ),
         );
     }
-    let other = obj.field("requires");
-    match other.map(Json::kind) {
+    let value = obj.field("requires");
+    match value.map(Json::kind) {
         Some(Kind::Array(items)) => {
             for (i, item) in items.iter().enumerate() {
                 if !item.is_string() {
@@ -267,7 +267,7 @@ pub(super) fn validate<J: Json>(sink: &mut Sink, cap: &J, folder_id: &str) {
             }
         }
         _ => sink.push(
-            absent_or(other, code::WRONG_TYPE),
+            absent_or(value, code::WRONG_TYPE),
             "requires",
             "requires must be an array of capability ids",
         ),

@@ -381,8 +381,8 @@ fn task_content_resolver<O: JsonObject>(sink: &mut Sink, cap: &O) {
             format!("{ctx} taskContentResolver.invoke.binary must be a non-empty string"),
         );
     }
-    let other = inv.field("args");
-    match other.map(Json::kind) {
+    let value = inv.field("args");
+    match value.map(Json::kind) {
         Some(Kind::Array(args)) => {
             for (i, a) in args.iter().enumerate() {
                 if !a.is_string() {
@@ -405,7 +405,7 @@ fn task_content_resolver<O: JsonObject>(sink: &mut Sink, cap: &O) {
             }
         }
         _ => sink.push(
-            absent_or(other, code::WRONG_TYPE),
+            absent_or(value, code::WRONG_TYPE),
             "taskContentResolver.invoke.args",
             format!("{ctx} taskContentResolver.invoke.args must be an array of strings"),
         ),

@@ -135,8 +135,8 @@ fn point<J: Json>(sink: &mut Sink, prefix: &str, item: &J) {
 
 fn string_arrays<J: Json>(sink: &mut Sink, prefix: &str, item: &J) {
     for key in ["produces", "consumes"] {
-        let other = member(item, key);
-        match other.map(Json::kind) {
+        let value = member(item, key);
+        match value.map(Json::kind) {
             Some(Kind::Array(values)) => {
                 for (i, v) in values.iter().enumerate() {
                     if !v.is_string() {
@@ -150,7 +150,7 @@ fn string_arrays<J: Json>(sink: &mut Sink, prefix: &str, item: &J) {
             }
             _ => {
                 sink.push(
-                    super::absent_or(other, code::WRONG_TYPE),
+                    super::absent_or(value, code::WRONG_TYPE),
                     format!("{prefix}.{key}"),
                     format!("{prefix}.{key} must be an array"),
                 );
@@ -272,8 +272,8 @@ fn step<J: Json>(
     agents: Option<&Declared>,
 ) {
     point(sink, prefix, s);
-    let other = member(s, "ref");
-    match other.map(|v| (v, v.kind())) {
+    let value = member(s, "ref");
+    match value.map(|v| (v, v.kind())) {
         Some((r, Kind::Object(_) | Kind::Array(_))) => {
             let empty = <J::Object as JsonObject>::empty();
             let r = r.as_object().unwrap_or(&empty);
@@ -306,7 +306,7 @@ fn step<J: Json>(
             }
         }
         _ => sink.push(
-            super::absent_or(other, code::WRONG_TYPE),
+            super::absent_or(value, code::WRONG_TYPE),
             format!("{prefix}.ref"),
             format!("{prefix}.ref must be an object with skill, agent, or command key"),
         ),
@@ -408,8 +408,8 @@ fn contribution<J: Json>(sink: &mut Sink, prefix: &str, c: &J) {
 fn gate<J: Json>(sink: &mut Sink, prefix: &str, g: &J) {
     point(sink, prefix, g);
     let blocking = member(g, "blocking");
-    let other = member(g, "check");
-    match other.map(|v| (v, v.kind())) {
+    let value = member(g, "check");
+    match value.map(|v| (v, v.kind())) {
         Some((check, Kind::Object(_) | Kind::Array(_))) => {
             let has = |k: &str| check.as_object().is_some_and(|o| o.has_field(k));
             let count = ["query", "predicate", "agentVerdict"]
@@ -436,7 +436,7 @@ fn gate<J: Json>(sink: &mut Sink, prefix: &str, g: &J) {
             }
         }
         _ => sink.push(
-            super::absent_or(other, code::WRONG_TYPE),
+            super::absent_or(value, code::WRONG_TYPE),
             format!("{prefix}.check"),
             format!("{prefix}.check must be an object"),
         ),

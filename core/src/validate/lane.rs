@@ -217,8 +217,8 @@ fn spawn_invoke<O: JsonObject>(sink: &mut Sink, ctx: &dyn std::fmt::Display, inv
             ),
         );
     }
-    let other = inv.field("args");
-    match other.map(Json::kind) {
+    let value = inv.field("args");
+    match value.map(Json::kind) {
         Some(Kind::Array(args)) => {
             for (i, a) in args.iter().enumerate() {
                 if !a.is_string() {
@@ -231,7 +231,7 @@ fn spawn_invoke<O: JsonObject>(sink: &mut Sink, ctx: &dyn std::fmt::Display, inv
             }
         }
         _ => sink.push(
-            absent_or(other, code::WRONG_TYPE),
+            absent_or(value, code::WRONG_TYPE),
             "reviewer.invoke.args",
             format!("{ctx} reviewer.invoke.args must be an array (use [] when the lane takes no arguments)"),
         ),

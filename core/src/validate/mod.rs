@@ -5,13 +5,15 @@
 //! plus a stable `code` and a dotted `field`); [`warning_records`] returns the peer's
 //! `collectReviewerWarningRecords`; [`check_capability`] runs the per-capability part of
 //! loading (reserved id prefixes, validation, loop-contract checks, warnings).
-//! [`ParsedManifest`] does all of that from text without building a `serde_json::Value`
-//! (what the bindings use).
+//! [`ParsedManifest`] does all of that from text, without building a `serde_json::Value`
+//! for every real manifest (what the bindings use).
 //!
 //! Validation works on the raw JSON value so messages can be rendered exactly as the peer
-//! renders them (see `js` for the JavaScript semantics involved): a value whose strings
-//! borrow the manifest text (`crate::json`), which the `serde_json::Value` entry points
-//! view their input as. Every piece of
+//! renders them (see `js` for the JavaScript semantics involved). The validators read
+//! either value type through the `crate::json::Json` trait: a value whose strings borrow
+//! the manifest text (`crate::json`), built by the direct reader, or a `serde_json::Value`,
+//! checked where it is (the entry points over a value, and text the direct reader does not
+//! answer), so a manifest is never copied into the other form. Every piece of
 //! manifest text embedded in a message goes through [`crate::sanitize::sanitize_value`].
 //! Where the peer throws, or accepts an unsafe path, we report our own error instead; each
 //! such difference is listed in `docs/validation.md`.

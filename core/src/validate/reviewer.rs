@@ -142,8 +142,8 @@ fn body<O: JsonObject>(sink: &mut Sink, ctx: &dyn std::fmt::Display, r: &O) {
     }
     let evidence = r.field("evidenceClass");
     enum_field::<EvidenceClass, _>(sink, ctx, "reviewer.evidenceClass", evidence);
-    let other = r.field("requiresBinaries");
-    match other.map(Json::kind) {
+    let value = r.field("requiresBinaries");
+    match value.map(Json::kind) {
         Some(Kind::Array(bins)) => {
             for (i, bin) in bins.iter().enumerate() {
                 if non_empty_str(Some(bin)).is_none() {
@@ -156,7 +156,7 @@ fn body<O: JsonObject>(sink: &mut Sink, ctx: &dyn std::fmt::Display, r: &O) {
             }
         }
         _ => sink.push(
-            absent_or(other, code::WRONG_TYPE),
+            absent_or(value, code::WRONG_TYPE),
             "reviewer.requiresBinaries",
             format!(
                 "{ctx} reviewer.requiresBinaries must be an array (use [] when the lane needs no external tool on PATH). \

@@ -525,8 +525,8 @@ pub(super) fn validate<O: JsonObject>(sink: &mut Sink, cap: &O) {
         }
     }
     local_config_dir(sink, r);
-    let other = r.field("extendedHookEvents");
-    match other.map(Json::kind) {
+    let value = r.field("extendedHookEvents");
+    match value.map(Json::kind) {
         Some(Kind::Array(events)) => {
             for (i, ev) in events.iter().enumerate() {
                 if ev.as_str().and_then(ExtendedHookEvent::parse).is_none() {
@@ -543,11 +543,11 @@ pub(super) fn validate<O: JsonObject>(sink: &mut Sink, cap: &O) {
             }
         }
         _ => sink.push(
-            absent_or(other, code::WRONG_TYPE),
+            absent_or(value, code::WRONG_TYPE),
             "runtime.extendedHookEvents",
             format!(
                 "runtime.extendedHookEvents must be an array (got: {})",
-                json(other)
+                json(value)
             ),
         ),
     }
