@@ -25,27 +25,26 @@ fn grew(size: usize) {
     PEAK.fetch_max(live, Ordering::Relaxed);
 }
 
+/// Counts a block of `size` bytes handed out (a null pointer is a failure: not counted).
+fn counted(ptr: *mut u8, size: usize) -> *mut u8 {
+    if !ptr.is_null() {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        grew(size);
+    }
+    ptr
+}
+
 // SAFETY: every call is forwarded to `System` with the caller's layout unchanged; the
 // counters are plain atomics and never influence the allocation itself.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         // SAFETY: forwarded as is (see the impl).
-        let ptr = unsafe { System.alloc(layout) };
-        if !ptr.is_null() {
-            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-            grew(layout.size());
-        }
-        ptr
+        counted(unsafe { System.alloc(layout) }, layout.size())
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         // SAFETY: forwarded as is (see the impl).
-        let ptr = unsafe { System.alloc_zeroed(layout) };
-        if !ptr.is_null() {
-            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-            grew(layout.size());
-        }
-        ptr
+        counted(unsafe { System.alloc_zeroed(layout) }, layout.size())
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
@@ -58,12 +57,10 @@ unsafe impl GlobalAlloc for Counting {
         // SAFETY: forwarded as is (see the impl).
         let out = unsafe { System.realloc(ptr, layout, new_size) };
         if !out.is_null() {
-            // A reallocation counts as one allocation: it may move the block.
-            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
             LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-            grew(new_size);
         }
-        out
+        // A reallocation counts as one allocation: it may move the block.
+        counted(out, new_size)
     }
 }
 

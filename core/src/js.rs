@@ -35,28 +35,6 @@ impl<O: JsonObject> Field for O {
     }
 }
 
-impl Field for serde_json::Value {
-    type Value = serde_json::Value;
-
-    fn field(&self, key: &str) -> Option<&serde_json::Value> {
-        match self {
-            serde_json::Value::Object(map) => map.member(key),
-            _ => None,
-        }
-    }
-}
-
-impl<'a> Field for crate::json::Value<'a> {
-    type Value = crate::json::Value<'a>;
-
-    fn field(&self, key: &str) -> Option<&crate::json::Value<'a>> {
-        match self {
-            crate::json::Value::Object(map) => map.get(key),
-            _ => None,
-        }
-    }
-}
-
 /// JavaScript `typeof` of a JSON value (`undefined` when absent).
 pub(crate) fn type_of<J: Json>(v: Option<&J>) -> &'static str {
     match v.map(Json::kind) {
@@ -121,10 +99,7 @@ pub(crate) fn is_safe_integer<J: Json>(v: Option<&J>) -> bool {
 
 /// The value when it is a string.
 pub(crate) fn as_str<J: Json>(v: Option<&J>) -> Option<&str> {
-    match v.map(Json::kind) {
-        Some(Kind::String(s)) => Some(s),
-        _ => None,
-    }
+    v.and_then(Json::as_str)
 }
 
 /// The value when it is a non-empty string (the peer's `typeof x === 'string' && x.length`).
@@ -134,10 +109,7 @@ pub(crate) fn non_empty_str<J: Json>(v: Option<&J>) -> Option<&str> {
 
 /// The value when it is a plain object (not null, not an array).
 pub(crate) fn as_object<J: Json>(v: Option<&J>) -> Option<&J::Object> {
-    match v.map(Json::kind) {
-        Some(Kind::Object(map)) => Some(map),
-        _ => None,
-    }
+    v.and_then(Json::as_object)
 }
 
 /// `Object.prototype.hasOwnProperty.call(v, key)` for an object-typed JSON value (arrays

@@ -274,6 +274,12 @@ pub(crate) trait Json: Sized {
         }
     }
 
+    /// The value under `key`, when this is an object that has it (a property read as
+    /// JavaScript does it: `undefined` otherwise).
+    fn field(&self, key: &str) -> Option<&Self> {
+        self.as_object().and_then(|o| o.member(key))
+    }
+
     /// Whether this is `null`.
     fn is_null(&self) -> bool {
         matches!(self.kind(), Kind::Null)

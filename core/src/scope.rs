@@ -11,6 +11,7 @@ use crate::error::{Error, ErrorCode};
 use crate::home::{self, Provenance};
 use crate::host::Host;
 use crate::js::{Field, is_non_blank};
+use crate::json::Json as _;
 use crate::manifest::RuntimeDescriptor;
 use crate::path;
 use crate::registry::Registry;
@@ -185,7 +186,7 @@ pub(crate) fn host_behavior<'d>(
     descriptor.host_behaviors.as_ref()?.field(name)
 }
 
-/// [`RuntimeDescriptor::settings_file`], through [`Field`].
+/// [`RuntimeDescriptor::settings_file`], through [`Field`] and `Json::field`.
 fn settings_file(descriptor: &RuntimeDescriptor, scope: Scope) -> Option<&str> {
     host_behavior(descriptor, "settingsFileByScope")?
         .field(scope.as_str())?

@@ -19,7 +19,6 @@ use serde_json::Value;
 use super::{direct, presized};
 
 use crate::error::{Error, ErrorCode};
-use crate::json;
 
 /// Largest manifest accepted, in bytes (the peer's `MANIFEST_MAX_BYTES`, 8 MiB).
 pub const MAX_MANIFEST_BYTES: usize = 8 * 1024 * 1024;
@@ -109,11 +108,11 @@ pub fn parse_manifest(text: &str) -> Result<Value, Error> {
 /// [`parse_manifest`] for validation: the same bounds and errors; the value the direct
 /// reader builds, its strings borrowed from `text`, when it answers (every real manifest),
 /// else `serde_json`'s value.
-pub(crate) fn parse_read(text: &str) -> Result<Result<json::Value<'_>, Value>, Error> {
+pub(super) fn parse_root(text: &str) -> Result<super::Root<'_>, Error> {
     check_size(text)?;
     match direct_read::<direct::View>(text) {
-        Some(value) => Ok(Ok(value)),
-        None => parse_general(text).map(Err),
+        Some(value) => Ok(super::Root::Read(value)),
+        None => parse_general(text).map(super::Root::Parsed),
     }
 }
 

@@ -15,14 +15,10 @@ fn items<'v, O: JsonObject>(cap: &'v O, key: &str) -> &'v [O::Value] {
     cap.field(key).and_then(Json::as_array).unwrap_or(&[])
 }
 
-fn member<'v, J: Json>(v: &'v J, key: &str) -> Option<&'v J> {
-    v.as_object().and_then(|o| o.field(key))
-}
-
 fn when_declared<O: JsonObject>(sink: &mut Sink, prefix: &str, cap: &O, group: &str, label: &str) {
     let config = cap.field("config").and_then(Json::as_object);
     for item in items(cap, group) {
-        let Some(when) = as_str(member(item, "when")) else {
+        let Some(when) = as_str(item.field("when")) else {
             continue;
         };
         if config.is_some_and(|c| !c.has_field(when)) {
@@ -43,7 +39,7 @@ fn point_from<O: JsonObject>(sink: &mut Sink, prefix: &str, cap: &O) {
     let empty = O::empty();
     let mut indexed: HashMap<&str, Option<HashSet<&str>>> = HashMap::default();
     for step in items(cap, "steps") {
-        let Some(key) = as_str(member(step, "pointFrom")) else {
+        let Some(key) = as_str(step.field("pointFrom")) else {
             continue;
         };
         let shown = raw(key);
@@ -77,7 +73,7 @@ fn point_from<O: JsonObject>(sink: &mut Sink, prefix: &str, cap: &O) {
         }
         // Validation guarantees `point` is a loop-point string, so `values.includes(point)`
         // is string membership; each slice's values are indexed once, not per step.
-        let point = member(step, "point");
+        let point = step.field("point");
         let values = indexed.entry(key).or_insert_with(|| {
             slice
                 .field("values")
@@ -109,11 +105,11 @@ pub(super) fn validate<J: Json>(sink: &mut Sink, cap: &J, cap_id: &str) {
     }
     let prefix = format!("capability \"{}\"", raw(cap_id));
     for contrib in items(cap, "contributions") {
-        let Some(point) = as_str(member(contrib, "point")).and_then(LoopPoint::parse) else {
+        let Some(point) = as_str(contrib.field("point")).and_then(LoopPoint::parse) else {
             continue;
         };
         let roles = point.agent_roles();
-        let into = member(contrib, "into");
+        let into = contrib.field("into");
         if !as_str(into).is_some_and(|i| roles.contains(&i)) {
             sink.push(
                 code::CONTRACT,

@@ -25,11 +25,6 @@ struct Declared<'a> {
     set: HashSet<&'a str>,
 }
 
-/// A property of a value as JavaScript reads it (`undefined` unless an object has it).
-fn member<'v, J: Json>(v: &'v J, key: &str) -> Option<&'v J> {
-    v.as_object().and_then(|o| o.field(key))
-}
-
 /// `[A-Za-z0-9._/-]+`, relative, no `..` or `-`-leading segment, no `__pycache__` /
 /// `.pytest_cache` segment, no `.pyc`/`.pyo` basename (any case): peer `isSafeHookScriptPath`.
 fn is_safe_hook_script(s: &str) -> bool {
@@ -123,7 +118,7 @@ fn hook_entries<O: JsonObject>(sink: &mut Sink, cap: &O) {
 }
 
 fn point<J: Json>(sink: &mut Sink, prefix: &str, item: &J) {
-    let p = member(item, "point");
+    let p = item.field("point");
     if as_str(p).and_then(LoopPoint::parse).is_none() {
         sink.push(
             super::absent_or(p, code::INVALID_ENUM),
@@ -135,7 +130,7 @@ fn point<J: Json>(sink: &mut Sink, prefix: &str, item: &J) {
 
 fn string_arrays<J: Json>(sink: &mut Sink, prefix: &str, item: &J) {
     for key in ["produces", "consumes"] {
-        let value = member(item, key);
+        let value = item.field(key);
         match value.map(Json::kind) {
             Some(Kind::Array(values)) => {
                 for (i, v) in values.iter().enumerate() {
@@ -167,7 +162,7 @@ fn optional_typed<J: Json>(
     ok: fn(&J) -> bool,
     what: &str,
 ) {
-    if let Some(v) = member(item, key)
+    if let Some(v) = item.field(key)
         && !ok(v)
     {
         {
@@ -242,7 +237,7 @@ fn fragment<J: Json>(sink: &mut Sink, prefix: &str, value: Option<&J>) {
 }
 
 fn on_error_required<J: Json>(sink: &mut Sink, prefix: &str, item: &J) {
-    let v = member(item, "onError");
+    let v = item.field("onError");
     if as_str(v).and_then(OnError::parse).is_none() {
         sink.push(
             super::absent_or(v, code::INVALID_ENUM),
@@ -272,7 +267,7 @@ fn step<J: Json>(
     agents: Option<&Declared>,
 ) {
     point(sink, prefix, s);
-    let value = member(s, "ref");
+    let value = s.field("ref");
     match value.map(|v| (v, v.kind())) {
         Some((r, Kind::Object(_) | Kind::Array(_))) => {
             let empty = <J::Object as JsonObject>::empty();
@@ -322,7 +317,7 @@ fn step<J: Json>(
         Json::is_boolean,
         "a boolean",
     );
-    if let Some(f) = member(s, "fragment") {
+    if let Some(f) = s.field("fragment") {
         fragment(sink, prefix, Some(f));
     }
     on_error_required(sink, prefix, s);
@@ -381,7 +376,7 @@ fn reference<J: Json>(
 
 fn contribution<J: Json>(sink: &mut Sink, prefix: &str, c: &J) {
     point(sink, prefix, c);
-    let into = member(c, "into");
+    let into = c.field("into");
     if !into.is_some_and(Json::is_string) {
         sink.push(
             super::absent_or(into, code::WRONG_TYPE),
@@ -390,9 +385,9 @@ fn contribution<J: Json>(sink: &mut Sink, prefix: &str, c: &J) {
         );
     }
     string_arrays(sink, prefix, c);
-    fragment(sink, prefix, member(c, "fragment"));
+    fragment(sink, prefix, c.field("fragment"));
     optional_typed(sink, prefix, c, "when", Json::is_string, "a string");
-    if let Some(v) = member(c, "onError")
+    if let Some(v) = c.field("onError")
         && v.as_str().and_then(OnError::parse).is_none()
     {
         {
@@ -407,8 +402,8 @@ fn contribution<J: Json>(sink: &mut Sink, prefix: &str, c: &J) {
 
 fn gate<J: Json>(sink: &mut Sink, prefix: &str, g: &J) {
     point(sink, prefix, g);
-    let blocking = member(g, "blocking");
-    let value = member(g, "check");
+    let blocking = g.field("blocking");
+    let value = g.field("check");
     match value.map(|v| (v, v.kind())) {
         Some((check, Kind::Object(_) | Kind::Array(_))) => {
             let has = |k: &str| check.as_object().is_some_and(|o| o.has_field(k));

@@ -27,7 +27,6 @@ mod hooks;
 #[cfg(test)]
 mod json_gen;
 use crate::js;
-use crate::js::Field as _;
 mod lane;
 mod paths;
 mod presized;
@@ -296,11 +295,7 @@ impl<'t> ParsedManifest<'t> {
     /// Those of [`parse_manifest`]: `MANIFEST_TOO_LARGE`, `MANIFEST_TOO_DEEP`,
     /// `MANIFEST_INVALID_JSON`.
     pub fn parse(text: &'t str) -> Result<Self, crate::Error> {
-        let root = match bounds::parse_read(text)? {
-            Ok(read) => Root::Read(read),
-            Err(parsed) => Root::Parsed(parsed),
-        };
-        Ok(ParsedManifest { root })
+        bounds::parse_root(text).map(|root| ParsedManifest { root })
     }
 
     /// [`validate_capability`] of this manifest.
@@ -415,11 +410,7 @@ pub fn validate_body(body: Body, manifest: &serde_json::Value) -> Vec<Diagnostic
 
 /// [`validate_body`] on a value within the depth bound.
 fn body_errors<J: Json>(body: Body, manifest: &J) -> Vec<Diagnostic> {
-    let id = manifest
-        .as_object()
-        .and_then(|m| m.member("id"))
-        .and_then(Json::as_str)
-        .unwrap_or("");
+    let id = manifest.field("id").and_then(Json::as_str).unwrap_or("");
     let mut sink = Sink::new(id);
     if manifest.is_null() && body != Body::Reviewer {
         sink.push(code::WRONG_TYPE, "", "capability must be a JSON object");
