@@ -159,12 +159,17 @@ impl ConfinedRoot<'_> {
     pub(crate) fn append(&self, parts: &[&str]) -> String {
         let len = parts.iter().map(|p| p.len()).sum::<usize>();
         let mut out = String::with_capacity(self.resolved.len() + 1 + len);
+        self.append_to(&mut out, parts);
+        out
+    }
+
+    /// Appends [`Self::append`]'s destination to `out`.
+    pub(crate) fn append_to(&self, out: &mut String, parts: &[&str]) {
         out.push_str(&self.resolved);
         out.push('/');
         for part in parts {
             out.push_str(part);
         }
-        out
     }
 
     /// Whether [`Self::dest_of`] takes its plain path for `parts`: the root is neither empty

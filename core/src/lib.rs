@@ -70,9 +70,9 @@ pub use layout::{
 };
 pub use manifest::{ArtifactLayout, Capability, ConfigHome, LayoutEntry, RuntimeDescriptor};
 pub use plan::{
-    InstallManifestRecord, Inventory, Placement, Plan, PlanCounts, PlanDecision, PlanRequest,
-    PlanSet, ProfileSelection, Routers, UninstallItem, decide_install_plan, derive_routers,
-    resolve_install_plan, resolve_install_plans,
+    InstallManifestRecord, Inventory, Placement, PlacementIter, Placements, Plan, PlanCounts,
+    PlanDecision, PlanRequest, PlanSet, ProfileSelection, Routers, UninstallItem,
+    decide_install_plan, derive_routers, resolve_install_plan, resolve_install_plans,
 };
 pub use profile::{ProfileSources, ResolvedProfile, resolve_profile};
 pub use registry::{Overlay, Registry};

@@ -20,14 +20,16 @@ use crate::path;
 use crate::registry::Registry;
 use crate::scope::{ResolvedScope, lookup_runtime};
 use crate::trigger::{ShadowedBy, Stems, Trigger, has_duplicates, surface_of};
-use crate::vocab::{ArtifactKindName, CommandStyle, ConverterName, SandboxTier, Scope};
+use crate::vocab::{ArtifactKindName, CommandStyle, SandboxTier, Scope};
 
 mod decide;
 mod placement;
+mod placements;
 
 pub use decide::{Inventory, PlanCounts, PlanDecision, decide_install_plan};
 pub use placement::{Routers, derive_routers};
 use placement::{is_plain_stem, routing_applies};
+pub use placements::{Placement, PlacementIter, Placements};
 
 /// Install-profile allow-lists; `None` installs everything of that class.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -70,23 +72,6 @@ pub struct PlanRequest {
     /// Install-profile selection; `None` = full.
     #[serde(default)]
     pub profile: Option<ProfileSelection>,
-}
-
-/// One file the installer writes.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Placement {
-    /// The artifact kind.
-    pub kind: ArtifactKindName,
-    /// The source stem.
-    pub stem: String,
-    /// Source path relative to the package root (`commands/gsd/<stem>.md`, `agents/<stem>.md`;
-    /// `agents/` for the Kimi root agent, which is generated from the whole agent set).
-    pub source: String,
-    /// Absolute destination, confined to the kind's root.
-    pub destination: String,
-    /// Body converter by closed name (`None`: copied as is).
-    pub converter: Option<ConverterName>,
 }
 
 /// One directory the uninstaller clears.
@@ -132,7 +117,7 @@ pub struct Plan {
     /// The layout kinds, in descriptor order.
     pub kinds: Vec<ArtifactKind>,
     /// Every file to write, by kind (layout order) then stem (inventory order).
-    pub placements: Vec<Placement>,
+    pub placements: Placements,
     /// What an uninstall clears.
     pub uninstall: Vec<UninstallItem>,
     /// The trigger surface at this scope.

@@ -144,11 +144,7 @@ fn compare(
         Err(err) => return vec![format!("{what}: our plan failed: {err}")],
     };
     let mut differences = Vec::new();
-    let ours: Vec<&str> = plan
-        .placements
-        .iter()
-        .map(|p| p.destination.as_str())
-        .collect();
+    let ours: Vec<&str> = plan.placements.iter().map(|p| p.destination).collect();
     let our_set: BTreeSet<String> = ours.iter().map(|d| (*d).to_owned()).collect();
     if our_set.len() != ours.len() {
         differences.push(format!("{what}: duplicate destinations in our plan"));
@@ -269,7 +265,7 @@ fn nested_skills_are_duplicated_under_every_owning_router_only_for_full_selectio
         .placements
         .iter()
         .filter(|p| p.stem == "spec-phase")
-        .map(|p| p.destination.as_str())
+        .map(|p| p.destination)
         .collect();
     assert_eq!(
         spec,

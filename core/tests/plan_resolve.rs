@@ -33,10 +33,7 @@ fn plan_err(req: &PlanRequest) -> gsd_core::Error {
 }
 
 fn destinations(plan: &Plan) -> Vec<&str> {
-    plan.placements
-        .iter()
-        .map(|p| p.destination.as_str())
-        .collect()
+    plan.placements.iter().map(|p| p.destination).collect()
 }
 
 #[test]
@@ -55,8 +52,14 @@ fn claude_local_installs_flat_commands_and_agents() {
             "/work/p/.claude/agents/gsd-executor.md"
         ]
     );
-    assert_eq!(p.placements[0].source, "commands/gsd/help.md");
-    assert_eq!(p.placements[2].source, "agents/gsd-executor.md");
+    assert_eq!(
+        p.placements.get(0).expect("placement").source,
+        "commands/gsd/help.md"
+    );
+    assert_eq!(
+        p.placements.get(2).expect("placement").source,
+        "agents/gsd-executor.md"
+    );
     let uninstall: Vec<&str> = p.uninstall.iter().map(|u| u.dest_dir.as_str()).collect();
     assert_eq!(
         uninstall,
@@ -72,16 +75,18 @@ fn claude_local_installs_flat_commands_and_agents() {
 fn claude_global_installs_skills_with_a_converter() {
     let p = plan("claude", Scope::Global);
     assert_eq!(
-        p.placements[0].destination,
+        p.placements.get(0).expect("placement").destination,
         "/home/u/.claude/skills/gsd-help/SKILL.md"
     );
     assert_eq!(
-        p.placements[0]
+        p.placements
+            .get(0)
+            .expect("placement")
             .converter
             .map(gsd_core::vocab::ConverterName::as_str),
         Some("convertClaudeCommandToClaudeSkill")
     );
-    assert_eq!(p.placements[2].converter, None);
+    assert_eq!(p.placements.get(2).expect("placement").converter, None);
     assert!(
         p.diagnostics.is_empty(),
         "one kind per trigger in one scope"
@@ -270,7 +275,7 @@ fn kimi_writes_a_root_agent_and_copilot_renames_agents() {
         .placements
         .iter()
         .filter(|x| x.kind == gsd_core::vocab::ArtifactKindName::KimiAgents)
-        .map(|x| (x.destination.as_str(), x.source.as_str()))
+        .map(|x| (x.destination, x.source))
         .collect();
     assert_eq!(
         kimi,

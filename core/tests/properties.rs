@@ -209,7 +209,10 @@ fn adding_stems_never_changes_existing_entries(
         &request(runtime, Scope::Local, all.clone(), all),
     );
     let placements_kept = match (small_plan, large_plan) {
-        (Ok(s), Ok(l)) => s.placements.iter().all(|p| l.placements.contains(p)),
+        (Ok(s), Ok(l)) => s
+            .placements
+            .iter()
+            .all(|p| l.placements.iter().any(|q| q == p)),
         (Err(s), Err(l)) => s == l,
         _ => false,
     };

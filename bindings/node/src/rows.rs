@@ -16,7 +16,7 @@
 //! without building the strings here at all. When the stems are the inventory's own
 //! list, which `index.js` holds, they do not cross either.
 
-use gsd_core::{Placement, Trigger};
+use gsd_core::{Placement, Placements, Trigger};
 use serde::Serialize;
 
 /// A placement as `[kind, stem, source, destination, converter]`.
@@ -42,7 +42,7 @@ type TriggerRow<'a> = (
 );
 
 /// One placement as a row.
-fn placement_row(p: &Placement) -> PlacementRow<'_> {
+fn placement_row(p: Placement<'_>) -> PlacementRow<'_> {
     // Destructured in full so a field added to `Placement` fails to compile here.
     let Placement {
         kind,
@@ -51,7 +51,7 @@ fn placement_row(p: &Placement) -> PlacementRow<'_> {
         destination,
         converter,
     } = p;
-    (*kind, stem, source, destination, *converter)
+    (kind, stem, source, destination, converter)
 }
 
 /// One trigger as a row.
@@ -79,7 +79,7 @@ fn trigger_row(t: &Trigger) -> TriggerRow<'_> {
 }
 
 /// The rows of a list of placements.
-pub fn placements(list: &[Placement]) -> impl Serialize + '_ {
+pub fn placements(list: &Placements) -> impl Serialize + '_ {
     list.iter().map(placement_row).collect::<Vec<_>>()
 }
 
@@ -128,7 +128,7 @@ fn registration_name(registration: gsd_core::Registration) -> &'static str {
 
 /// The placement rows as fields text (five per placement), or `None` when a value holds
 /// NUL or U+0001.
-pub fn placement_fields(list: &[Placement]) -> Option<String> {
+pub fn placement_fields(list: &Placements) -> Option<String> {
     let mut out = Fields::with_capacity(list.len() * 96);
     for p in list {
         let (kind, stem, source, destination, converter) = placement_row(p);
@@ -688,10 +688,19 @@ mod tests {
         assert!(super::placement_fields(&plan("/home/u").placements).is_some());
         for home in ["/home/a\0b", "/home/a\u{1}b"] {
             let plan = plan(home);
-            assert!(plan.placements[0].destination.starts_with(home));
+            assert!(
+                plan.placements
+                    .get(0)
+                    .expect("placement")
+                    .destination
+                    .starts_with(home)
+            );
             assert_eq!(super::placement_fields(&plan.placements), None, "{home:?}");
         }
-        assert_eq!(super::placement_fields(&[]).as_deref(), Some("\0"));
+        assert_eq!(
+            super::placement_fields(&gsd_core::Placements::default()).as_deref(),
+            Some("\0")
+        );
     }
 
     /// The values of a keyed record in key order, nested objects flattened.

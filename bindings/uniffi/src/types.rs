@@ -211,13 +211,13 @@ pub struct Placement {
     pub converter: Option<String>,
 }
 
-impl From<&gsd_core::Placement> for Placement {
-    fn from(p: &gsd_core::Placement) -> Self {
+impl From<gsd_core::Placement<'_>> for Placement {
+    fn from(p: gsd_core::Placement<'_>) -> Self {
         Self {
             kind: wire(&p.kind),
-            stem: p.stem.clone(),
-            source: p.source.clone(),
-            destination: p.destination.clone(),
+            stem: p.stem.to_owned(),
+            source: p.source.to_owned(),
+            destination: p.destination.to_owned(),
             converter: p.converter.as_ref().map(wire),
         }
     }

@@ -24,13 +24,21 @@ use crate::manifest::RuntimeDescriptor;
 use crate::registry::Registry;
 use crate::scope::{lookup_runtime, scope_of};
 use crate::trigger::{Stems, Trigger, TriggerSurface, has_duplicates, surface_counts};
+
+/// The bytes [`PlanDecision::placements`] reserves per placement for its stem (twice: as
+/// the stem, and in the source), beyond the root: a little over the first-party stems' 18.
+const AVERAGE_STEM: usize = 20;
+/// The bytes of a source beyond its stem (`commands/gsd/`, `.md`).
+const SOURCE_PARTS: usize = 16;
+/// The bytes of a destination beyond its root and stem (`/`, a prefix, `/SKILL.md`).
+const DEST_PARTS: usize = 16;
 use crate::vocab::{ArtifactKindName, Scope};
 
 use super::placement::{
     agent_file_extension, nested_skills_count, placements_checked, placements_plain, plain_count,
 };
 use super::{
-    Inputs, InstallManifestRecord, Placement, Plan, ProfileSelection, UninstallItem, check_cwd,
+    Inputs, InstallManifestRecord, Placements, Plan, ProfileSelection, UninstallItem, check_cwd,
     check_stems, select, shadow_diagnostics, trigger_routers,
 };
 
@@ -138,7 +146,7 @@ pub struct PlanDecision<'a> {
     /// into `head.kinds`, built (and checked) at decision time; every other kind's
     /// destinations are its root plus plain relative parts, built on demand. Usually empty
     /// (nothing allocated).
-    checked: Vec<(usize, Vec<Placement>)>,
+    checked: Vec<(usize, Placements)>,
     head: Plan,
     counts: PlanCounts,
 }
@@ -202,7 +210,7 @@ pub(super) fn decide<'a>(
         if let Some(count) = plain_count(&root, kind, agent_ext, &inputs, &commands, &agents) {
             placements += count;
         } else {
-            let mut out = Vec::new();
+            let mut out = Placements::default();
             placements_checked(
                 &mut out, &root, kind, agent_ext, &inputs, &commands, &agents,
             )?;
@@ -232,7 +240,7 @@ pub(super) fn decide<'a>(
             })
             .collect(),
         kinds: layout_kinds,
-        placements: Vec::new(),
+        placements: Placements::default(),
         triggers: Vec::new(),
         install_manifest: InstallManifestRecord {
             manifest_version: crate::install_manifest::MANIFEST_SCHEMA_VERSION,
@@ -274,11 +282,18 @@ impl PlanDecision<'_> {
 
     /// Every file to write, by kind (layout order) then stem (inventory order).
     #[must_use]
-    pub fn placements(&self) -> Vec<Placement> {
-        let mut out = Vec::with_capacity(self.counts.placements);
+    pub fn placements(&self) -> Placements {
+        // Room for a stem, a source and a destination under the longest root per placement,
+        // so the buffer seldom grows.
+        let root = self.head.kinds.iter().map(|k| k.dest_dir.len()).max();
+        let per_placement = 2 * AVERAGE_STEM + SOURCE_PARTS + root.unwrap_or(0) + DEST_PARTS;
+        let mut out = Placements::with_capacity(
+            self.counts.placements,
+            self.counts.placements * per_placement,
+        );
         for (index, kind) in self.head.kinds.iter().enumerate() {
             match self.checked.iter().find(|(i, _)| *i == index) {
-                Some((_, list)) => out.extend(list.iter().cloned()),
+                Some((_, list)) => out.append(list),
                 None => placements_plain(
                     &mut out,
                     &ConfinedRoot::resolved(self.inputs.cwd, &kind.dest_dir),
@@ -378,7 +393,7 @@ mod tests {
         .expect("decision");
         let indices: Vec<usize> = decision.checked.iter().map(|(i, _)| *i).collect();
         assert_eq!(indices, [1, 3], "the odd prefixes are resolved");
-        let mut expected = Vec::new();
+        let mut expected = Placements::default();
         for kind in &decision.head.kinds {
             placements_checked(
                 &mut expected,
@@ -392,7 +407,10 @@ mod tests {
             .expect("placements");
         }
         assert_eq!(expected.len(), 9);
-        assert_eq!(expected[2].destination, "/w/.claude/commands/gsd-help.md");
+        assert_eq!(
+            expected.get(2).expect("third").destination,
+            "/w/.claude/commands/gsd-help.md"
+        );
         assert_eq!(decision.counts().placements, expected.len());
         assert_eq!(decision.placements(), expected);
     }

@@ -22,13 +22,12 @@ use serde::Serialize;
 use crate::error::{Error, ErrorCode};
 use crate::layout::{ArtifactKind, ConfinedRoot, is_namespaced_by_dir};
 use crate::manifest::RuntimeDescriptor;
-use crate::path;
 use crate::profile::{CommandSource, parse_requires};
 use crate::trigger::Stems;
 use crate::vocab::{ArtifactKindName, Nesting};
 use crate::words;
 
-use super::{Inputs, Placement};
+use super::{Inputs, Placements};
 
 /// The file stem of the Kimi root agent (`gsd.yaml`, `gsd.md`).
 const KIMI_ROOT: &str = "gsd";
@@ -158,11 +157,15 @@ enum Source<'s> {
 }
 
 impl Source<'_> {
-    fn path(self) -> String {
-        match self {
-            Source::Command(stem) => path::concat(&["commands/gsd/", stem, ".md"]),
-            Source::Agent(stem) => path::concat(&["agents/", stem, ".md"]),
-            Source::KimiRoot => KIMI_ROOT_SOURCE.to_owned(),
+    /// Appends the source path to `out`.
+    fn write(self, out: &mut String) {
+        let parts: &[&str] = match self {
+            Source::Command(stem) => &["commands/gsd/", stem, ".md"],
+            Source::Agent(stem) => &["agents/", stem, ".md"],
+            Source::KimiRoot => &[KIMI_ROOT_SOURCE],
+        };
+        for part in parts {
+            out.push_str(part);
         }
     }
 }
@@ -171,7 +174,7 @@ impl Source<'_> {
 /// each destination resolved and confined under the kind's root ([`ConfinedRoot::dest_of`];
 /// `root` is `kind.dest_dir` resolved against `inputs.cwd`).
 pub(crate) fn placements_checked(
-    out: &mut Vec<Placement>,
+    out: &mut Placements,
     root: &ConfinedRoot<'_>,
     kind: &ArtifactKind,
     agent_ext: &str,
@@ -186,7 +189,14 @@ pub(crate) fn placements_checked(
         commands,
         agents,
         &mut |stem, source, relative| {
-            out.push(placement(kind, stem, source, root.dest_of(relative)?));
+            let destination = root.dest_of(relative)?;
+            out.push_with(
+                kind.kind,
+                kind.converter,
+                stem,
+                |text| source.write(text),
+                |text| text.push_str(&destination),
+            );
             Ok(())
         },
     )
@@ -195,7 +205,7 @@ pub(crate) fn placements_checked(
 /// [`placements_checked`] for a kind whose destinations [`plain_count`] admitted: each is
 /// the root plus its relative parts, so nothing can fail.
 pub(crate) fn placements_plain(
-    out: &mut Vec<Placement>,
+    out: &mut Placements,
     root: &ConfinedRoot<'_>,
     kind: &ArtifactKind,
     agent_ext: &str,
@@ -210,28 +220,19 @@ pub(crate) fn placements_plain(
         commands,
         agents,
         &mut |stem, source, relative| {
-            out.push(placement(kind, stem, source, root.append(relative)));
+            out.push_with(
+                kind.kind,
+                kind.converter,
+                stem,
+                |text| source.write(text),
+                |text| root.append_to(text, relative),
+            );
             Ok(())
         },
     );
     match walked {
         Ok(()) => {}
         Err(never) => match never {},
-    }
-}
-
-fn placement(
-    kind: &ArtifactKind,
-    stem: &str,
-    source: Source<'_>,
-    destination: String,
-) -> Placement {
-    Placement {
-        kind: kind.kind,
-        stem: stem.to_owned(),
-        source: source.path(),
-        destination,
-        converter: kind.converter,
     }
 }
 
@@ -533,7 +534,7 @@ mod tests {
                                 dest_dir: root.into(),
                             };
                             let confined = ConfinedRoot::new(inputs.cwd, &kind.dest_dir);
-                            let mut checked = Vec::new();
+                            let mut checked = Placements::default();
                             let resolved = placements_checked(
                                 &mut checked,
                                 &confined,
@@ -555,7 +556,7 @@ mod tests {
                                 continue;
                             };
                             admitted += 1;
-                            let mut plain = Vec::new();
+                            let mut plain = Placements::default();
                             placements_plain(
                                 &mut plain,
                                 &confined,

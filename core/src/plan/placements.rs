@@ -1,0 +1,367 @@
+//! [`Placements`]: every file a plan writes, their strings kept in one buffer.
+//!
+//! A claude plan has 136 placements; with three owned strings each, building and dropping
+//! a whole plan was mostly the allocator's work (`docs/performance.md`, "Where a whole
+//! native plan goes"). Here a list keeps every stem, source and destination in one `String`
+//! and each placement as three offsets into it, so a list of any length allocates twice
+//! (plus the buffers' growth), and a [`Placement`] is a borrowed, `Copy` view.
+
+use std::fmt;
+use std::iter::FusedIterator;
+
+use serde::{Serialize, Serializer};
+
+use crate::vocab::{ArtifactKindName, ConverterName};
+
+/// One file the installer writes: a view into its plan's [`Placements`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Placement<'p> {
+    /// The artifact kind.
+    pub kind: ArtifactKindName,
+    /// The source stem.
+    pub stem: &'p str,
+    /// Source path relative to the package root (`commands/gsd/<stem>.md`, `agents/<stem>.md`;
+    /// `agents/` for the Kimi root agent, which is generated from the whole agent set).
+    pub source: &'p str,
+    /// Absolute destination, confined to the kind's root.
+    pub destination: &'p str,
+    /// Body converter by closed name (`None`: copied as is).
+    pub converter: Option<ConverterName>,
+}
+
+/// Where one placement's strings end in the buffer; its stem starts where the previous
+/// placement's destination ends (at 0 for the first).
+#[derive(Debug, Clone, Copy)]
+struct Row {
+    kind: ArtifactKindName,
+    converter: Option<ConverterName>,
+    stem_end: usize,
+    source_end: usize,
+    end: usize,
+}
+
+/// Every file a plan writes, in order: a list of [`Placement`]s read with [`Self::iter`]
+/// or [`Self::get`]. Serializes as the JSON array of its placements; two lists are equal
+/// when their placements are.
+#[derive(Clone, Default)]
+pub struct Placements {
+    text: String,
+    rows: Vec<Row>,
+}
+
+impl Placements {
+    /// An empty list with room for `rows` placements of `text` bytes in all.
+    pub(crate) fn with_capacity(rows: usize, text: usize) -> Self {
+        Placements {
+            text: String::with_capacity(text),
+            rows: Vec::with_capacity(rows),
+        }
+    }
+
+    /// Appends one placement: `stem`, then the source and the destination that `source`
+    /// and `destination` append to the buffer they are given.
+    pub(crate) fn push_with(
+        &mut self,
+        kind: ArtifactKindName,
+        converter: Option<ConverterName>,
+        stem: &str,
+        source: impl FnOnce(&mut String),
+        destination: impl FnOnce(&mut String),
+    ) {
+        self.text.push_str(stem);
+        let stem_end = self.text.len();
+        source(&mut self.text);
+        let source_end = self.text.len();
+        destination(&mut self.text);
+        self.rows.push(Row {
+            kind,
+            converter,
+            stem_end,
+            source_end,
+            end: self.text.len(),
+        });
+    }
+
+    /// Appends a copy of `placement`.
+    pub fn push(&mut self, placement: Placement<'_>) {
+        self.push_with(
+            placement.kind,
+            placement.converter,
+            placement.stem,
+            |text| text.push_str(placement.source),
+            |text| text.push_str(placement.destination),
+        );
+    }
+
+    /// Appends every placement of `other`, in order.
+    pub fn append(&mut self, other: &Placements) {
+        let offset = self.text.len();
+        self.text.push_str(&other.text);
+        self.rows.extend(other.rows.iter().map(|row| Row {
+            stem_end: row.stem_end + offset,
+            source_end: row.source_end + offset,
+            end: row.end + offset,
+            ..*row
+        }));
+    }
+
+    /// Removes every placement, keeping the buffers' room.
+    pub fn clear(&mut self) {
+        self.text.clear();
+        self.rows.clear();
+    }
+
+    /// How many placements the list has.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// Whether the list has no placement.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// The placement at `index`, if there is one.
+    #[must_use]
+    pub fn get(&self, index: usize) -> Option<Placement<'_>> {
+        let row = self.rows.get(index)?;
+        let start = match index.checked_sub(1) {
+            Some(previous) => self.rows[previous].end,
+            None => 0,
+        };
+        Some(self.view(start, row))
+    }
+
+    /// Every placement, in order.
+    #[must_use]
+    pub fn iter(&self) -> PlacementIter<'_> {
+        PlacementIter {
+            list: self,
+            front: 0,
+            back: self.rows.len(),
+        }
+    }
+
+    fn view(&self, start: usize, row: &Row) -> Placement<'_> {
+        Placement {
+            kind: row.kind,
+            stem: &self.text[start..row.stem_end],
+            source: &self.text[row.stem_end..row.source_end],
+            destination: &self.text[row.source_end..row.end],
+            converter: row.converter,
+        }
+    }
+}
+
+/// The placements of a [`Placements`], in order ([`Placements::iter`]).
+#[derive(Clone)]
+pub struct PlacementIter<'p> {
+    list: &'p Placements,
+    front: usize,
+    back: usize,
+}
+
+impl<'p> Iterator for PlacementIter<'p> {
+    type Item = Placement<'p>;
+
+    fn next(&mut self) -> Option<Placement<'p>> {
+        if self.front == self.back {
+            return None;
+        }
+        let item = self.list.get(self.front);
+        self.front += 1;
+        item
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.back - self.front;
+        (left, Some(left))
+    }
+}
+
+impl DoubleEndedIterator for PlacementIter<'_> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        if self.front == self.back {
+            return None;
+        }
+        self.back -= 1;
+        self.list.get(self.back)
+    }
+}
+
+impl ExactSizeIterator for PlacementIter<'_> {}
+
+impl FusedIterator for PlacementIter<'_> {}
+
+impl fmt::Debug for PlacementIter<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PlacementIter")
+            .field("front", &self.front)
+            .field("back", &self.back)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'p> IntoIterator for &'p Placements {
+    type Item = Placement<'p>;
+    type IntoIter = PlacementIter<'p>;
+
+    fn into_iter(self) -> PlacementIter<'p> {
+        self.iter()
+    }
+}
+
+impl<'a> Extend<Placement<'a>> for Placements {
+    fn extend<I: IntoIterator<Item = Placement<'a>>>(&mut self, placements: I) {
+        for placement in placements {
+            self.push(placement);
+        }
+    }
+}
+
+impl<'a> FromIterator<Placement<'a>> for Placements {
+    fn from_iter<I: IntoIterator<Item = Placement<'a>>>(placements: I) -> Self {
+        let mut list = Placements::default();
+        list.extend(placements);
+        list
+    }
+}
+
+impl PartialEq for Placements {
+    fn eq(&self, other: &Self) -> bool {
+        self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for Placements {}
+
+impl fmt::Debug for Placements {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl Serialize for Placements {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(i: usize) -> (String, String, String) {
+        (
+            format!("gsd-{i}"),
+            format!("commands/gsd/gsd-{i}.md"),
+            format!("/home/u/.claude/commands/gsd/gsd-{i}.md"),
+        )
+    }
+
+    fn view(s: &(String, String, String), kind: ArtifactKindName) -> Placement<'_> {
+        Placement {
+            kind,
+            stem: &s.0,
+            source: &s.1,
+            destination: &s.2,
+            converter: None,
+        }
+    }
+
+    #[test]
+    fn every_placement_reads_back_as_pushed() {
+        let owned: Vec<_> = (0..5).map(sample).collect();
+        let list: Placements = owned
+            .iter()
+            .map(|s| view(s, ArtifactKindName::Commands))
+            .collect();
+        assert_eq!(list.len(), 5);
+        assert!(!list.is_empty());
+        for (i, s) in owned.iter().enumerate() {
+            assert_eq!(list.get(i), Some(view(s, ArtifactKindName::Commands)));
+        }
+        assert_eq!(list.get(5), None);
+        let forward: Vec<_> = list.iter().map(|p| p.stem).collect();
+        assert_eq!(forward, ["gsd-0", "gsd-1", "gsd-2", "gsd-3", "gsd-4"]);
+        let backward: Vec<_> = list.iter().rev().map(|p| p.stem).collect();
+        assert_eq!(backward, ["gsd-4", "gsd-3", "gsd-2", "gsd-1", "gsd-0"]);
+        let mut both = list.iter();
+        assert_eq!(both.len(), 5);
+        assert_eq!(both.next().map(|p| p.stem), Some("gsd-0"));
+        assert_eq!(both.next_back().map(|p| p.stem), Some("gsd-4"));
+        assert_eq!(both.len(), 3);
+        assert_eq!(both.count(), 3);
+    }
+
+    #[test]
+    fn an_appended_list_keeps_its_strings() {
+        let owned: Vec<_> = (0..4).map(sample).collect();
+        let mut first: Placements = owned[..2]
+            .iter()
+            .map(|s| view(s, ArtifactKindName::Commands))
+            .collect();
+        let second: Placements = owned[2..]
+            .iter()
+            .map(|s| view(s, ArtifactKindName::Agents))
+            .collect();
+        first.append(&second);
+        let expected: Vec<_> = owned
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let kind = if i < 2 {
+                    ArtifactKindName::Commands
+                } else {
+                    ArtifactKindName::Agents
+                };
+                view(s, kind)
+            })
+            .collect();
+        assert_eq!(first.iter().collect::<Vec<_>>(), expected);
+    }
+
+    #[test]
+    fn equal_lists_compare_equal_however_they_were_built() {
+        let owned: Vec<_> = (0..3).map(sample).collect();
+        let pushed: Placements = owned
+            .iter()
+            .map(|s| view(s, ArtifactKindName::Skills))
+            .collect();
+        let mut roomy = Placements::with_capacity(10, 4096);
+        roomy.append(&pushed);
+        assert_eq!(pushed, roomy);
+        let mut shorter = pushed.clone();
+        shorter.rows.pop();
+        assert_ne!(pushed, shorter);
+        // Same bytes in the buffer, split at other places: not equal.
+        let mut moved = pushed.clone();
+        moved.rows[0].stem_end -= 1;
+        assert_ne!(pushed, moved);
+    }
+
+    #[test]
+    fn serializes_as_the_array_of_its_placements() {
+        let owned = sample(7);
+        let list: Placements = [view(&owned, ArtifactKindName::Commands)]
+            .into_iter()
+            .collect();
+        assert_eq!(
+            serde_json::to_value(&list).expect("serializes"),
+            serde_json::json!([{
+                "kind": "commands",
+                "stem": "gsd-7",
+                "source": "commands/gsd/gsd-7.md",
+                "destination": "/home/u/.claude/commands/gsd/gsd-7.md",
+                "converter": null,
+            }])
+        );
+        assert_eq!(
+            format!("{list:?}"),
+            format!("[{:?}]", view(&owned, ArtifactKindName::Commands))
+        );
+    }
+}
