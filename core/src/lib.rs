@@ -32,6 +32,7 @@ mod js;
 mod json;
 pub mod layout;
 pub mod manifest;
+mod packed;
 pub mod path;
 pub mod plan;
 pub mod profile;
@@ -93,8 +94,8 @@ pub use surface::{
     SurfaceFacts, host_probe_paths, probe_requests, resolve_installed_surfaces,
 };
 pub use trigger::{
-    Registration, ShadowedBy, Trigger, TriggerInput, TriggerParts, TriggerSurface,
-    resolve_trigger_surface,
+    Registration, ShadowedBy, Trigger, TriggerInput, TriggerIter, TriggerParts, TriggerSurface,
+    Triggers, resolve_trigger_surface,
 };
 pub use validate::{
     Body, ParsedManifest, parse_manifest, validate_body, validate_capability, warning_records,

@@ -19,7 +19,7 @@ use crate::layout::ArtifactKind;
 use crate::path;
 use crate::registry::Registry;
 use crate::scope::{ResolvedScope, lookup_runtime};
-use crate::trigger::{ShadowedBy, Stems, Trigger, has_duplicates, surface_of};
+use crate::trigger::{ShadowedBy, Stems, Trigger, Triggers, has_duplicates, surface_of};
 use crate::vocab::{ArtifactKindName, CommandStyle, SandboxTier, Scope};
 
 mod decide;
@@ -121,7 +121,7 @@ pub struct Plan {
     /// What an uninstall clears.
     pub uninstall: Vec<UninstallItem>,
     /// The trigger surface at this scope.
-    pub triggers: Vec<Trigger>,
+    pub triggers: Triggers,
     /// The install-manifest record.
     pub install_manifest: InstallManifestRecord,
     /// Typed findings (e.g. `trigger_shadowed`).
@@ -135,7 +135,7 @@ pub struct PlanSet {
     /// One plan per scope, in `SCOPE_ORDER`.
     pub plans: Vec<Plan>,
     /// The trigger surface across every planned scope (cross-scope shadowing included).
-    pub triggers: Vec<Trigger>,
+    pub triggers: Triggers,
     /// `trigger_shadowed` warnings of the combined surface.
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -252,7 +252,7 @@ fn trigger_routers<'a>(inputs: &Inputs<'a>) -> &'a [String] {
 }
 
 /// One `trigger_shadowed` warning per shadowed candidate.
-pub fn shadow_diagnostics(runtime: &str, triggers: &[Trigger]) -> Vec<Diagnostic> {
+pub fn shadow_diagnostics(runtime: &str, triggers: &Triggers) -> Vec<Diagnostic> {
     let mut out = Vec::with_capacity(triggers.iter().filter(|t| t.shadowed_by.is_some()).count());
     for t in triggers {
         let Some(by) = t.shadowed_by else {
@@ -260,7 +260,7 @@ pub fn shadow_diagnostics(runtime: &str, triggers: &[Trigger]) -> Vec<Diagnostic
         };
         let message = path::concat(&[
             "trigger '",
-            &t.trigger,
+            t.trigger,
             "' of ",
             t.scope.as_str(),
             " ",
@@ -281,16 +281,16 @@ pub fn shadow_diagnostics(runtime: &str, triggers: &[Trigger]) -> Vec<Diagnostic
 
 /// `{trigger, kind, scope, destPath, shadowedBy: {kind, scope}}`, built as the map it
 /// serializes to (entries in this order), without going through `json!`.
-fn shadow_detail(t: &Trigger, by: ShadowedBy) -> Value {
+fn shadow_detail(t: Trigger<'_>, by: ShadowedBy) -> Value {
     let text = |s: &str| Value::String(s.to_owned());
     let mut shadowed_by = Map::with_capacity(2);
     shadowed_by.insert("kind".to_owned(), text(by.kind.as_str()));
     shadowed_by.insert("scope".to_owned(), text(by.scope.as_str()));
     let mut detail = Map::with_capacity(5);
-    detail.insert("trigger".to_owned(), text(&t.trigger));
+    detail.insert("trigger".to_owned(), text(t.trigger));
     detail.insert("kind".to_owned(), text(t.kind.as_str()));
     detail.insert("scope".to_owned(), text(t.scope.as_str()));
-    detail.insert("destPath".to_owned(), text(&t.dest_path));
+    detail.insert("destPath".to_owned(), text(t.dest_path));
     detail.insert("shadowedBy".to_owned(), Value::Object(shadowed_by));
     Value::Object(detail)
 }
@@ -415,10 +415,10 @@ mod tests {
     #[test]
     fn shadow_detail_is_the_documented_object() {
         let t = Trigger {
-            trigger: "gsd-help".into(),
+            trigger: "gsd-help",
             kind: TriggerKind::Commands,
             scope: Scope::Local,
-            dest_path: "commands/gsd/help.md".into(),
+            dest_path: "commands/gsd/help.md",
             registration: crate::trigger::Registration::Direct,
             router_trigger: None,
             shadowed_by: Some(ShadowedBy {
@@ -426,7 +426,7 @@ mod tests {
                 scope: Scope::Global,
             }),
         };
-        let diagnostics = shadow_diagnostics("claude", std::slice::from_ref(&t));
+        let diagnostics = shadow_diagnostics("claude", &[t].into_iter().collect());
         assert_eq!(
             diagnostics[0].message,
             "trigger 'gsd-help' of local commands is shadowed by global skills"

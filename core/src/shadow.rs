@@ -298,8 +298,8 @@ pub fn shadow_report_of(registry: &Registry, surface: &InstalledRuntimeSurface) 
         let winner_prefix = prefix_of(by.scope, by.kind);
         let shadowed_prefix = prefix_of(t.scope, t.kind);
         let (Some(winner_stem), Some(shadowed_stem)) = (
-            stem_of(&t.trigger, winner_prefix.as_deref()),
-            stem_of(&t.trigger, shadowed_prefix.as_deref()),
+            stem_of(t.trigger, winner_prefix.as_deref()),
+            stem_of(t.trigger, shadowed_prefix.as_deref()),
         ) else {
             continue;
         };
@@ -308,7 +308,7 @@ pub fn shadow_report_of(registry: &Registry, surface: &InstalledRuntimeSurface) 
         };
         if has(by.scope, winner_stem) && has(t.scope, shadowed_stem) {
             triggers.push(ShadowedTrigger {
-                trigger: t.trigger.clone(),
+                trigger: t.trigger.to_owned(),
                 winner_kind: by.kind,
                 winner_scope: by.scope,
                 shadowed_kind: t.kind,

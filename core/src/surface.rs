@@ -25,7 +25,7 @@ use crate::layout::{compose_command_filename, is_namespaced_by_dir};
 use crate::path;
 use crate::registry::Registry;
 use crate::scope::{SCOPE_ORDER, resolve_scope, scope_probe_paths};
-use crate::trigger::{Trigger, TriggerInput, resolve_trigger_surface};
+use crate::trigger::{TriggerInput, Triggers, resolve_trigger_surface};
 use crate::vocab::{ArtifactKindName, Scope};
 
 /// Diagnostic code: a config home or its manifest is a symbolic link and was not followed.
@@ -102,7 +102,7 @@ pub struct InstalledRuntimeSurface {
     /// The global record, then the local one.
     pub scopes: Vec<InstalledScope>,
     /// The trigger surface over the installed scopes (empty when none is installed).
-    pub triggers: Vec<Trigger>,
+    pub triggers: Triggers,
 }
 
 /// The resolver's answer: the surfaces (the peer's value) plus findings about the inputs.
@@ -439,7 +439,7 @@ fn resolve_one(
         }
     }
     let triggers = if trigger_scopes.is_empty() {
-        Vec::new()
+        Triggers::default()
     } else {
         let input = TriggerInput {
             stems: stems.into_iter().collect(),

@@ -17,6 +17,10 @@ use crate::registry::Registry;
 use crate::scope::{SCOPE_ORDER, lookup_runtime};
 use crate::vocab::{Nesting, Scope, TriggerKind};
 
+mod list;
+
+pub use list::{Trigger, TriggerIter, Triggers};
+
 /// The source inventory the trigger surface is computed over.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -49,27 +53,6 @@ pub struct ShadowedBy {
     pub kind: TriggerKind,
     /// Winner's scope.
     pub scope: Scope,
-}
-
-/// One trigger candidate.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Trigger {
-    /// What the user types (without `/`): `prefix + stem`.
-    pub trigger: String,
-    /// The artifact kind bearing it.
-    pub kind: TriggerKind,
-    /// The scope it is installed at.
-    pub scope: Scope,
-    /// Destination relative to the config directory (`\` read as `/`); for `via-router`
-    /// skills this is still the flat path, as the peer reports it.
-    pub dest_path: String,
-    /// Direct or via a router.
-    pub registration: Registration,
-    /// The router's trigger when `via-router`.
-    pub router_trigger: Option<String>,
-    /// The winner, when this candidate loses; `None` for winners.
-    pub shadowed_by: Option<ShadowedBy>,
 }
 
 /// A list of stems as the plan reads it: a whole list borrowed as it was given (no copy),
@@ -178,7 +161,7 @@ pub fn resolve_trigger_surface(
     runtime: &str,
     scopes: &[Scope],
     input: &TriggerInput,
-) -> Result<Vec<Trigger>, Error> {
+) -> Result<Triggers, Error> {
     let descriptor = lookup_runtime(registry, runtime)?;
     Ok(surface_of(
         descriptor,
@@ -198,7 +181,7 @@ pub(crate) fn surface_of(
     stems: &Stems<'_>,
     routers: (&[String], &BTreeMap<String, Vec<String>>),
     distinct: bool,
-) -> Vec<Trigger> {
+) -> Triggers {
     TriggerSurface::new(descriptor, scopes, stems, routers, distinct).to_triggers()
 }
 
@@ -275,20 +258,6 @@ impl TriggerParts<'_> {
             Registration::ViaRouter
         } else {
             Registration::Direct
-        }
-    }
-
-    /// The candidate spelled out.
-    #[must_use]
-    pub fn to_trigger(&self) -> Trigger {
-        Trigger {
-            trigger: path::concat(&[self.prefix, self.stem]),
-            kind: self.kind,
-            scope: self.scope,
-            dest_path: path::concat(&[self.dest_head, self.stem, self.dest_ext]),
-            registration: self.registration(),
-            router_trigger: self.router.map(|r| path::concat(&[self.prefix, r])),
-            shadowed_by: self.shadowed_by,
         }
     }
 }
@@ -423,12 +392,36 @@ impl<'a> TriggerSurface<'a> {
         }
     }
 
-    /// Every candidate spelled out, in emission order.
+    /// Every candidate spelled out, in emission order ([`Triggers::push_parts`]).
     #[must_use]
-    pub fn to_triggers(&self) -> Vec<Trigger> {
-        let mut out = Vec::with_capacity(self.len());
-        self.for_each(|p| out.push(p.to_trigger()));
+    pub fn to_triggers(&self) -> Triggers {
+        let mut out = Triggers::with_capacity(self.len(), self.text_len());
+        self.for_each(|p| out.push_parts(p));
         out
+    }
+
+    /// The bytes of every string [`Self::to_triggers`] spells: per candidate the trigger
+    /// (prefix + stem), the destination (head + stem + extension) and, when routed, the
+    /// router's trigger (prefix + router).
+    fn text_len(&self) -> usize {
+        let stems: usize = self.stems.iter().map(str::len).sum();
+        let (routed, routers) = self
+            .routers
+            .iter()
+            .flatten()
+            .fold((0, 0), |(n, bytes), r| (n + 1, bytes + r.len()));
+        self.entries
+            .iter()
+            .map(|e| {
+                let fixed = e.prefix.len() + e.dest_head.len() + e.dest_ext.len();
+                let routing = if e.nested {
+                    routed * e.prefix.len() + routers
+                } else {
+                    0
+                };
+                self.stems.len() * fixed + 2 * stems + routing
+            })
+            .sum()
     }
 }
 
@@ -588,14 +581,20 @@ mod tests {
         .expect("surface");
         assert_eq!(surface.len(), 2);
         assert_eq!(
-            (surface[0].scope, surface[0].kind),
+            (
+                surface.get(0).expect("listed").scope,
+                surface.get(0).expect("listed").kind
+            ),
             (Scope::Global, TriggerKind::Skills)
         );
-        assert_eq!(surface[0].dest_path, "skills/gsd-help");
-        assert_eq!(surface[0].shadowed_by, None);
-        assert_eq!(surface[1].dest_path, "commands/gsd-help.md");
+        assert_eq!(surface.get(0).expect("listed").dest_path, "skills/gsd-help");
+        assert_eq!(surface.get(0).expect("listed").shadowed_by, None);
         assert_eq!(
-            surface[1].shadowed_by,
+            surface.get(1).expect("listed").dest_path,
+            "commands/gsd-help.md"
+        );
+        assert_eq!(
+            surface.get(1).expect("listed").shadowed_by,
             Some(ShadowedBy {
                 kind: TriggerKind::Skills,
                 scope: Scope::Global
@@ -660,6 +659,46 @@ mod tests {
         assert!(shadowed > 0, "some runtime shadows a trigger");
     }
 
+    /// The room [`TriggerSurface::to_triggers`] reserves is exactly the bytes it writes,
+    /// for every runtime and scope set, routed children included.
+    #[test]
+    fn reserved_text_is_the_spelled_text() {
+        let reg = Registry::first_party();
+        let input = stems(&["help", "plan", "ns-x", "update", "ns-long-router"]);
+        let child_to_routers = BTreeMap::from([
+            ("plan".to_owned(), vec!["ns-x".to_owned()]),
+            ("update".to_owned(), vec!["ns-long-router".to_owned()]),
+        ]);
+        let router_stems = ["ns-x".to_owned(), "ns-long-router".to_owned()];
+        let mut routed = 0;
+        for runtime in reg.runtime_ids() {
+            let descriptor = reg.runtime(runtime).expect("runtime");
+            for scopes in [
+                &[Scope::Global, Scope::Local][..],
+                &[Scope::Local],
+                &[Scope::Global],
+            ] {
+                let surface = TriggerSurface::new(
+                    descriptor,
+                    scopes,
+                    &Stems::All(&input.stems),
+                    (&router_stems, &child_to_routers),
+                    false,
+                );
+                let spelled: usize = surface
+                    .to_triggers()
+                    .iter()
+                    .map(|t| {
+                        routed += usize::from(t.router_trigger.is_some());
+                        t.trigger.len() + t.dest_path.len() + t.router_trigger.map_or(0, str::len)
+                    })
+                    .sum();
+                assert_eq!(surface.text_len(), spelled, "{runtime} {scopes:?}");
+            }
+        }
+        assert!(routed > 0, "some runtime routes a child");
+    }
+
     /// Spelled out, the parts give the values the peer's rules give: the trigger is the
     /// prefix and the stem, a command's destination its file (`.md`, no prefix when its
     /// directory names it), a skill's its directory, and a routed child names its router.
@@ -674,8 +713,15 @@ mod tests {
         let spelled = |runtime: &str| {
             resolve_trigger_surface(reg, runtime, &[Scope::Global, Scope::Local], &input)
                 .expect("surface")
-                .into_iter()
-                .map(|t| (t.trigger, t.dest_path, t.router_trigger))
+                .iter()
+                .map(|t| {
+                    let owned = |s: &str| s.to_owned();
+                    (
+                        owned(t.trigger),
+                        owned(t.dest_path),
+                        t.router_trigger.map(owned),
+                    )
+                })
                 .collect::<Vec<_>>()
         };
         let some = |s: &str| Some(s.to_owned());
@@ -782,9 +828,21 @@ mod tests {
             .insert("child".into(), vec!["ns-b".into(), "ns-a".into()]);
         let surface =
             resolve_trigger_surface(reg, "cline", &[Scope::Global], &input).expect("surface");
-        assert_eq!(surface[0].registration, Registration::Direct);
-        assert_eq!(surface[1].registration, Registration::ViaRouter);
-        assert_eq!(surface[1].router_trigger.as_deref(), Some("gsd-ns-b"));
-        assert_eq!(surface[2].registration, Registration::Direct);
+        assert_eq!(
+            surface.get(0).expect("listed").registration,
+            Registration::Direct
+        );
+        assert_eq!(
+            surface.get(1).expect("listed").registration,
+            Registration::ViaRouter
+        );
+        assert_eq!(
+            surface.get(1).expect("listed").router_trigger,
+            Some("gsd-ns-b")
+        );
+        assert_eq!(
+            surface.get(2).expect("listed").registration,
+            Registration::Direct
+        );
     }
 }

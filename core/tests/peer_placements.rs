@@ -277,7 +277,7 @@ fn nested_skills_are_duplicated_under_every_owning_router_only_for_full_selectio
     let triggers: BTreeMap<&str, Option<&str>> = plan
         .triggers
         .iter()
-        .map(|t| (t.trigger.as_str(), t.router_trigger.as_deref()))
+        .map(|t| (t.trigger, t.router_trigger))
         .collect();
     assert_eq!(triggers["gsd-spec-phase"], Some("gsd-ns-ideate"));
 

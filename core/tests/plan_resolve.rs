@@ -152,7 +152,7 @@ fn global_and_local_show_cross_scope_shadowing() {
         .triggers
         .iter()
         .filter(|t| t.shadowed_by.is_some())
-        .map(|t| t.dest_path.as_str())
+        .map(|t| t.dest_path)
         .collect();
     assert_eq!(
         shadowed,
@@ -177,7 +177,7 @@ fn nested_skills_place_routed_children_under_their_router() {
         ]
     );
     assert_eq!(
-        p.triggers[1].router_trigger.as_deref(),
+        p.triggers.get(1).expect("listed").router_trigger,
         Some("gsd-ns-review")
     );
 }

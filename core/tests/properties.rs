@@ -147,9 +147,9 @@ fn every_trigger_group_has_one_winner_named_by_every_loser(
     else {
         return false;
     };
-    let mut groups: BTreeMap<&str, Vec<&gsd_core::Trigger>> = BTreeMap::new();
+    let mut groups: BTreeMap<&str, Vec<gsd_core::Trigger<'_>>> = BTreeMap::new();
     for t in &surface {
-        groups.entry(t.trigger.as_str()).or_default().push(t);
+        groups.entry(t.trigger).or_default().push(t);
     }
     groups.values().all(|group| {
         let winners: Vec<_> = group.iter().filter(|t| t.shadowed_by.is_none()).collect();
@@ -191,7 +191,7 @@ fn adding_stems_never_changes_existing_entries(
     ) else {
         return false;
     };
-    let triggers_kept = a.iter().all(|t| b.contains(t));
+    let triggers_kept = a.iter().all(|t| b.contains(&t));
     let plain_first: Vec<String> = first.into_iter().filter(|s| plain(s)).collect();
     let plain_more: Vec<String> = more.into_iter().filter(|s| plain(s)).collect();
     let small_plan = resolve_install_plan(
@@ -209,10 +209,7 @@ fn adding_stems_never_changes_existing_entries(
         &request(runtime, Scope::Local, all.clone(), all),
     );
     let placements_kept = match (small_plan, large_plan) {
-        (Ok(s), Ok(l)) => s
-            .placements
-            .iter()
-            .all(|p| l.placements.iter().any(|q| q == p)),
+        (Ok(s), Ok(l)) => s.placements.iter().all(|p| l.placements.contains(&p)),
         (Err(s), Err(l)) => s == l,
         _ => false,
     };

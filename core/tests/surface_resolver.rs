@@ -100,7 +100,10 @@ fn one_config_home_for_both_scopes_resolves_triggers_once() {
     );
     assert_eq!(surface.triggers.len(), 1);
     assert_eq!(
-        (surface.triggers[0].scope, surface.triggers[0].shadowed_by),
+        (
+            surface.triggers.get(0).expect("listed").scope,
+            surface.triggers.get(0).expect("listed").shadowed_by
+        ),
         (Scope::Global, None)
     );
 }

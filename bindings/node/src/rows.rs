@@ -16,7 +16,7 @@
 //! without building the strings here at all. When the stems are the inventory's own
 //! list, which `index.js` holds, they do not cross either.
 
-use gsd_core::{Placement, Placements, Trigger};
+use gsd_core::{Placement, Placements, Trigger, Triggers};
 use serde::Serialize;
 
 /// A placement as `[kind, stem, source, destination, converter]`.
@@ -55,7 +55,7 @@ fn placement_row(p: Placement<'_>) -> PlacementRow<'_> {
 }
 
 /// One trigger as a row.
-fn trigger_row(t: &Trigger) -> TriggerRow<'_> {
+fn trigger_row(t: Trigger<'_>) -> TriggerRow<'_> {
     // Destructured in full so a field added to `Trigger` fails to compile here.
     let Trigger {
         trigger,
@@ -68,11 +68,11 @@ fn trigger_row(t: &Trigger) -> TriggerRow<'_> {
     } = t;
     (
         trigger,
-        *kind,
-        *scope,
+        kind,
+        scope,
         dest_path,
-        *registration,
-        router_trigger.as_deref(),
+        registration,
+        router_trigger,
         shadowed_by.map(|b| b.kind),
         shadowed_by.map(|b| b.scope),
     )
@@ -84,7 +84,7 @@ pub fn placements(list: &Placements) -> impl Serialize + '_ {
 }
 
 /// The rows of a list of triggers.
-pub fn triggers(list: &[Trigger]) -> impl Serialize + '_ {
+pub fn triggers(list: &Triggers) -> impl Serialize + '_ {
     list.iter().map(trigger_row).collect::<Vec<_>>()
 }
 
@@ -563,7 +563,7 @@ mod tests {
         held: Option<String>,
         /// Over an equal copy of that list, which is not the surface's own.
         over_copy: Option<String>,
-        triggers: Vec<gsd_core::Trigger>,
+        triggers: gsd_core::Triggers,
     }
 
     /// Both segment forms of `forms` read back as the JSON rows of its triggers (the held
@@ -718,12 +718,16 @@ mod tests {
         let mut plan = plan_of("cline", gsd_core::Scope::Global, "/home/u")
             .expect("cline plans at global scope");
         // A shadowed trigger, so the flattened `shadowedBy` is checked too.
-        let mut shadowed = plan.triggers[0].clone();
-        shadowed.shadowed_by = Some(gsd_core::ShadowedBy {
-            kind: shadowed.kind,
-            scope: gsd_core::Scope::Local,
+        let mut triggers = plan.triggers.clone();
+        let first = plan.triggers.get(0).expect("a trigger");
+        triggers.push(gsd_core::Trigger {
+            shadowed_by: Some(gsd_core::ShadowedBy {
+                kind: first.kind,
+                scope: gsd_core::Scope::Local,
+            }),
+            ..first
         });
-        plan.triggers.push(shadowed);
+        plan.triggers = triggers;
         assert!(plan.triggers.iter().any(|t| t.router_trigger.is_some()));
         let cases = [
             (

@@ -179,15 +179,15 @@ pub struct Trigger {
     pub shadowed_by: Option<ShadowedBy>,
 }
 
-impl From<&gsd_core::Trigger> for Trigger {
-    fn from(t: &gsd_core::Trigger) -> Self {
+impl From<gsd_core::Trigger<'_>> for Trigger {
+    fn from(t: gsd_core::Trigger<'_>) -> Self {
         Self {
-            trigger: t.trigger.clone(),
+            trigger: t.trigger.to_owned(),
             kind: wire(&t.kind),
             scope: t.scope.into(),
-            dest_path: t.dest_path.clone(),
+            dest_path: t.dest_path.to_owned(),
             registration: wire(&t.registration),
-            router_trigger: t.router_trigger.clone(),
+            router_trigger: t.router_trigger.map(str::to_owned),
             shadowed_by: t.shadowed_by.map(|w| ShadowedBy {
                 kind: wire(&w.kind),
                 scope: w.scope.into(),

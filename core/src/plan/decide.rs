@@ -23,7 +23,7 @@ use crate::layout::{ConfinedRoot, kinds_of};
 use crate::manifest::RuntimeDescriptor;
 use crate::registry::Registry;
 use crate::scope::{lookup_runtime, scope_of};
-use crate::trigger::{Stems, Trigger, TriggerSurface, has_duplicates, surface_counts};
+use crate::trigger::{Stems, TriggerSurface, Triggers, has_duplicates, surface_counts};
 
 /// The bytes [`PlanDecision::placements`] reserves per placement for its stem (twice: as
 /// the stem, and in the source), beyond the root: a little over the first-party stems' 18.
@@ -241,7 +241,7 @@ pub(super) fn decide<'a>(
             .collect(),
         kinds: layout_kinds,
         placements: Placements::default(),
-        triggers: Vec::new(),
+        triggers: Triggers::default(),
         install_manifest: InstallManifestRecord {
             manifest_version: crate::install_manifest::MANIFEST_SCHEMA_VERSION,
             runtime: runtime.to_owned(),
@@ -310,7 +310,7 @@ impl PlanDecision<'_> {
 
     /// The trigger surface at the plan's scope.
     #[must_use]
-    pub fn triggers(&self) -> Vec<Trigger> {
+    pub fn triggers(&self) -> Triggers {
         self.trigger_surface().to_triggers()
     }
 

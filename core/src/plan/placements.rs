@@ -1,16 +1,12 @@
-//! [`Placements`]: every file a plan writes, their strings kept in one buffer.
-//!
-//! A claude plan has 136 placements; with three owned strings each, building and dropping
-//! a whole plan was mostly the allocator's work (`docs/performance.md`, "Where a whole
-//! native plan goes"). Here a list keeps every stem, source and destination in one `String`
-//! and each placement as three offsets into it, so a list of any length allocates twice
-//! (plus the buffers' growth), and a [`Placement`] is a borrowed, `Copy` view.
+//! [`Placements`]: every file a plan writes, their strings kept in one buffer
+//! ([`crate::packed`]), each read as a borrowed, `Copy` [`Placement`].
 
 use std::fmt;
 use std::iter::FusedIterator;
 
 use serde::{Serialize, Serializer};
 
+use crate::packed::{Cursor, Packed};
 use crate::vocab::{ArtifactKindName, ConverterName};
 
 /// One file the installer writes: a view into its plan's [`Placements`].
@@ -30,33 +26,23 @@ pub struct Placement<'p> {
     pub converter: Option<ConverterName>,
 }
 
-/// Where one placement's strings end in the buffer; its stem starts where the previous
-/// placement's destination ends (at 0 for the first).
-#[derive(Debug, Clone, Copy)]
-struct Row {
+/// What a placement keeps besides its three strings (stem, source, destination).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Meta {
     kind: ArtifactKindName,
     converter: Option<ConverterName>,
-    stem_end: usize,
-    source_end: usize,
-    end: usize,
 }
 
 /// Every file a plan writes, in order: a list of [`Placement`]s read with [`Self::iter`]
 /// or [`Self::get`]. Serializes as the JSON array of its placements; two lists are equal
 /// when their placements are.
-#[derive(Clone, Default)]
-pub struct Placements {
-    text: String,
-    rows: Vec<Row>,
-}
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Placements(Packed<Meta, 3>);
 
 impl Placements {
     /// An empty list with room for `rows` placements of `text` bytes in all.
     pub(crate) fn with_capacity(rows: usize, text: usize) -> Self {
-        Placements {
-            text: String::with_capacity(text),
-            rows: Vec::with_capacity(rows),
-        }
+        Placements(Packed::with_capacity(rows, text))
     }
 
     /// Appends one placement: `stem`, then the source and the destination that `source`
@@ -69,17 +55,10 @@ impl Placements {
         source: impl FnOnce(&mut String),
         destination: impl FnOnce(&mut String),
     ) {
-        self.text.push_str(stem);
-        let stem_end = self.text.len();
-        source(&mut self.text);
-        let source_end = self.text.len();
-        destination(&mut self.text);
-        self.rows.push(Row {
-            kind,
-            converter,
-            stem_end,
-            source_end,
-            end: self.text.len(),
+        self.0.push(Meta { kind, converter }, |fields| {
+            fields.field(&[stem]);
+            fields.field_with(source);
+            fields.field_with(destination);
         });
     }
 
@@ -96,43 +75,43 @@ impl Placements {
 
     /// Appends every placement of `other`, in order.
     pub fn append(&mut self, other: &Placements) {
-        let offset = self.text.len();
-        self.text.push_str(&other.text);
-        self.rows.extend(other.rows.iter().map(|row| Row {
-            stem_end: row.stem_end + offset,
-            source_end: row.source_end + offset,
-            end: row.end + offset,
-            ..*row
-        }));
+        self.0.append(&other.0);
     }
 
     /// Removes every placement, keeping the buffers' room.
     pub fn clear(&mut self) {
-        self.text.clear();
-        self.rows.clear();
+        self.0.clear();
     }
 
     /// How many placements the list has.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.rows.len()
+        self.0.len()
     }
 
     /// Whether the list has no placement.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.rows.is_empty()
+        self.len() == 0
     }
 
     /// The placement at `index`, if there is one.
     #[must_use]
     pub fn get(&self, index: usize) -> Option<Placement<'_>> {
-        let row = self.rows.get(index)?;
-        let start = match index.checked_sub(1) {
-            Some(previous) => self.rows[previous].end,
-            None => 0,
-        };
-        Some(self.view(start, row))
+        let (meta, [stem, source, destination]) = self.0.get(index)?;
+        Some(Placement {
+            kind: meta.kind,
+            stem,
+            source,
+            destination,
+            converter: meta.converter,
+        })
+    }
+
+    /// Whether some placement of the list equals `placement`.
+    #[must_use]
+    pub fn contains(&self, placement: &Placement<'_>) -> bool {
+        self.iter().any(|listed| listed == *placement)
     }
 
     /// Every placement, in order.
@@ -140,70 +119,39 @@ impl Placements {
     pub fn iter(&self) -> PlacementIter<'_> {
         PlacementIter {
             list: self,
-            front: 0,
-            back: self.rows.len(),
-        }
-    }
-
-    fn view(&self, start: usize, row: &Row) -> Placement<'_> {
-        Placement {
-            kind: row.kind,
-            stem: &self.text[start..row.stem_end],
-            source: &self.text[row.stem_end..row.source_end],
-            destination: &self.text[row.source_end..row.end],
-            converter: row.converter,
+            cursor: Cursor::new(self.len()),
         }
     }
 }
 
 /// The placements of a [`Placements`], in order ([`Placements::iter`]).
-#[derive(Clone)]
+#[derive(Debug, Clone)]
 pub struct PlacementIter<'p> {
     list: &'p Placements,
-    front: usize,
-    back: usize,
+    cursor: Cursor,
 }
 
 impl<'p> Iterator for PlacementIter<'p> {
     type Item = Placement<'p>;
 
     fn next(&mut self) -> Option<Placement<'p>> {
-        if self.front == self.back {
-            return None;
-        }
-        let item = self.list.get(self.front);
-        self.front += 1;
-        item
+        self.list.get(self.cursor.next()?)
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let left = self.back - self.front;
-        (left, Some(left))
+        (self.cursor.left(), Some(self.cursor.left()))
     }
 }
 
 impl DoubleEndedIterator for PlacementIter<'_> {
     fn next_back(&mut self) -> Option<Self::Item> {
-        if self.front == self.back {
-            return None;
-        }
-        self.back -= 1;
-        self.list.get(self.back)
+        self.list.get(self.cursor.next_back()?)
     }
 }
 
 impl ExactSizeIterator for PlacementIter<'_> {}
 
 impl FusedIterator for PlacementIter<'_> {}
-
-impl fmt::Debug for PlacementIter<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("PlacementIter")
-            .field("front", &self.front)
-            .field("back", &self.back)
-            .finish_non_exhaustive()
-    }
-}
 
 impl<'p> IntoIterator for &'p Placements {
     type Item = Placement<'p>;
@@ -229,14 +177,6 @@ impl<'a> FromIterator<Placement<'a>> for Placements {
         list
     }
 }
-
-impl PartialEq for Placements {
-    fn eq(&self, other: &Self) -> bool {
-        self.iter().eq(other.iter())
-    }
-}
-
-impl Eq for Placements {}
 
 impl fmt::Debug for Placements {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -334,13 +274,16 @@ mod tests {
         let mut roomy = Placements::with_capacity(10, 4096);
         roomy.append(&pushed);
         assert_eq!(pushed, roomy);
-        let mut shorter = pushed.clone();
-        shorter.rows.pop();
+        let shorter: Placements = owned[..2]
+            .iter()
+            .map(|s| view(s, ArtifactKindName::Skills))
+            .collect();
         assert_ne!(pushed, shorter);
-        // Same bytes in the buffer, split at other places: not equal.
-        let mut moved = pushed.clone();
-        moved.rows[0].stem_end -= 1;
-        assert_ne!(pushed, moved);
+        let other_kind: Placements = owned
+            .iter()
+            .map(|s| view(s, ArtifactKindName::Commands))
+            .collect();
+        assert_ne!(pushed, other_kind);
     }
 
     #[test]

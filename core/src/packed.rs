@@ -1,0 +1,235 @@
+//! A list of records whose strings share one buffer: the storage of the plan's
+//! [`crate::Placements`] and [`crate::Triggers`].
+//!
+//! A plan lists hundreds of records of a few short strings each (a placement's stem,
+//! source and destination; a trigger, its destination and its router's trigger). Owned
+//! `String`s cost an allocation apiece, and building and dropping them was most of a whole
+//! plan's time (`docs/performance.md`, change 26). Here every record's `N` strings are
+//! appended to one `String` and the record keeps where each ends, so a list of any length
+//! allocates two buffers (and their growth).
+
+/// `N` strings and a `Copy` value `M` per record, the strings in one buffer. A record's
+/// first string starts where the previous record's last one ends (0 for the first record).
+#[derive(Debug, Clone)]
+pub(crate) struct Packed<M, const N: usize> {
+    text: String,
+    rows: Vec<(M, [usize; N])>,
+}
+
+impl<M, const N: usize> Default for Packed<M, N> {
+    fn default() -> Self {
+        Packed {
+            text: String::new(),
+            rows: Vec::new(),
+        }
+    }
+}
+
+/// The record being appended by [`Packed::push`]: each [`Self::field`] call writes the next
+/// of its `N` strings.
+pub(crate) struct Fields<'a, const N: usize> {
+    text: &'a mut String,
+    ends: [usize; N],
+    next: usize,
+}
+
+impl<const N: usize> Fields<'_, N> {
+    /// Writes the next string as the concatenation of `parts`.
+    pub(crate) fn field(&mut self, parts: &[&str]) {
+        self.field_with(|text| {
+            for part in parts {
+                text.push_str(part);
+            }
+        });
+    }
+
+    /// Writes the next string as whatever `write` appends to the buffer.
+    pub(crate) fn field_with(&mut self, write: impl FnOnce(&mut String)) {
+        write(self.text);
+        if let Some(end) = self.ends.get_mut(self.next) {
+            *end = self.text.len();
+            self.next += 1;
+        }
+    }
+}
+
+impl<M: Copy, const N: usize> Packed<M, N> {
+    /// An empty list with room for `rows` records of `text` bytes in all.
+    pub(crate) fn with_capacity(rows: usize, text: usize) -> Self {
+        Packed {
+            text: String::with_capacity(text),
+            rows: Vec::with_capacity(rows),
+        }
+    }
+
+    /// Appends a record: `value`, and the strings `write` writes with [`Fields::field`]
+    /// (one it does not write is empty; one written past the `N`th joins the last).
+    pub(crate) fn push(&mut self, value: M, write: impl FnOnce(&mut Fields<'_, N>)) {
+        let start = self.text.len();
+        let mut fields = Fields {
+            text: &mut self.text,
+            ends: [start; N],
+            next: 0,
+        };
+        write(&mut fields);
+        let Fields { mut ends, next, .. } = fields;
+        let end = self.text.len();
+        for unwritten in &mut ends[next..] {
+            *unwritten = end;
+        }
+        if let Some(last) = ends.last_mut() {
+            *last = end;
+        }
+        self.rows.push((value, ends));
+    }
+
+    /// Appends every record of `other`, in order.
+    pub(crate) fn append(&mut self, other: &Self) {
+        let offset = self.text.len();
+        self.text.push_str(&other.text);
+        self.rows.extend(
+            other
+                .rows
+                .iter()
+                .map(|(value, ends)| (*value, ends.map(|end| end + offset))),
+        );
+    }
+
+    /// Removes every record, keeping the buffers' room.
+    pub(crate) fn clear(&mut self) {
+        self.text.clear();
+        self.rows.clear();
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// The record at `index`: its value and its strings.
+    pub(crate) fn get(&self, index: usize) -> Option<(M, [&str; N])> {
+        let (value, ends) = self.rows.get(index)?;
+        let mut start = match index.checked_sub(1) {
+            Some(previous) => self.rows[previous].1[N - 1],
+            None => 0,
+        };
+        let strings = ends.map(|end| {
+            let string = &self.text[start..end];
+            start = end;
+            string
+        });
+        Some((*value, strings))
+    }
+}
+
+impl<M: Copy + PartialEq, const N: usize> PartialEq for Packed<M, N> {
+    /// Equal when the records are: the same values and strings, in order (however the
+    /// buffers were filled).
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && (0..self.len()).all(|i| self.get(i) == other.get(i))
+    }
+}
+
+impl<M: Copy + Eq, const N: usize> Eq for Packed<M, N> {}
+
+/// A front and a back cursor over a [`Packed`] list's indices, for the lists' iterators.
+#[derive(Debug, Clone)]
+pub(crate) struct Cursor {
+    front: usize,
+    back: usize,
+}
+
+impl Cursor {
+    pub(crate) fn new(len: usize) -> Self {
+        Cursor {
+            front: 0,
+            back: len,
+        }
+    }
+
+    pub(crate) fn next(&mut self) -> Option<usize> {
+        (self.front < self.back).then(|| {
+            self.front += 1;
+            self.front - 1
+        })
+    }
+
+    pub(crate) fn next_back(&mut self) -> Option<usize> {
+        (self.front < self.back).then(|| {
+            self.back -= 1;
+            self.back
+        })
+    }
+
+    pub(crate) fn left(&self) -> usize {
+        self.back - self.front
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_record_reads_back_as_written() {
+        let mut list: Packed<u8, 3> = Packed::default();
+        list.push(1, |f| {
+            f.field(&["a", "b"]);
+            f.field(&[]);
+            f.field_with(|t| t.push_str("cde"));
+        });
+        list.push(2, |f| f.field(&["x"]));
+        list.push(3, |f| {
+            f.field(&["1"]);
+            f.field(&["2"]);
+            f.field(&["3"]);
+            f.field(&["4"]);
+        });
+        assert_eq!(list.get(0), Some((1, ["ab", "", "cde"])));
+        assert_eq!(list.get(1), Some((2, ["x", "", ""])), "unwritten: empty");
+        assert_eq!(
+            list.get(2),
+            Some((3, ["1", "2", "34"])),
+            "past N: joins the last"
+        );
+        assert_eq!(list.get(3), None);
+        assert_eq!(list.len(), 3);
+    }
+
+    #[test]
+    fn appending_and_equality_go_by_the_records() {
+        let mut a: Packed<u8, 2> = Packed::default();
+        a.push(1, |f| {
+            f.field(&["ab"]);
+            f.field(&["c"]);
+        });
+        let mut b: Packed<u8, 2> = Packed::with_capacity(4, 64);
+        b.push(2, |f| {
+            f.field(&["d"]);
+            f.field(&["ef"]);
+        });
+        let mut joined = a.clone();
+        joined.append(&b);
+        assert_eq!(joined.get(0), Some((1, ["ab", "c"])));
+        assert_eq!(joined.get(1), Some((2, ["d", "ef"])));
+        // The same bytes split at another place are other records.
+        let mut split: Packed<u8, 2> = Packed::default();
+        split.push(1, |f| {
+            f.field(&["a"]);
+            f.field(&["bc"]);
+        });
+        assert_ne!(a, split);
+        let mut rebuilt: Packed<u8, 2> = Packed::with_capacity(8, 256);
+        rebuilt.append(&a);
+        assert_eq!(a, rebuilt);
+        rebuilt.clear();
+        assert_eq!(rebuilt.len(), 0);
+        assert_eq!(rebuilt, Packed::default());
+    }
+
+    #[test]
+    fn a_cursor_meets_itself_once() {
+        let mut c = Cursor::new(3);
+        assert_eq!((c.next(), c.next_back(), c.left()), (Some(0), Some(2), 1));
+        assert_eq!((c.next(), c.next(), c.next_back()), (Some(1), None, None));
+    }
+}
