@@ -5,7 +5,7 @@
 //! `triggerPrecedence` kind order; ties keep the first-emitted candidate. Every loser names
 //! its winner in `shadowed_by`. Pure: stems are taken as given.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -474,15 +474,16 @@ fn per_stem_rule(
     (count, one_prefix && (distinct || !stems.has_duplicates()))
 }
 
-/// Whether `stems` lists some stem twice (a sort of the borrowed list, no hashing).
+/// Whether `stems` lists some stem twice: one pass when the list is ordered, else a set of
+/// the borrowed stems (linear in the length; a sort, used before, grew as `n log n` and
+/// was the only per-stem cost of a surface that grew with the number of stems).
 pub(crate) fn has_duplicates<S: AsRef<str>>(stems: &[S]) -> bool {
     // Inventories are usually listed in order: strictly increasing means no duplicates.
     if stems.windows(2).all(|w| w[0].as_ref() < w[1].as_ref()) {
         return false;
     }
-    let mut sorted: Vec<&str> = stems.iter().map(AsRef::as_ref).collect();
-    sorted.sort_unstable();
-    sorted.windows(2).any(|w| w[0] == w[1])
+    let mut seen = HashSet::with_capacity(stems.len());
+    !stems.iter().all(|s| seen.insert(s.as_ref()))
 }
 
 /// Whether a candidate of `a` (scope, kind) beats the current winner's `b` (strictly: ties
