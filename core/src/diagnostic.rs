@@ -1,6 +1,12 @@
 //! Diagnostics: typed findings that travel inside results (never failures).
 
-use serde::Serialize;
+use std::hash::{Hash, Hasher};
+
+use serde::{Serialize, Serializer};
+use serde_json::Value;
+
+use crate::trigger::ShadowedBy;
+use crate::vocab::{Scope, TriggerKind};
 
 /// How serious a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -31,9 +37,123 @@ pub struct Diagnostic {
     pub field: Option<String>,
     /// The human message (for validation errors: the peer's message text).
     pub message: String,
-    /// Extra typed detail (e.g. `omittedCount`, `replacement`, `knownFields`), as JSON.
+    /// Extra typed detail (e.g. `omittedCount`, `replacement`, `knownFields`); serializes
+    /// as its JSON ([`Detail::to_value`]).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub detail: Option<serde_json::Value>,
+    pub detail: Option<Detail>,
+}
+
+/// A diagnostic's extra detail: any JSON, or the one detail a plan makes by the hundred
+/// (a shadowed trigger's), held typed so that each does not build a JSON map of owned keys
+/// and values. Serializes as the JSON it stands for; two details are equal when their JSON
+/// is ([`Self::to_value`]), whichever way each is held.
+#[derive(Debug, Clone)]
+pub enum Detail {
+    /// Any JSON value.
+    Json(Value),
+    /// A `trigger_shadowed` warning's detail.
+    TriggerShadowed(ShadowDetail),
+}
+
+/// The detail of a `trigger_shadowed` warning: `{trigger, kind, scope, destPath,
+/// shadowedBy: {kind, scope}}` in JSON, in this order.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ShadowDetail {
+    /// The shadowed trigger (without `/`).
+    pub trigger: String,
+    /// The shadowed candidate's kind.
+    pub kind: TriggerKind,
+    /// The shadowed candidate's scope.
+    pub scope: Scope,
+    /// The shadowed candidate's destination relative to its config directory.
+    pub dest_path: String,
+    /// The winner.
+    pub shadowed_by: ShadowedBy,
+}
+
+impl Detail {
+    /// The detail as a JSON value (what it serializes to).
+    #[must_use]
+    pub fn to_value(&self) -> Value {
+        match self {
+            Detail::Json(value) => value.clone(),
+            Detail::TriggerShadowed(detail) => {
+                let text = |s: &str| Value::String(s.to_owned());
+                let mut by = serde_json::Map::with_capacity(2);
+                by.insert("kind".to_owned(), text(detail.shadowed_by.kind.as_str()));
+                by.insert("scope".to_owned(), text(detail.shadowed_by.scope.as_str()));
+                let mut map = serde_json::Map::with_capacity(5);
+                map.insert("trigger".to_owned(), text(&detail.trigger));
+                map.insert("kind".to_owned(), text(detail.kind.as_str()));
+                map.insert("scope".to_owned(), text(detail.scope.as_str()));
+                map.insert("destPath".to_owned(), text(&detail.dest_path));
+                map.insert("shadowedBy".to_owned(), Value::Object(by));
+                Value::Object(map)
+            }
+        }
+    }
+
+    /// The JSON value, when the detail is held as one.
+    #[must_use]
+    pub fn as_json(&self) -> Option<&Value> {
+        match self {
+            Detail::Json(value) => Some(value),
+            Detail::TriggerShadowed(_) => None,
+        }
+    }
+}
+
+impl From<Value> for Detail {
+    fn from(value: Value) -> Self {
+        Detail::Json(value)
+    }
+}
+
+impl From<ShadowDetail> for Detail {
+    fn from(detail: ShadowDetail) -> Self {
+        Detail::TriggerShadowed(detail)
+    }
+}
+
+impl PartialEq for Detail {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Detail::Json(a), Detail::Json(b)) => a == b,
+            (Detail::TriggerShadowed(a), Detail::TriggerShadowed(b)) => a == b,
+            _ => self.to_value() == other.to_value(),
+        }
+    }
+}
+
+impl Eq for Detail {}
+
+impl PartialEq<Value> for Detail {
+    fn eq(&self, other: &Value) -> bool {
+        match self {
+            Detail::Json(value) => value == other,
+            Detail::TriggerShadowed(_) => self.to_value() == *other,
+        }
+    }
+}
+
+impl Hash for Detail {
+    /// The hash of the JSON, so that equal details hash alike whichever way they are held.
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        match self {
+            Detail::Json(value) => value.hash(state),
+            Detail::TriggerShadowed(_) => self.to_value().hash(state),
+        }
+    }
+}
+
+impl Serialize for Detail {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Detail::Json(value) => value.serialize(serializer),
+            Detail::TriggerShadowed(detail) => detail.serialize(serializer),
+        }
+    }
 }
 
 impl Diagnostic {
@@ -64,10 +184,16 @@ impl Diagnostic {
         self
     }
 
-    /// Sets the typed detail.
+    /// Sets the detail (a JSON value or a [`ShadowDetail`]).
     #[must_use]
-    pub fn with_detail(mut self, detail: serde_json::Value) -> Self {
-        self.detail = Some(detail);
+    pub fn with_detail(mut self, detail: impl Into<Detail>) -> Self {
+        self.detail = Some(detail.into());
         self
+    }
+
+    /// The detail as JSON, when there is one ([`Detail::to_value`]).
+    #[must_use]
+    pub fn detail_value(&self) -> Option<Value> {
+        self.detail.as_ref().map(Detail::to_value)
     }
 }

@@ -52,7 +52,7 @@ mod words;
 
 pub use cross::{validate_cross, validate_data_flow};
 pub use descriptor_intent::{DescriptorIntent, descriptor_intent};
-pub use diagnostic::{Diagnostic, Severity};
+pub use diagnostic::{Detail, Diagnostic, Severity, ShadowDetail};
 pub use error::{Error, ErrorCode};
 pub use home::{Provenance, probe_paths, resolve_config_home};
 pub use hook_order::{HookEntry, order_hook_entries};

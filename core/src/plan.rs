@@ -9,9 +9,8 @@
 use std::collections::{BTreeMap, HashSet};
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, Severity, ShadowDetail};
 use crate::error::{Error, ErrorCode};
 use crate::host::Host;
 pub use crate::intent::{ConfigIntent, Hooks, InstallIntent, install_intent};
@@ -279,20 +278,15 @@ pub fn shadow_diagnostics(runtime: &str, triggers: &Triggers) -> Vec<Diagnostic>
     out
 }
 
-/// `{trigger, kind, scope, destPath, shadowedBy: {kind, scope}}`, built as the map it
-/// serializes to (entries in this order), without going through `json!`.
-fn shadow_detail(t: Trigger<'_>, by: ShadowedBy) -> Value {
-    let text = |s: &str| Value::String(s.to_owned());
-    let mut shadowed_by = Map::with_capacity(2);
-    shadowed_by.insert("kind".to_owned(), text(by.kind.as_str()));
-    shadowed_by.insert("scope".to_owned(), text(by.scope.as_str()));
-    let mut detail = Map::with_capacity(5);
-    detail.insert("trigger".to_owned(), text(t.trigger));
-    detail.insert("kind".to_owned(), text(t.kind.as_str()));
-    detail.insert("scope".to_owned(), text(t.scope.as_str()));
-    detail.insert("destPath".to_owned(), text(t.dest_path));
-    detail.insert("shadowedBy".to_owned(), Value::Object(shadowed_by));
-    Value::Object(detail)
+/// The typed `{trigger, kind, scope, destPath, shadowedBy}` detail of a shadowed trigger.
+fn shadow_detail(t: Trigger<'_>, by: ShadowedBy) -> ShadowDetail {
+    ShadowDetail {
+        trigger: t.trigger.to_owned(),
+        kind: t.kind,
+        scope: t.scope,
+        dest_path: t.dest_path.to_owned(),
+        shadowed_by: by,
+    }
 }
 
 /// Resolves the install plan of `request.runtime` at `request.scope`.
@@ -436,11 +430,24 @@ mod tests {
             "destPath": "commands/gsd/help.md",
             "shadowedBy": { "kind": "skills", "scope": "global" },
         });
-        assert_eq!(diagnostics[0].detail, Some(expected.clone()));
+        assert_eq!(diagnostics[0].detail_value(), Some(expected.clone()));
         assert_eq!(
             serde_json::to_string(&diagnostics[0].detail).ok(),
             serde_json::to_string(&expected).ok(),
             "same key order"
         );
+        // Held typed, equal to (and hashed as) the same JSON held as a value.
+        let typed = diagnostics[0].detail.clone().expect("a detail");
+        assert!(matches!(typed, crate::Detail::TriggerShadowed(_)));
+        let json = crate::Detail::from(expected.clone());
+        assert_eq!(typed, json);
+        assert_eq!(typed, expected);
+        let state = std::hash::RandomState::new();
+        assert_eq!(
+            std::hash::BuildHasher::hash_one(&state, &typed),
+            std::hash::BuildHasher::hash_one(&state, &json)
+        );
+        let other = crate::Detail::from(serde_json::json!({ "trigger": "gsd-help" }));
+        assert_ne!(typed, other);
     }
 }

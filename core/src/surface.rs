@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 use serde_json::Number;
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Detail, Diagnostic, Severity};
 use crate::error::{Error, ErrorCode};
 use crate::host::Host;
 use crate::install_manifest::{
@@ -374,12 +374,13 @@ impl Reader<'_> {
         for diagnostic in &read.diagnostics {
             let mut diagnostic = diagnostic.clone();
             let mut merged = detail.clone();
-            if let (Some(target), Some(serde_json::Value::Object(extra))) =
-                (merged.as_object_mut(), &diagnostic.detail)
-            {
+            if let (Some(target), Some(serde_json::Value::Object(extra))) = (
+                merged.as_object_mut(),
+                diagnostic.detail.as_ref().and_then(Detail::as_json),
+            ) {
                 target.extend(extra.clone());
             }
-            diagnostic.detail = Some(merged);
+            diagnostic.detail = Some(Detail::Json(merged));
             self.diagnostics.push(diagnostic);
         }
         Some(read)

@@ -37,9 +37,9 @@ fn as_record(d: &Diagnostic) -> Value {
     rec.insert("capId".into(), json!(d.capability_id));
     rec.insert("field".into(), json!(d.field));
     rec.insert("message".into(), json!(d.message));
-    if let Some(Value::Object(detail)) = &d.detail {
+    if let Some(Value::Object(detail)) = d.detail_value() {
         for (k, v) in detail {
-            rec.insert(k.clone(), v.clone());
+            rec.insert(k, v);
         }
     }
     Value::Object(rec)

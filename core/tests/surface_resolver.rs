@@ -143,7 +143,7 @@ fn a_corrupt_manifest_reads_as_not_installed_with_a_diagnostic() {
         .expect("diagnostic");
     assert_eq!(
         corrupt
-            .detail
+            .detail_value()
             .as_ref()
             .and_then(|d| d.get("configHome"))
             .and_then(|v| v.as_str()),

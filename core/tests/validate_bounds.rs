@@ -125,7 +125,7 @@ fn eight_hundred_thousand_host_behavior_keys_yield_at_most_eleven_records() {
     let summary = &records[10];
     assert_eq!(summary.field.as_deref(), Some("runtime.hostBehaviors"));
     assert_eq!(
-        summary.detail,
+        summary.detail_value(),
         Some(json!({"truncated": true, "omittedCount": KEYS - 10}))
     );
     assert_eq!(
@@ -177,7 +177,7 @@ fn millions_of_errors_are_capped_with_a_summary() {
     // 1M entry errors + 5 envelope errors (role, title, description, tier, version).
     let omitted = N + 5 - MAX_REPORTED_ERRORS;
     assert_eq!(
-        summary.detail,
+        summary.detail_value(),
         Some(json!({"truncated": true, "omittedCount": omitted}))
     );
     assert_eq!(

@@ -350,7 +350,7 @@ fn warning_records_carry_the_peer_fields_in_detail() {
         Some("runtime.hostBehaviors.reviewerCli")
     );
     assert_eq!(
-        records[0].detail,
+        records[0].detail_value(),
         Some(json!({"replacement": "reviewer", "docs": "docs/how-to/ship-a-reviewer-lane.md"}))
     );
     assert_eq!(records[1].code, "unknown_host_behavior");
@@ -371,7 +371,7 @@ fn warning_records_carry_the_peer_fields_in_detail() {
         records[10].message,
         "⚠ capability \"gemini\" declares 2 further unknown reviewer field(s), not listed."
     );
-    let detail = records[10].detail.as_ref().expect("detail");
+    let detail = records[10].detail_value().expect("detail");
     assert_eq!(detail["omittedCount"], json!(2));
     assert_eq!(detail["truncated"], json!(true));
     assert_eq!(detail["knownFields"].as_array().map(Vec::len), Some(16));

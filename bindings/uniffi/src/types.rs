@@ -51,7 +51,7 @@ impl From<&gsd_core::Diagnostic> for Diagnostic {
             capability_id: d.capability_id.clone(),
             field: d.field.clone(),
             message: d.message.clone(),
-            detail_json: d.detail.as_ref().map(serde_json::Value::to_string),
+            detail_json: d.detail_value().map(|v| v.to_string()),
         }
     }
 }
