@@ -165,6 +165,123 @@ impl Cursor {
     }
 }
 
+/// What every public list over [`Packed`] storage has besides its own `get` and `push`:
+/// `append`, `clear`, `len`, `is_empty`, `contains`, `iter` and its iterator type, and the
+/// `IntoIterator` (for `&list`), `Extend`, `FromIterator`, `Debug` and `Serialize` impls.
+/// `$list` is a tuple struct over a `Packed` with `get(&self, usize) -> Option<$view<'_>>`
+/// and `push(&mut self, $view<'_>)`; `$one` names one record in the docs.
+macro_rules! packed_list {
+    ($list:ident, $view:ident, $iter:ident, $one:literal) => {
+        impl $list {
+            #[doc = concat!("Appends every ", $one, " of `other`, in order.")]
+            pub fn append(&mut self, other: &$list) {
+                self.0.append(&other.0);
+            }
+
+            #[doc = concat!("Removes every ", $one, ", keeping the buffers' room.")]
+            pub fn clear(&mut self) {
+                self.0.clear();
+            }
+
+            #[doc = concat!("How many ", $one, "s the list has.")]
+            #[must_use]
+            pub fn len(&self) -> usize {
+                self.0.len()
+            }
+
+            #[doc = concat!("Whether the list has no ", $one, ".")]
+            #[must_use]
+            pub fn is_empty(&self) -> bool {
+                self.len() == 0
+            }
+
+            #[doc = concat!("Whether some ", $one, " of the list equals `", $one, "`.")]
+            #[must_use]
+            pub fn contains(&self, record: &$view<'_>) -> bool {
+                self.iter().any(|listed| listed == *record)
+            }
+
+            #[doc = concat!("Every ", $one, ", in order.")]
+            #[must_use]
+            pub fn iter(&self) -> $iter<'_> {
+                $iter {
+                    list: self,
+                    cursor: $crate::packed::Cursor::new(self.len()),
+                }
+            }
+        }
+
+        #[doc = concat!("The ", $one, "s of a [`", stringify!($list), "`], in order ([`",
+                                    stringify!($list), "::iter`]).")]
+        #[derive(Debug, Clone)]
+        pub struct $iter<'l> {
+            list: &'l $list,
+            cursor: $crate::packed::Cursor,
+        }
+
+        impl<'l> Iterator for $iter<'l> {
+            type Item = $view<'l>;
+
+            fn next(&mut self) -> Option<$view<'l>> {
+                self.list.get(self.cursor.next()?)
+            }
+
+            fn size_hint(&self) -> (usize, Option<usize>) {
+                (self.cursor.left(), Some(self.cursor.left()))
+            }
+        }
+
+        impl DoubleEndedIterator for $iter<'_> {
+            fn next_back(&mut self) -> Option<Self::Item> {
+                self.list.get(self.cursor.next_back()?)
+            }
+        }
+
+        impl ExactSizeIterator for $iter<'_> {}
+
+        impl std::iter::FusedIterator for $iter<'_> {}
+
+        impl<'l> IntoIterator for &'l $list {
+            type Item = $view<'l>;
+            type IntoIter = $iter<'l>;
+
+            fn into_iter(self) -> $iter<'l> {
+                self.iter()
+            }
+        }
+
+        impl<'a> Extend<$view<'a>> for $list {
+            fn extend<I: IntoIterator<Item = $view<'a>>>(&mut self, records: I) {
+                for record in records {
+                    self.push(record);
+                }
+            }
+        }
+
+        impl<'a> FromIterator<$view<'a>> for $list {
+            fn from_iter<I: IntoIterator<Item = $view<'a>>>(records: I) -> Self {
+                let mut list = $list::default();
+                list.extend(records);
+                list
+            }
+        }
+
+        impl std::fmt::Debug for $list {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.debug_list().entries(self.iter()).finish()
+            }
+        }
+
+        impl serde::Serialize for $list {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.collect_seq(self.iter())
+            }
+        }
+    };
+}
+
+pub(crate) use packed_list;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -619,43 +619,60 @@ mod tests {
         assert!(!surface(&Stems::Picked(vec!["help", "plan"])));
     }
 
+    /// The scope sets a surface is resolved at.
+    const SCOPE_SETS: [&[Scope]; 3] = [
+        &[Scope::Global, Scope::Local],
+        &[Scope::Local],
+        &[Scope::Global],
+    ];
+
+    /// The surface of every first-party runtime at every scope set over `input`, with its
+    /// runtime id and descriptor.
+    fn every_surface(
+        input: &TriggerInput,
+        distinct: bool,
+    ) -> Vec<(
+        &str,
+        &RuntimeDescriptor,
+        &'static [Scope],
+        TriggerSurface<'_>,
+    )> {
+        let reg = Registry::first_party();
+        let routers = (input.router_stems.as_slice(), &input.child_to_routers);
+        let mut out = Vec::new();
+        for runtime in reg.runtime_ids() {
+            let descriptor = reg.runtime(runtime).expect("runtime");
+            for scopes in SCOPE_SETS {
+                let stems = Stems::All(&input.stems);
+                let surface = TriggerSurface::new(descriptor, scopes, &stems, routers, distinct);
+                out.push((runtime, descriptor, scopes, surface));
+            }
+        }
+        out
+    }
+
     /// The per-entry rule marks the candidates the general rule marks, for every runtime
     /// and scope set, over distinct stems (with a router and its routed child).
     #[test]
     fn entry_winners_equal_the_general_rule() {
-        let reg = Registry::first_party();
-        let input = stems(&["help", "plan", "ns-x", "update"]);
-        let child_to_routers = BTreeMap::from([("plan".to_owned(), vec!["ns-x".to_owned()])]);
-        let routers = (&["ns-x".to_owned()][..], &child_to_routers);
+        let mut input = stems(&["help", "plan", "ns-x", "update"]);
+        input.router_stems = vec!["ns-x".to_owned()];
+        input.child_to_routers = BTreeMap::from([("plan".to_owned(), vec!["ns-x".to_owned()])]);
         let mut shadowed = 0;
-        for runtime in reg.runtime_ids() {
-            let descriptor = reg.runtime(runtime).expect("runtime");
-            for scopes in [
-                &[Scope::Global, Scope::Local][..],
-                &[Scope::Local],
-                &[Scope::Global],
-            ] {
-                let surface = TriggerSurface::new(
-                    descriptor,
-                    scopes,
-                    &Stems::All(&input.stems),
-                    routers,
-                    true,
-                );
-                assert!(
-                    matches!(surface.shadowing, Shadowing::PerEntry(_)),
-                    "{runtime}"
-                );
-                let mut fast = Vec::new();
-                surface.for_each(|p| fast.push(p.shadowed_by));
-                let general = assign_winners(
-                    &surface.entries,
-                    &surface.stems,
-                    &descriptor.trigger_precedence,
-                );
-                assert_eq!(fast, general, "{runtime} {scopes:?}");
-                shadowed += surface.shadowed();
-            }
+        for (runtime, descriptor, scopes, surface) in every_surface(&input, true) {
+            assert!(
+                matches!(surface.shadowing, Shadowing::PerEntry(_)),
+                "{runtime}"
+            );
+            let mut fast = Vec::new();
+            surface.for_each(|p| fast.push(p.shadowed_by));
+            let general = assign_winners(
+                &surface.entries,
+                &surface.stems,
+                &descriptor.trigger_precedence,
+            );
+            assert_eq!(fast, general, "{runtime} {scopes:?}");
+            shadowed += surface.shadowed();
         }
         assert!(shadowed > 0, "some runtime shadows a trigger");
     }
@@ -664,38 +681,23 @@ mod tests {
     /// for every runtime and scope set, routed children included.
     #[test]
     fn reserved_text_is_the_spelled_text() {
-        let reg = Registry::first_party();
-        let input = stems(&["help", "plan", "ns-x", "update", "ns-long-router"]);
-        let child_to_routers = BTreeMap::from([
+        let mut input = stems(&["help", "plan", "ns-x", "update", "ns-long-router"]);
+        input.router_stems = vec!["ns-x".to_owned(), "ns-long-router".to_owned()];
+        input.child_to_routers = BTreeMap::from([
             ("plan".to_owned(), vec!["ns-x".to_owned()]),
             ("update".to_owned(), vec!["ns-long-router".to_owned()]),
         ]);
-        let router_stems = ["ns-x".to_owned(), "ns-long-router".to_owned()];
         let mut routed = 0;
-        for runtime in reg.runtime_ids() {
-            let descriptor = reg.runtime(runtime).expect("runtime");
-            for scopes in [
-                &[Scope::Global, Scope::Local][..],
-                &[Scope::Local],
-                &[Scope::Global],
-            ] {
-                let surface = TriggerSurface::new(
-                    descriptor,
-                    scopes,
-                    &Stems::All(&input.stems),
-                    (&router_stems, &child_to_routers),
-                    false,
-                );
-                let spelled: usize = surface
-                    .to_triggers()
-                    .iter()
-                    .map(|t| {
-                        routed += usize::from(t.router_trigger.is_some());
-                        t.trigger.len() + t.dest_path.len() + t.router_trigger.map_or(0, str::len)
-                    })
-                    .sum();
-                assert_eq!(surface.text_len(), spelled, "{runtime} {scopes:?}");
-            }
+        for (runtime, _, scopes, surface) in every_surface(&input, false) {
+            let spelled: usize = surface
+                .to_triggers()
+                .iter()
+                .map(|t| {
+                    routed += usize::from(t.router_trigger.is_some());
+                    t.trigger.len() + t.dest_path.len() + t.router_trigger.map_or(0, str::len)
+                })
+                .sum();
+            assert_eq!(surface.text_len(), spelled, "{runtime} {scopes:?}");
         }
         assert!(routed > 0, "some runtime routes a child");
     }
@@ -774,11 +776,7 @@ mod tests {
         ];
         let mut general = 0;
         for descriptor in &descriptors {
-            for scopes in [
-                &[Scope::Global, Scope::Local][..],
-                &[Scope::Local],
-                &[Scope::Global],
-            ] {
+            for scopes in SCOPE_SETS {
                 for stems in stem_sets {
                     for distinct in [false, true] {
                         if distinct && has_duplicates(stems) {

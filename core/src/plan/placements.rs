@@ -1,12 +1,9 @@
 //! [`Placements`]: every file a plan writes, their strings kept in one buffer
 //! ([`crate::packed`]), each read as a borrowed, `Copy` [`Placement`].
 
-use std::fmt;
-use std::iter::FusedIterator;
+use serde::Serialize;
 
-use serde::{Serialize, Serializer};
-
-use crate::packed::{Cursor, Packed};
+use crate::packed::{Packed, packed_list};
 use crate::vocab::{ArtifactKindName, ConverterName};
 
 /// One file the installer writes: a view into its plan's [`Placements`].
@@ -73,28 +70,6 @@ impl Placements {
         );
     }
 
-    /// Appends every placement of `other`, in order.
-    pub fn append(&mut self, other: &Placements) {
-        self.0.append(&other.0);
-    }
-
-    /// Removes every placement, keeping the buffers' room.
-    pub fn clear(&mut self) {
-        self.0.clear();
-    }
-
-    /// How many placements the list has.
-    #[must_use]
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    /// Whether the list has no placement.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
     /// The placement at `index`, if there is one.
     #[must_use]
     pub fn get(&self, index: usize) -> Option<Placement<'_>> {
@@ -107,88 +82,9 @@ impl Placements {
             converter: meta.converter,
         })
     }
-
-    /// Whether some placement of the list equals `placement`.
-    #[must_use]
-    pub fn contains(&self, placement: &Placement<'_>) -> bool {
-        self.iter().any(|listed| listed == *placement)
-    }
-
-    /// Every placement, in order.
-    #[must_use]
-    pub fn iter(&self) -> PlacementIter<'_> {
-        PlacementIter {
-            list: self,
-            cursor: Cursor::new(self.len()),
-        }
-    }
 }
 
-/// The placements of a [`Placements`], in order ([`Placements::iter`]).
-#[derive(Debug, Clone)]
-pub struct PlacementIter<'p> {
-    list: &'p Placements,
-    cursor: Cursor,
-}
-
-impl<'p> Iterator for PlacementIter<'p> {
-    type Item = Placement<'p>;
-
-    fn next(&mut self) -> Option<Placement<'p>> {
-        self.list.get(self.cursor.next()?)
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        (self.cursor.left(), Some(self.cursor.left()))
-    }
-}
-
-impl DoubleEndedIterator for PlacementIter<'_> {
-    fn next_back(&mut self) -> Option<Self::Item> {
-        self.list.get(self.cursor.next_back()?)
-    }
-}
-
-impl ExactSizeIterator for PlacementIter<'_> {}
-
-impl FusedIterator for PlacementIter<'_> {}
-
-impl<'p> IntoIterator for &'p Placements {
-    type Item = Placement<'p>;
-    type IntoIter = PlacementIter<'p>;
-
-    fn into_iter(self) -> PlacementIter<'p> {
-        self.iter()
-    }
-}
-
-impl<'a> Extend<Placement<'a>> for Placements {
-    fn extend<I: IntoIterator<Item = Placement<'a>>>(&mut self, placements: I) {
-        for placement in placements {
-            self.push(placement);
-        }
-    }
-}
-
-impl<'a> FromIterator<Placement<'a>> for Placements {
-    fn from_iter<I: IntoIterator<Item = Placement<'a>>>(placements: I) -> Self {
-        let mut list = Placements::default();
-        list.extend(placements);
-        list
-    }
-}
-
-impl fmt::Debug for Placements {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list().entries(self.iter()).finish()
-    }
-}
-
-impl Serialize for Placements {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.iter())
-    }
-}
+packed_list!(Placements, Placement, PlacementIter, "placement");
 
 #[cfg(test)]
 mod tests {

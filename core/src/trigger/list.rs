@@ -1,12 +1,9 @@
 //! [`Triggers`]: a trigger surface spelled out, the strings of every candidate kept in one
 //! buffer ([`crate::packed`]), each read as a borrowed, `Copy` [`Trigger`].
 
-use std::fmt;
-use std::iter::FusedIterator;
+use serde::Serialize;
 
-use serde::{Serialize, Serializer};
-
-use crate::packed::{Cursor, Packed};
+use crate::packed::{Packed, packed_list};
 use crate::vocab::{Scope, TriggerKind};
 
 use super::{Registration, ShadowedBy, TriggerParts};
@@ -90,28 +87,6 @@ impl Triggers {
         });
     }
 
-    /// Appends every trigger of `other`, in order.
-    pub fn append(&mut self, other: &Triggers) {
-        self.0.append(&other.0);
-    }
-
-    /// Removes every trigger, keeping the buffers' room.
-    pub fn clear(&mut self) {
-        self.0.clear();
-    }
-
-    /// How many triggers the list has.
-    #[must_use]
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    /// Whether the list has no trigger.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
     /// The trigger at `index`, if there is one.
     #[must_use]
     pub fn get(&self, index: usize) -> Option<Trigger<'_>> {
@@ -126,88 +101,9 @@ impl Triggers {
             shadowed_by: meta.shadowed_by,
         })
     }
-
-    /// Whether some trigger of the list equals `trigger`.
-    #[must_use]
-    pub fn contains(&self, trigger: &Trigger<'_>) -> bool {
-        self.iter().any(|listed| listed == *trigger)
-    }
-
-    /// Every trigger, in order.
-    #[must_use]
-    pub fn iter(&self) -> TriggerIter<'_> {
-        TriggerIter {
-            list: self,
-            cursor: Cursor::new(self.len()),
-        }
-    }
 }
 
-/// The triggers of a [`Triggers`], in order ([`Triggers::iter`]).
-#[derive(Debug, Clone)]
-pub struct TriggerIter<'t> {
-    list: &'t Triggers,
-    cursor: Cursor,
-}
-
-impl<'t> Iterator for TriggerIter<'t> {
-    type Item = Trigger<'t>;
-
-    fn next(&mut self) -> Option<Trigger<'t>> {
-        self.list.get(self.cursor.next()?)
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        (self.cursor.left(), Some(self.cursor.left()))
-    }
-}
-
-impl DoubleEndedIterator for TriggerIter<'_> {
-    fn next_back(&mut self) -> Option<Self::Item> {
-        self.list.get(self.cursor.next_back()?)
-    }
-}
-
-impl ExactSizeIterator for TriggerIter<'_> {}
-
-impl FusedIterator for TriggerIter<'_> {}
-
-impl<'t> IntoIterator for &'t Triggers {
-    type Item = Trigger<'t>;
-    type IntoIter = TriggerIter<'t>;
-
-    fn into_iter(self) -> TriggerIter<'t> {
-        self.iter()
-    }
-}
-
-impl<'a> Extend<Trigger<'a>> for Triggers {
-    fn extend<I: IntoIterator<Item = Trigger<'a>>>(&mut self, triggers: I) {
-        for trigger in triggers {
-            self.push(trigger);
-        }
-    }
-}
-
-impl<'a> FromIterator<Trigger<'a>> for Triggers {
-    fn from_iter<I: IntoIterator<Item = Trigger<'a>>>(triggers: I) -> Self {
-        let mut list = Triggers::default();
-        list.extend(triggers);
-        list
-    }
-}
-
-impl fmt::Debug for Triggers {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list().entries(self.iter()).finish()
-    }
-}
-
-impl Serialize for Triggers {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.iter())
-    }
-}
+packed_list!(Triggers, Trigger, TriggerIter, "trigger");
 
 #[cfg(test)]
 mod tests {
