@@ -109,7 +109,7 @@ impl<M: Copy, const N: usize> Packed<M, N> {
     pub(crate) fn get(&self, index: usize) -> Option<(M, [&str; N])> {
         let (value, ends) = self.rows.get(index)?;
         let mut start = match index.checked_sub(1) {
-            Some(previous) => self.rows[previous].1[N - 1],
+            Some(previous) => self.rows[previous].1.last().copied().unwrap_or(0),
             None => 0,
         };
         let strings = ends.map(|end| {
@@ -195,7 +195,7 @@ macro_rules! packed_list {
                 self.len() == 0
             }
 
-            #[doc = concat!("Whether some ", $one, " of the list equals `", $one, "`.")]
+            #[doc = concat!("Whether some ", $one, " of the list equals `record`.")]
             #[must_use]
             pub fn contains(&self, record: &$view<'_>) -> bool {
                 self.iter().any(|listed| listed == *record)
@@ -211,8 +211,7 @@ macro_rules! packed_list {
             }
         }
 
-        #[doc = concat!("The ", $one, "s of a [`", stringify!($list), "`], in order ([`",
-                                    stringify!($list), "::iter`]).")]
+        #[doc = concat!("The ", $one, "s of a list, in order ([`", stringify!($list), "::iter`]).")]
         #[derive(Debug, Clone)]
         pub struct $iter<'l> {
             list: &'l $list,

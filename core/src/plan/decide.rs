@@ -24,14 +24,6 @@ use crate::manifest::RuntimeDescriptor;
 use crate::registry::Registry;
 use crate::scope::{lookup_runtime, scope_of};
 use crate::trigger::{Stems, TriggerSurface, Triggers, has_duplicates, surface_counts};
-
-/// The bytes [`PlanDecision::placements`] reserves per placement for its stem (twice: as
-/// the stem, and in the source), beyond the root: a little over the first-party stems' 18.
-const AVERAGE_STEM: usize = 20;
-/// The bytes of a source beyond its stem (`commands/gsd/`, `.md`).
-const SOURCE_PARTS: usize = 16;
-/// The bytes of a destination beyond its root and stem (`/`, a prefix, `/SKILL.md`).
-const DEST_PARTS: usize = 16;
 use crate::vocab::{ArtifactKindName, Scope};
 
 use super::placement::{
@@ -41,6 +33,14 @@ use super::{
     Inputs, InstallManifestRecord, Placements, Plan, ProfileSelection, UninstallItem, check_cwd,
     check_stems, select, shadow_diagnostics, trigger_routers,
 };
+
+/// The bytes [`PlanDecision::placements`] reserves per placement for its stem (twice: as
+/// the stem, and in the source), beyond the root: a little over the first-party stems' 18.
+const AVERAGE_STEM: usize = 20;
+/// The bytes of a source beyond its stem (`commands/gsd/`, `.md`).
+const SOURCE_PARTS: usize = 16;
+/// The bytes of a destination beyond its root and stem (`/`, a prefix, `/SKILL.md`).
+const DEST_PARTS: usize = 16;
 
 /// The source inventory of a package, every stem checked once: command stems
 /// (`commands/gsd/<stem>.md`), agent stems (`agents/<stem>.md`), router stems (`ns-*`) and
