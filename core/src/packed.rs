@@ -105,6 +105,11 @@ impl<M: Copy, const N: usize> Packed<M, N> {
         self.rows.len()
     }
 
+    /// Every record's value, in order, without its strings.
+    pub(crate) fn values(&self) -> impl Iterator<Item = M> + '_ {
+        self.rows.iter().map(|(value, _)| *value)
+    }
+
     /// The record at `index`: its value and its strings.
     pub(crate) fn get(&self, index: usize) -> Option<(M, [&str; N])> {
         let (value, ends) = self.rows.get(index)?;

@@ -252,11 +252,8 @@ fn trigger_routers<'a>(inputs: &Inputs<'a>) -> &'a [String] {
 
 /// One `trigger_shadowed` warning per shadowed candidate.
 pub fn shadow_diagnostics(runtime: &str, triggers: &Triggers) -> Vec<Diagnostic> {
-    let mut out = Vec::with_capacity(triggers.iter().filter(|t| t.shadowed_by.is_some()).count());
-    for t in triggers {
-        let Some(by) = t.shadowed_by else {
-            continue;
-        };
+    let mut out = Vec::with_capacity(triggers.shadowed_count());
+    for (t, by) in triggers.shadowed() {
         let message = path::concat(&[
             "trigger '",
             t.trigger,

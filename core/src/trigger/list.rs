@@ -87,6 +87,23 @@ impl Triggers {
         });
     }
 
+    /// The candidates that lose, each with its winner, in order: [`Self::iter`] filtered
+    /// on `shadowed_by` before a record is read.
+    pub(crate) fn shadowed(&self) -> impl Iterator<Item = (Trigger<'_>, ShadowedBy)> {
+        self.0.values().enumerate().filter_map(|(index, meta)| {
+            let by = meta.shadowed_by?;
+            Some((self.get(index)?, by))
+        })
+    }
+
+    /// How many candidates lose ([`Self::shadowed`]'s length).
+    pub(crate) fn shadowed_count(&self) -> usize {
+        self.0
+            .values()
+            .filter(|meta| meta.shadowed_by.is_some())
+            .count()
+    }
+
     /// The trigger at `index`, if there is one.
     #[must_use]
     pub fn get(&self, index: usize) -> Option<Trigger<'_>> {
@@ -158,6 +175,38 @@ mod tests {
         assert_ne!(twice, list);
         twice.clear();
         assert!(twice.is_empty());
+    }
+
+    #[test]
+    fn the_shadowed_are_the_losers_in_order() {
+        let by = |scope| ShadowedBy {
+            kind: TriggerKind::Skills,
+            scope,
+        };
+        let list: Triggers = [
+            direct("gsd-a"),
+            Trigger {
+                shadowed_by: Some(by(Scope::Global)),
+                ..direct("gsd-b")
+            },
+            direct("gsd-c"),
+            Trigger {
+                shadowed_by: Some(by(Scope::Local)),
+                ..direct("gsd-d")
+            },
+        ]
+        .into_iter()
+        .collect();
+        let expected: Vec<_> = list
+            .iter()
+            .filter_map(|t| Some((t, t.shadowed_by?)))
+            .collect();
+        assert_eq!(list.shadowed().collect::<Vec<_>>(), expected);
+        assert_eq!(
+            expected.iter().map(|(t, _)| t.trigger).collect::<Vec<_>>(),
+            ["gsd-b", "gsd-d"]
+        );
+        assert_eq!(list.shadowed_count(), 2);
     }
 
     #[test]
