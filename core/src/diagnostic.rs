@@ -78,19 +78,9 @@ impl Detail {
     pub fn to_value(&self) -> Value {
         match self {
             Detail::Json(value) => value.clone(),
-            Detail::TriggerShadowed(detail) => {
-                let text = |s: &str| Value::String(s.to_owned());
-                let mut by = serde_json::Map::with_capacity(2);
-                by.insert("kind".to_owned(), text(detail.shadowed_by.kind.as_str()));
-                by.insert("scope".to_owned(), text(detail.shadowed_by.scope.as_str()));
-                let mut map = serde_json::Map::with_capacity(5);
-                map.insert("trigger".to_owned(), text(&detail.trigger));
-                map.insert("kind".to_owned(), text(detail.kind.as_str()));
-                map.insert("scope".to_owned(), text(detail.scope.as_str()));
-                map.insert("destPath".to_owned(), text(&detail.dest_path));
-                map.insert("shadowedBy".to_owned(), Value::Object(by));
-                Value::Object(map)
-            }
+            // What its `Serialize` derive writes. Strings and closed-vocabulary names into a
+            // `Value` cannot fail (no map key that is not a string, no custom error).
+            Detail::TriggerShadowed(detail) => serde_json::to_value(detail).unwrap_or_default(),
         }
     }
 

@@ -136,40 +136,6 @@ impl<M: Copy + PartialEq, const N: usize> PartialEq for Packed<M, N> {
 
 impl<M: Copy + Eq, const N: usize> Eq for Packed<M, N> {}
 
-/// A front and a back cursor over a [`Packed`] list's indices, for the lists' iterators.
-#[derive(Debug, Clone)]
-pub(crate) struct Cursor {
-    front: usize,
-    back: usize,
-}
-
-impl Cursor {
-    pub(crate) fn new(len: usize) -> Self {
-        Cursor {
-            front: 0,
-            back: len,
-        }
-    }
-
-    pub(crate) fn next(&mut self) -> Option<usize> {
-        (self.front < self.back).then(|| {
-            self.front += 1;
-            self.front - 1
-        })
-    }
-
-    pub(crate) fn next_back(&mut self) -> Option<usize> {
-        (self.front < self.back).then(|| {
-            self.back -= 1;
-            self.back
-        })
-    }
-
-    pub(crate) fn left(&self) -> usize {
-        self.back - self.front
-    }
-}
-
 /// What every public list over [`Packed`] storage has besides its own `get` and `push`:
 /// `append`, `clear`, `len`, `is_empty`, `contains`, `iter` and its iterator type, and the
 /// `IntoIterator` (for `&list`), `Extend`, `FromIterator`, `Debug` and `Serialize` impls.
@@ -211,7 +177,7 @@ macro_rules! packed_list {
             pub fn iter(&self) -> $iter<'_> {
                 $iter {
                     list: self,
-                    cursor: $crate::packed::Cursor::new(self.len()),
+                    indices: 0..self.len(),
                 }
             }
         }
@@ -220,24 +186,24 @@ macro_rules! packed_list {
         #[derive(Debug, Clone)]
         pub struct $iter<'l> {
             list: &'l $list,
-            cursor: $crate::packed::Cursor,
+            indices: std::ops::Range<usize>,
         }
 
         impl<'l> Iterator for $iter<'l> {
             type Item = $view<'l>;
 
             fn next(&mut self) -> Option<$view<'l>> {
-                self.list.get(self.cursor.next()?)
+                self.list.get(self.indices.next()?)
             }
 
             fn size_hint(&self) -> (usize, Option<usize>) {
-                (self.cursor.left(), Some(self.cursor.left()))
+                self.indices.size_hint()
             }
         }
 
         impl DoubleEndedIterator for $iter<'_> {
             fn next_back(&mut self) -> Option<Self::Item> {
-                self.list.get(self.cursor.next_back()?)
+                self.list.get(self.indices.next_back()?)
             }
         }
 
@@ -345,12 +311,5 @@ mod tests {
         rebuilt.clear();
         assert_eq!(rebuilt.len(), 0);
         assert_eq!(rebuilt, Packed::default());
-    }
-
-    #[test]
-    fn a_cursor_meets_itself_once() {
-        let mut c = Cursor::new(3);
-        assert_eq!((c.next(), c.next_back(), c.left()), (Some(0), Some(2), 1));
-        assert_eq!((c.next(), c.next(), c.next_back()), (Some(1), None, None));
     }
 }
