@@ -64,19 +64,27 @@ pub(crate) fn is_plain_stem(stem: &str) -> bool {
     if stem.is_empty() || stem == "." || stem == ".." {
         return false;
     }
-    let mut chunks = stem.as_bytes().chunks_exact(8);
+    let bytes = stem.as_bytes();
     let mut flagged = 0;
     let mut high = 0;
-    for chunk in &mut chunks {
-        let word = words::load(chunk);
-        flagged |= unsafe_ascii(word);
-        high |= word;
-    }
-    let rest = chunks.remainder();
-    if !rest.is_empty() {
-        // The last bytes padded with a safe one.
+    if let Some(tail) = bytes.len().checked_sub(8) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let word = words::load(chunk);
+            flagged |= unsafe_ascii(word);
+            high |= word;
+        }
+        if !chunks.remainder().is_empty() {
+            // The last eight bytes, some of them read already: a byte tested twice gives
+            // the same answer, and this needs no copy.
+            let word = words::load(&bytes[tail..]);
+            flagged |= unsafe_ascii(word);
+            high |= word;
+        }
+    } else {
+        // Fewer than eight bytes, padded with a safe one.
         let mut last = [b'a'; 8];
-        last[..rest.len()].copy_from_slice(rest);
+        last[..bytes.len()].copy_from_slice(bytes);
         let word = words::load(&last);
         flagged |= unsafe_ascii(word);
         high |= word;
@@ -614,9 +622,12 @@ mod tests {
             ("tab\there", false),
             ("del\u{7f}", false),
             ("nul\0", false),
-            // The unsafe byte in the second word, and in the padded last bytes.
+            // The unsafe byte in the first word only, in the last word only (which overlaps
+            // the first), and in the padded bytes of a short stem.
+            ("/abcdefgh", false),
             ("abcdefgh/", false),
             ("abcdefghij\u{1f}", false),
+            ("abc\u{1f}", false),
             ("abcdefgh", true),
             ("caf\u{e9}", true),
             ("right\u{202e}to-left", false),
@@ -629,7 +640,8 @@ mod tests {
     }
 
     /// Stems of safe pieces with one more piece, of any kind, at any place: so the one
-    /// byte that decides falls at every position of a word, the padded last bytes included.
+    /// byte that decides falls at every position of a word, the overlapping last word and
+    /// the padded short stem included.
     #[quickcheck_macros::quickcheck]
     #[allow(clippy::needless_pass_by_value)] // Reason: quickcheck hands its inputs by value.
     fn the_word_check_is_the_definition(picks: Vec<u8>, odd: u8, at: u8) -> bool {
