@@ -295,6 +295,62 @@ function planCase(runtimes, read = (triggers) => triggers.length) {
   return { ...sideBySide(peerFn, oursFn, planFn(beforePlan)), callsPerOp: calls.length, sink };
 }
 
+/**
+ * What building the records alone costs, for the plans `planCase(runtimes, readTriggers)`
+ * reads: per operation, every trigger record of every (runtime, scope) plan made again as
+ * a plain object of the same seven fields, from values made beforehand (so no string is
+ * built), and read the same way; once unfrozen and once frozen, as a plan's records are.
+ * No design that returns deep-frozen plain records can cost less than the frozen figure
+ * (plus deciding the plan and crossing into the core), so it bounds the every-record ratio.
+ */
+function recordFloor(runtimes) {
+  if (!oursPlan) return null;
+  const host = hostFor(0);
+  const rows = runtimes.flatMap((r) =>
+    ['global', 'local'].map((s) =>
+      Array.from(oursPlan(r, s, host).triggers, (t) => [
+        t.trigger,
+        t.kind,
+        t.scope,
+        t.destPath,
+        t.registration,
+        t.routerTrigger,
+        t.shadowedBy,
+      ]),
+    ),
+  );
+  let sink = 0;
+  const build = (freeze) => () => {
+    for (const plan of rows) {
+      const list = [];
+      for (const v of plan) {
+        const record = {
+          trigger: v[0],
+          kind: v[1],
+          scope: v[2],
+          destPath: v[3],
+          registration: v[4],
+          routerTrigger: v[5],
+          shadowedBy: v[6],
+        };
+        list.push(freeze ? Object.freeze(record) : record);
+      }
+      sink += readTriggers(freeze ? Object.freeze(list) : list);
+    }
+  };
+  const records = rows.reduce((n, plan) => n + plan.length, 0);
+  return { unfrozen: measure(build(false)), frozen: measure(build(true)), records, sink };
+}
+
+/** Prints what `recordFloor` measured beside the peer's time of the same case. */
+function printFloor(res, floor) {
+  if (!floor) return;
+  const peer = res.peer.median;
+  console.log(
+    `  records alone (${floor.records} per op, made from ready values): ${fmtNs(floor.unfrozen.median)} unfrozen, ${fmtNs(floor.frozen.median)} frozen = ${((floor.frozen.median / peer) * 100).toFixed(0)}% of the peer's time; with frozen records the ratio cannot pass ${(peer / floor.frozen.median).toFixed(1)}× (3× leaves ${fmtNs(peer / 3)})`,
+  );
+}
+
 function validationCase() {
   let sink = 0;
   const peerFn = () => {
@@ -476,11 +532,15 @@ if (wanted('P1')) {
   const claude = planCase(['claude']);
   printWarm('P1 warm plan: claude, global + local', claude);
   const claudeTriggers = planCase(['claude'], readTriggers);
+  claudeTriggers.floor = recordFloor(['claude']);
   printWarm('P1 warm plan: claude, global + local, every trigger record read', claudeTriggers);
+  printFloor(claudeTriggers, claudeTriggers.floor);
   const all = planCase(INSTALLABLE);
   printWarm(`P1 warm plan: ${INSTALLABLE.length} installable runtimes × 2 scopes`, all);
   const allTriggers = planCase(INSTALLABLE, readTriggers);
+  allTriggers.floor = recordFloor(INSTALLABLE);
   printWarm(`P1 warm plan: ${INSTALLABLE.length} installable runtimes × 2 scopes, every trigger record read`, allTriggers);
+  printFloor(allTriggers, allTriggers.floor);
   report.results.P1 = { claude, claudeTriggers, all, allTriggers, runtimes: INSTALLABLE };
 }
 if (wanted('P4')) {
