@@ -19,6 +19,23 @@ pub(crate) fn load(chunk: &[u8]) -> u64 {
     u64::from_le_bytes(word)
 }
 
+/// Every byte of `bytes` (at most eight long) in one word, without copying them out: the
+/// first and the last four bytes (overlapping when fewer than eight), or, below four bytes,
+/// the first, middle and last byte, the first repeated in the rest. A byte test flags the
+/// word exactly when some byte of `bytes` matches, though not at that byte's position.
+/// Empty `bytes` gives `fill` in every byte.
+#[inline]
+pub(crate) fn gather(bytes: &[u8], fill: u8) -> u64 {
+    if let (Some(first), Some(last)) = (bytes.first_chunk::<4>(), bytes.last_chunk::<4>()) {
+        return u64::from(u32::from_le_bytes(*first)) | u64::from(u32::from_le_bytes(*last)) << 32;
+    }
+    let byte = |i: usize| u64::from(bytes.get(i).copied().unwrap_or(fill));
+    let first = byte(0);
+    let middle = byte(bytes.len() / 2);
+    let last = byte(bytes.len().saturating_sub(1));
+    (ONES * first) & !0x00ff_ff00 | middle << 8 | last << 16
+}
+
 /// Flags the bytes of `word` below `n` (`n` at most `0x80`).
 #[inline]
 pub(crate) const fn below(word: u64, n: u8) -> u64 {
@@ -37,6 +54,35 @@ mod tests {
 
     /// The tests against their byte-by-byte definition, for every byte value at every
     /// position, among filler bytes on either side of the `0x80` line.
+    /// A gathered word holds the bytes of the text and no other: for every length up to
+    /// eight, with one byte of any value at any position among filler bytes on either side
+    /// of the `0x80` line, each test flags the word exactly when some byte of the text
+    /// matches, and a high bit is set exactly when some byte is `0x80` or above.
+    #[test]
+    fn a_gathered_word_holds_exactly_the_bytes_given() {
+        assert_eq!(gather(&[], b'a'), ONES * u64::from(b'a'));
+        for filler in [b'a', 0x7f, 0x80, 0xff, 0x00] {
+            for len in 1..=8 {
+                for position in 0..len {
+                    for b in 0..=255u8 {
+                        let mut bytes = [filler; 8];
+                        bytes[position] = b;
+                        let text = &bytes[..len];
+                        let word = gather(text, b'a');
+                        let any = |hit: &dyn Fn(u8) -> bool| text.iter().any(|&x| hit(x));
+                        for n in [1u8, 0x20, 0x80] {
+                            assert_eq!(below(word, n) != 0, any(&|x| x < n), "{text:?} < {n}");
+                        }
+                        for c in [b'"', b'/', b'\\', 0x7f, 0] {
+                            assert_eq!(equal(word, c) != 0, any(&|x| x == c), "{text:?} == {c}");
+                        }
+                        assert_eq!(word & HIGH != 0, any(&|x| x >= 0x80), "{text:?}");
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn word_tests_are_their_bytewise_definitions() {
         for filler in [b'a', 0x7f, 0x80, 0xff, 0x00] {

@@ -82,10 +82,8 @@ pub(crate) fn is_plain_stem(stem: &str) -> bool {
             high |= word;
         }
     } else {
-        // Fewer than eight bytes, padded with a safe one.
-        let mut last = [b'a'; 8];
-        last[..bytes.len()].copy_from_slice(bytes);
-        let word = words::load(&last);
+        // Fewer than eight bytes, gathered into one word without a copy.
+        let word = words::gather(bytes, b'a');
         flagged |= unsafe_ascii(word);
         high |= word;
     }
@@ -623,11 +621,14 @@ mod tests {
             ("del\u{7f}", false),
             ("nul\0", false),
             // The unsafe byte in the first word only, in the last word only (which overlaps
-            // the first), and in the padded bytes of a short stem.
+            // the first), and in a short stem of each way of gathering it (four to seven bytes,
+            // fewer than four).
             ("/abcdefgh", false),
             ("abcdefgh/", false),
             ("abcdefghij\u{1f}", false),
             ("abc\u{1f}", false),
+            ("a\u{1f}b", false),
+            ("/", false),
             ("abcdefgh", true),
             ("caf\u{e9}", true),
             ("right\u{202e}to-left", false),
@@ -641,7 +642,7 @@ mod tests {
 
     /// Stems of safe pieces with one more piece, of any kind, at any place: so the one
     /// byte that decides falls at every position of a word, the overlapping last word and
-    /// the padded short stem included.
+    /// the short stems gathered into one word included.
     #[quickcheck_macros::quickcheck]
     #[allow(clippy::needless_pass_by_value)] // Reason: quickcheck hands its inputs by value.
     fn the_word_check_is_the_definition(picks: Vec<u8>, odd: u8, at: u8) -> bool {
