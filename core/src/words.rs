@@ -3,7 +3,8 @@
 //!
 //! Each test sets the high bit of a byte that matches. A match can also set the high bits
 //! of bytes above it (a borrow), never of a byte below it: so a result is zero exactly
-//! when no byte matches, and its lowest set bit marks the first match.
+//! when no byte matches, and its lowest set bit marks the first match (of a word
+//! [`load`]ed in text order; a [`gather`]ed word keeps only whether some byte matches).
 
 /// `0x01` in every byte.
 pub(crate) const ONES: u64 = 0x0101_0101_0101_0101;
@@ -52,8 +53,6 @@ pub(crate) const fn equal(word: u64, b: u8) -> u64 {
 mod tests {
     use super::*;
 
-    /// The tests against their byte-by-byte definition, for every byte value at every
-    /// position, among filler bytes on either side of the `0x80` line.
     /// A gathered word holds the bytes of the text and no other: for every length up to
     /// eight, with one byte of any value at any position among filler bytes on either side
     /// of the `0x80` line, each test flags the word exactly when some byte of the text
@@ -83,6 +82,8 @@ mod tests {
         }
     }
 
+    /// The tests against their byte-by-byte definition, for every byte value at every
+    /// position, among filler bytes on either side of the `0x80` line.
     #[test]
     fn word_tests_are_their_bytewise_definitions() {
         for filler in [b'a', 0x7f, 0x80, 0xff, 0x00] {
