@@ -26,6 +26,7 @@ mod placement;
 mod placements;
 
 pub use decide::{Inventory, PlanCounts, PlanDecision, decide_install_plan};
+pub(crate) use placement::Routes;
 pub use placement::{Routers, derive_routers};
 use placement::{is_plain_stem, routing_applies};
 pub use placements::{Placement, PlacementIter, Placements};
@@ -213,6 +214,9 @@ pub(crate) struct Inputs<'a> {
     /// The number of nested skills placements of the whole (distinct) `commands` list when
     /// routing applies, counted once by the [`Inventory`].
     pub(crate) nested_skills: Option<usize>,
+    /// The routes of the whole `commands` list over `router_stems`, found once by the
+    /// [`Inventory`].
+    pub(crate) routes: Option<&'a Routes>,
 }
 
 /// Inventory order, duplicates dropped, filtered by an optional allow-list. Borrowed: the
@@ -326,6 +330,7 @@ fn request_inputs(request: &PlanRequest) -> Inputs<'_> {
         profile: request.profile.as_ref(),
         distinct: (false, false),
         nested_skills: None,
+        routes: None,
     }
 }
 

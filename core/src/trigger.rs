@@ -13,6 +13,7 @@ use crate::error::Error;
 use crate::layout::is_namespaced_by_dir;
 use crate::manifest::RuntimeDescriptor;
 use crate::path;
+use crate::plan::Routes;
 use crate::registry::Registry;
 use crate::scope::{SCOPE_ORDER, lookup_runtime};
 use crate::vocab::{Nesting, Scope, TriggerKind};
@@ -90,6 +91,11 @@ impl<'a> Stems<'a> {
         }
     }
 
+    /// Whether these are every stem of `list` itself, in its order (the very slice).
+    pub(crate) fn is_all_of(&self, list: &[String]) -> bool {
+        matches!(self, Stems::All(all) if std::ptr::eq(*all, list))
+    }
+
     /// Whether some stem is listed twice ([`has_duplicates`]).
     pub(crate) fn has_duplicates(&self) -> bool {
         match self {
@@ -132,7 +138,9 @@ impl<'a> Iterator for StemIter<'_, 'a> {
     }
 }
 
-fn via_router<'a>(
+/// The router a routed child's trigger names: its first listed owner, when that owner is
+/// a router and the stem is not one itself (`None` when no router is given).
+pub(crate) fn via_router<'a>(
     stem: &str,
     child_to_routers: &'a BTreeMap<String, Vec<String>>,
     routers: &BTreeSet<&str>,
@@ -182,7 +190,7 @@ pub(crate) fn surface_of(
     routers: (&[String], &BTreeMap<String, Vec<String>>),
     distinct: bool,
 ) -> Triggers {
-    TriggerSurface::new(descriptor, scopes, stems, routers, distinct).to_triggers()
+    TriggerSurface::new(descriptor, scopes, stems, routers, None, distinct).to_triggers()
 }
 
 /// One trigger-bearing layout entry of a [`TriggerSurface`].
@@ -264,11 +272,15 @@ impl TriggerParts<'_> {
 
 impl<'a> TriggerSurface<'a> {
     /// The surface of `descriptor` at `scopes` over `stems` (see [`surface_of`]).
+    ///
+    /// `table`, when given, holds the routes of `stems` over these very routers, found once
+    /// ([`Routes`]); the surface then looks no router up.
     pub(crate) fn new(
         descriptor: &'a RuntimeDescriptor,
         scopes: &[Scope],
         stems: &Stems<'a>,
         routers: (&'a [String], &'a BTreeMap<String, Vec<String>>),
+        table: Option<&Routes>,
         distinct: bool,
     ) -> Self {
         let (router_stems, child_to_routers) = routers;
@@ -300,14 +312,18 @@ impl<'a> TriggerSurface<'a> {
                 });
             }
         }
-        let routers = if entries.iter().any(|e| e.nested) {
+        let routers = if !entries.iter().any(|e| e.nested) {
+            Vec::new()
+        } else if let Some(table) = table.filter(|_| !router_stems.is_empty()) {
+            (0..stems.len())
+                .map(|i| table.named(i, router_stems))
+                .collect()
+        } else {
             let set: BTreeSet<&str> = router_stems.iter().map(String::as_str).collect();
             stems
                 .iter()
                 .map(|stem| via_router(stem, child_to_routers, &set))
                 .collect()
-        } else {
-            Vec::new()
         };
         let precedence = &descriptor.trigger_precedence;
         let shadowing = if per_stem_rule(descriptor, scopes, stems, distinct).1 {
@@ -341,7 +357,7 @@ impl<'a> TriggerSurface<'a> {
     /// list can then name each candidate's stem by position instead of sending it.
     #[must_use]
     pub fn stems_are(&self, list: &[String]) -> bool {
-        matches!(self.stems, Stems::All(all) if std::ptr::eq(all, list))
+        self.stems.is_all_of(list)
     }
 
     /// Whether there is no candidate.
@@ -443,7 +459,7 @@ pub(crate) fn surface_counts(
             bearing.saturating_sub(1) * stems.len(),
         );
     }
-    let surface = TriggerSurface::new(descriptor, scopes, stems, routers, distinct);
+    let surface = TriggerSurface::new(descriptor, scopes, stems, routers, None, distinct);
     (surface.len(), surface.shadowed())
 }
 
@@ -609,7 +625,7 @@ mod tests {
         let list = stems(&["help", "plan"]).stems;
         let routers = (&[][..], &BTreeMap::new());
         let surface = |stems: &Stems<'_>| {
-            TriggerSurface::new(descriptor, &[Scope::Global], stems, routers, false)
+            TriggerSurface::new(descriptor, &[Scope::Global], stems, routers, None, false)
                 .stems_are(&list)
         };
         assert!(surface(&Stems::All(&list)));
@@ -644,7 +660,8 @@ mod tests {
             let descriptor = reg.runtime(runtime).expect("runtime");
             for scopes in SCOPE_SETS {
                 let stems = Stems::All(&input.stems);
-                let surface = TriggerSurface::new(descriptor, scopes, &stems, routers, distinct);
+                let surface =
+                    TriggerSurface::new(descriptor, scopes, &stems, routers, None, distinct);
                 out.push((runtime, descriptor, scopes, surface));
             }
         }

@@ -27,7 +27,8 @@ use crate::trigger::{Stems, TriggerSurface, Triggers, has_duplicates, surface_co
 use crate::vocab::{ArtifactKindName, Scope};
 
 use super::placement::{
-    agent_file_extension, nested_skills_count, placements_checked, placements_plain, plain_count,
+    Routes, agent_file_extension, nested_skills_count, placements_checked, placements_plain,
+    plain_count,
 };
 use super::{
     Inputs, InstallManifestRecord, Placements, Plan, ProfileSelection, UninstallItem, check_cwd,
@@ -55,6 +56,9 @@ pub struct Inventory {
     distinct: (bool, bool),
     /// See [`Inputs::nested_skills`].
     nested_skills: Option<usize>,
+    /// See [`Inputs::routes`]: found when `commands` lists no stem twice and there are
+    /// routers.
+    routes: Option<Routes>,
 }
 
 impl Inventory {
@@ -75,6 +79,8 @@ impl Inventory {
         let nested_skills = distinct
             .0
             .then(|| nested_skills_count(&commands, &router_stems, &child_to_routers));
+        let routes = (distinct.0 && !router_stems.is_empty())
+            .then(|| Routes::new(&commands, &router_stems, &child_to_routers));
         Ok(Self {
             commands,
             agents,
@@ -82,6 +88,7 @@ impl Inventory {
             child_to_routers,
             distinct,
             nested_skills,
+            routes,
         })
     }
 
@@ -119,6 +126,7 @@ impl Inventory {
             profile,
             distinct: self.distinct,
             nested_skills: self.nested_skills,
+            routes: self.routes.as_ref(),
         }
     }
 }
@@ -323,6 +331,9 @@ impl PlanDecision<'_> {
             &[self.head.install_manifest.scope],
             &self.commands,
             (trigger_routers(&self.inputs), self.inputs.child_to_routers),
+            self.inputs
+                .routes
+                .filter(|_| self.commands.is_all_of(self.inputs.commands)),
             true,
         )
     }

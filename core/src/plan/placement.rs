@@ -343,6 +343,74 @@ fn owners_of<'a>(
     }
 }
 
+/// The routers of every command of a list, found once: the routers its nested skill is
+/// placed under ([`owners_of`]) and the router its trigger names
+/// ([`crate::trigger::via_router`]), each as an index into the router stems. An
+/// [`super::Inventory`] finds them when it is made, so that its plans look no router up.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Routes {
+    /// Where the owners of command `i` end in `owners`.
+    ends: Vec<usize>,
+    /// Router indices, command after command.
+    owners: Vec<usize>,
+    /// The router index command `i`'s trigger names.
+    named: Vec<Option<usize>>,
+}
+
+impl Routes {
+    /// The routes of `commands` over `router_stems` and `child_to_routers`, as
+    /// [`owners_of`] and [`crate::trigger::via_router`] find them one stem at a time.
+    pub(crate) fn new(
+        commands: &[String],
+        router_stems: &[String],
+        child_to_routers: &BTreeMap<String, Vec<String>>,
+    ) -> Self {
+        let set: BTreeSet<&str> = router_stems.iter().map(String::as_str).collect();
+        let mut index: BTreeMap<&str, usize> = BTreeMap::new();
+        for (i, router) in router_stems.iter().enumerate() {
+            index.entry(router.as_str()).or_insert(i);
+        }
+        let mut out = Routes {
+            ends: Vec::with_capacity(commands.len()),
+            owners: Vec::new(),
+            named: Vec::with_capacity(commands.len()),
+        };
+        let mut owners = Vec::new();
+        for stem in commands {
+            owners.clear();
+            owners_of(stem, &set, child_to_routers, &mut owners);
+            out.owners
+                .extend(owners.iter().filter_map(|o| index.get(o).copied()));
+            out.ends.push(out.owners.len());
+            let named = crate::trigger::via_router(stem, child_to_routers, &set);
+            out.named.push(named.and_then(|r| index.get(r).copied()));
+        }
+        out
+    }
+
+    /// The routers command `i`'s nested skill is placed under, first owner first.
+    pub(crate) fn owners<'r>(
+        &self,
+        i: usize,
+        router_stems: &'r [String],
+    ) -> impl Iterator<Item = &'r str> + use<'_, 'r> {
+        // Past the last command the range is empty (or inverted, which `get` refuses).
+        let start = i.checked_sub(1).and_then(|j| self.ends.get(j)).copied();
+        let end = self.ends.get(i).copied().unwrap_or(0);
+        self.owners
+            .get(start.unwrap_or(0)..end)
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|r| router_stems.get(*r).map(String::as_str))
+    }
+
+    /// The router command `i`'s trigger names, if any.
+    pub(crate) fn named<'r>(&self, i: usize, router_stems: &'r [String]) -> Option<&'r str> {
+        let r = (*self.named.get(i)?)?;
+        router_stems.get(r).map(String::as_str)
+    }
+}
+
 /// How many skills placements a nested kind writes for `commands` when routing applies:
 /// one per router owning a routed child, else one.
 pub(crate) fn nested_skills_count(
@@ -391,16 +459,22 @@ fn walk<E>(
         }
         ArtifactKindName::Skills => {
             let nest = nests(kind, inputs);
-            let routers: BTreeSet<&str> = if nest {
+            // The inventory's routes, when these are its commands; else looked up here.
+            let table = inputs
+                .routes
+                .filter(|_| nest && commands.is_all_of(inputs.commands));
+            let routers: BTreeSet<&str> = if nest && table.is_none() {
                 inputs.router_stems.iter().map(String::as_str).collect()
             } else {
                 BTreeSet::new()
             };
             let mut owners: Vec<&str> = Vec::new();
             let (before, after) = flat_shape(kind, agent_ext);
-            for stem in commands {
+            for (i, stem) in commands.iter().enumerate() {
                 owners.clear();
-                if nest {
+                if let Some(table) = table {
+                    owners.extend(table.owners(i, inputs.router_stems));
+                } else if nest {
                     owners_of(stem, &routers, inputs.child_to_routers, &mut owners);
                 }
                 if owners.is_empty() {
@@ -510,6 +584,7 @@ mod tests {
             profile: None,
             distinct: (true, true),
             nested_skills: None,
+            routes: None,
         };
         // As an inventory gives them: the nested skills counted once.
         let counted = Inputs {
@@ -658,5 +733,37 @@ mod tests {
         pieces.insert(at, ANY[usize::from(odd) % ANY.len()]);
         let stem = pieces.concat();
         is_plain_stem(&stem) == plain_by_definition(&stem)
+    }
+
+    /// The routes found once are the routers looked up one stem at a time, for any
+    /// commands, routers and owner lists over a few names: so stems that are routers,
+    /// children owned by non-routers first, repeated owners, repeated routers, and children
+    /// of nobody all occur.
+    #[quickcheck_macros::quickcheck]
+    #[allow(clippy::needless_pass_by_value)] // Reason: quickcheck hands its inputs by value.
+    fn routes_found_once_are_the_routes_looked_up(
+        commands: Vec<u8>,
+        routers: Vec<u8>,
+        owned: Vec<(u8, Vec<u8>)>,
+    ) -> bool {
+        const NAMES: [&str; 6] = ["a", "b", "ns-a", "ns-b", "ns-c", "x"];
+        let name = |n: &u8| NAMES[usize::from(*n) % NAMES.len()].to_owned();
+        let commands: Vec<String> = commands.iter().map(name).collect();
+        let routers: Vec<String> = routers.iter().map(name).collect();
+        let child_to_routers: BTreeMap<String, Vec<String>> = owned
+            .iter()
+            .map(|(child, owners)| (name(child), owners.iter().map(name).collect()))
+            .collect();
+        let table = Routes::new(&commands, &routers, &child_to_routers);
+        let set: BTreeSet<&str> = routers.iter().map(String::as_str).collect();
+        commands.iter().enumerate().all(|(i, stem)| {
+            let mut owners = Vec::new();
+            owners_of(stem, &set, &child_to_routers, &mut owners);
+            let found: Vec<&str> = table.owners(i, &routers).collect();
+            found == owners
+                && table.named(i, &routers)
+                    == crate::trigger::via_router(stem, &child_to_routers, &set)
+        }) && table.owners(commands.len(), &routers).next().is_none()
+            && table.named(commands.len(), &routers).is_none()
     }
 }
