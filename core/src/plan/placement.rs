@@ -343,23 +343,18 @@ fn owners_of<'a>(
     }
 }
 
-/// The routers of every command of a list, found once: the routers its nested skill is
-/// placed under ([`owners_of`]) and the router its trigger names
-/// ([`crate::trigger::via_router`]), each as an index into the router stems. An
-/// [`super::Inventory`] finds them when it is made, so that its plans look no router up.
+/// The router each command's trigger names ([`crate::trigger::via_router`]), found once
+/// for a whole list, as an index into the router stems. An [`super::Inventory`] finds them
+/// when it is made, so that the trigger surfaces of its plans look no router up.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Routes {
-    /// Where the owners of command `i` end in `owners`.
-    ends: Vec<usize>,
-    /// Router indices, command after command.
-    owners: Vec<usize>,
     /// The router index command `i`'s trigger names.
     named: Vec<Option<usize>>,
 }
 
 impl Routes {
     /// The routes of `commands` over `router_stems` and `child_to_routers`, as
-    /// [`owners_of`] and [`crate::trigger::via_router`] find them one stem at a time.
+    /// [`crate::trigger::via_router`] finds them one stem at a time.
     pub(crate) fn new(
         commands: &[String],
         router_stems: &[String],
@@ -370,38 +365,14 @@ impl Routes {
         for (i, router) in router_stems.iter().enumerate() {
             index.entry(router.as_str()).or_insert(i);
         }
-        let mut out = Routes {
-            ends: Vec::with_capacity(commands.len()),
-            owners: Vec::new(),
-            named: Vec::with_capacity(commands.len()),
-        };
-        let mut owners = Vec::new();
-        for stem in commands {
-            owners.clear();
-            owners_of(stem, &set, child_to_routers, &mut owners);
-            out.owners
-                .extend(owners.iter().filter_map(|o| index.get(o).copied()));
-            out.ends.push(out.owners.len());
-            let named = crate::trigger::via_router(stem, child_to_routers, &set);
-            out.named.push(named.and_then(|r| index.get(r).copied()));
-        }
-        out
-    }
-
-    /// The routers command `i`'s nested skill is placed under, first owner first.
-    pub(crate) fn owners<'r>(
-        &self,
-        i: usize,
-        router_stems: &'r [String],
-    ) -> impl Iterator<Item = &'r str> + use<'_, 'r> {
-        // Past the last command the range is empty (or inverted, which `get` refuses).
-        let start = i.checked_sub(1).and_then(|j| self.ends.get(j)).copied();
-        let end = self.ends.get(i).copied().unwrap_or(0);
-        self.owners
-            .get(start.unwrap_or(0)..end)
-            .unwrap_or_default()
+        let named = commands
             .iter()
-            .filter_map(|r| router_stems.get(*r).map(String::as_str))
+            .map(|stem| {
+                crate::trigger::via_router(stem, child_to_routers, &set)
+                    .and_then(|r| index.get(r).copied())
+            })
+            .collect();
+        Routes { named }
     }
 
     /// The router command `i`'s trigger names, if any.
@@ -459,22 +430,16 @@ fn walk<E>(
         }
         ArtifactKindName::Skills => {
             let nest = nests(kind, inputs);
-            // The inventory's routes, when these are its commands; else looked up here.
-            let table = inputs
-                .routes
-                .filter(|_| nest && commands.is_all_of(inputs.commands));
-            let routers: BTreeSet<&str> = if nest && table.is_none() {
+            let routers: BTreeSet<&str> = if nest {
                 inputs.router_stems.iter().map(String::as_str).collect()
             } else {
                 BTreeSet::new()
             };
             let mut owners: Vec<&str> = Vec::new();
             let (before, after) = flat_shape(kind, agent_ext);
-            for (i, stem) in commands.iter().enumerate() {
+            for stem in commands {
                 owners.clear();
-                if let Some(table) = table {
-                    owners.extend(table.owners(i, inputs.router_stems));
-                } else if nest {
+                if nest {
                     owners_of(stem, &routers, inputs.child_to_routers, &mut owners);
                 }
                 if owners.is_empty() {
@@ -737,8 +702,8 @@ mod tests {
 
     /// The routes found once are the routers looked up one stem at a time, for any
     /// commands, routers and owner lists over a few names: so stems that are routers,
-    /// children owned by non-routers first, repeated owners, repeated routers, and children
-    /// of nobody all occur.
+    /// children whose first owner is not a router, repeated owners, repeated routers, and
+    /// children of nobody all occur.
     #[quickcheck_macros::quickcheck]
     #[allow(clippy::needless_pass_by_value)] // Reason: quickcheck hands its inputs by value.
     fn routes_found_once_are_the_routes_looked_up(
@@ -757,13 +722,7 @@ mod tests {
         let table = Routes::new(&commands, &routers, &child_to_routers);
         let set: BTreeSet<&str> = routers.iter().map(String::as_str).collect();
         commands.iter().enumerate().all(|(i, stem)| {
-            let mut owners = Vec::new();
-            owners_of(stem, &set, &child_to_routers, &mut owners);
-            let found: Vec<&str> = table.owners(i, &routers).collect();
-            found == owners
-                && table.named(i, &routers)
-                    == crate::trigger::via_router(stem, &child_to_routers, &set)
-        }) && table.owners(commands.len(), &routers).next().is_none()
-            && table.named(commands.len(), &routers).is_none()
+            table.named(i, &routers) == crate::trigger::via_router(stem, &child_to_routers, &set)
+        }) && table.named(commands.len(), &routers).is_none()
     }
 }
