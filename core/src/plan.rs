@@ -18,7 +18,7 @@ use crate::layout::ArtifactKind;
 use crate::path;
 use crate::registry::Registry;
 use crate::scope::{ResolvedScope, lookup_runtime};
-use crate::trigger::{ShadowedBy, Stems, Trigger, Triggers, has_duplicates, surface_of};
+use crate::trigger::{Routes, ShadowedBy, Stems, Trigger, Triggers, has_duplicates, surface_of};
 use crate::vocab::{ArtifactKindName, CommandStyle, SandboxTier, Scope};
 
 mod decide;
@@ -26,7 +26,6 @@ mod placement;
 mod placements;
 
 pub use decide::{Inventory, PlanCounts, PlanDecision, decide_install_plan};
-pub(crate) use placement::Routes;
 pub use placement::{Routers, derive_routers};
 use placement::{is_plain_stem, routing_applies};
 pub use placements::{Placement, PlacementIter, Placements};

@@ -23,12 +23,11 @@ use crate::layout::{ConfinedRoot, kinds_of};
 use crate::manifest::RuntimeDescriptor;
 use crate::registry::Registry;
 use crate::scope::{lookup_runtime, scope_of};
-use crate::trigger::{Stems, TriggerSurface, Triggers, has_duplicates, surface_counts};
+use crate::trigger::{Routes, Stems, TriggerSurface, Triggers, has_duplicates, surface_counts};
 use crate::vocab::{ArtifactKindName, Scope};
 
 use super::placement::{
-    Routes, agent_file_extension, nested_skills_count, placements_checked, placements_plain,
-    plain_count,
+    agent_file_extension, nested_skills_count, placements_checked, placements_plain, plain_count,
 };
 use super::{
     Inputs, InstallManifestRecord, Placements, Plan, ProfileSelection, UninstallItem, check_cwd,

@@ -343,45 +343,6 @@ fn owners_of<'a>(
     }
 }
 
-/// The router each command's trigger names ([`crate::trigger::via_router`]), found once
-/// for a whole list, as an index into the router stems. An [`super::Inventory`] finds them
-/// when it is made, so that the trigger surfaces of its plans look no router up.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Routes {
-    /// The router index command `i`'s trigger names.
-    named: Vec<Option<usize>>,
-}
-
-impl Routes {
-    /// The routes of `commands` over `router_stems` and `child_to_routers`, as
-    /// [`crate::trigger::via_router`] finds them one stem at a time.
-    pub(crate) fn new(
-        commands: &[String],
-        router_stems: &[String],
-        child_to_routers: &BTreeMap<String, Vec<String>>,
-    ) -> Self {
-        let set: BTreeSet<&str> = router_stems.iter().map(String::as_str).collect();
-        let mut index: BTreeMap<&str, usize> = BTreeMap::new();
-        for (i, router) in router_stems.iter().enumerate() {
-            index.entry(router.as_str()).or_insert(i);
-        }
-        let named = commands
-            .iter()
-            .map(|stem| {
-                crate::trigger::via_router(stem, child_to_routers, &set)
-                    .and_then(|r| index.get(r).copied())
-            })
-            .collect();
-        Routes { named }
-    }
-
-    /// The router command `i`'s trigger names, if any.
-    pub(crate) fn named<'r>(&self, i: usize, router_stems: &'r [String]) -> Option<&'r str> {
-        let r = (*self.named.get(i)?)?;
-        router_stems.get(r).map(String::as_str)
-    }
-}
-
 /// How many skills placements a nested kind writes for `commands` when routing applies:
 /// one per router owning a routed child, else one.
 pub(crate) fn nested_skills_count(
@@ -698,31 +659,5 @@ mod tests {
         pieces.insert(at, ANY[usize::from(odd) % ANY.len()]);
         let stem = pieces.concat();
         is_plain_stem(&stem) == plain_by_definition(&stem)
-    }
-
-    /// The routes found once are the routers looked up one stem at a time, for any
-    /// commands, routers and owner lists over a few names: so stems that are routers,
-    /// children whose first owner is not a router, repeated owners, repeated routers, and
-    /// children of nobody all occur.
-    #[quickcheck_macros::quickcheck]
-    #[allow(clippy::needless_pass_by_value)] // Reason: quickcheck hands its inputs by value.
-    fn routes_found_once_are_the_routes_looked_up(
-        commands: Vec<u8>,
-        routers: Vec<u8>,
-        owned: Vec<(u8, Vec<u8>)>,
-    ) -> bool {
-        const NAMES: [&str; 6] = ["a", "b", "ns-a", "ns-b", "ns-c", "x"];
-        let name = |n: &u8| NAMES[usize::from(*n) % NAMES.len()].to_owned();
-        let commands: Vec<String> = commands.iter().map(name).collect();
-        let routers: Vec<String> = routers.iter().map(name).collect();
-        let child_to_routers: BTreeMap<String, Vec<String>> = owned
-            .iter()
-            .map(|(child, owners)| (name(child), owners.iter().map(name).collect()))
-            .collect();
-        let table = Routes::new(&commands, &routers, &child_to_routers);
-        let set: BTreeSet<&str> = routers.iter().map(String::as_str).collect();
-        commands.iter().enumerate().all(|(i, stem)| {
-            table.named(i, &routers) == crate::trigger::via_router(stem, &child_to_routers, &set)
-        }) && table.named(commands.len(), &routers).is_none()
     }
 }
