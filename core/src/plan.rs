@@ -213,8 +213,8 @@ pub(crate) struct Inputs<'a> {
     /// The number of nested skills placements of the whole (distinct) `commands` list when
     /// routing applies, counted once by the [`Inventory`].
     pub(crate) nested_skills: Option<usize>,
-    /// The routes of the whole `commands` list over `router_stems`, found once by the
-    /// [`Inventory`].
+    /// The router each command of the whole `commands` list names in its trigger, found
+    /// once by the [`Inventory`] ([`Routes`]).
     pub(crate) routes: Option<&'a Routes>,
 }
 

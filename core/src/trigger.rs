@@ -151,9 +151,9 @@ fn via_router<'a>(
     routers.contains(first.as_str()).then_some(first.as_str())
 }
 
-/// The router each command's trigger names ([`via_router`]), found once
-/// for a whole list, as an index into the router stems. An [`crate::plan::Inventory`] finds them
-/// when it is made, so that the trigger surfaces of its plans look no router up.
+/// The router each command's trigger names ([`via_router`]), found once for a whole list,
+/// as an index into the router stems. An [`crate::plan::Inventory`] finds them when it is
+/// made, so that the trigger surfaces of its plans look no router up.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Routes {
     /// The router index command `i`'s trigger names.
