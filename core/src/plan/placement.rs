@@ -67,25 +67,21 @@ pub(crate) fn is_plain_stem(stem: &str) -> bool {
     let bytes = stem.as_bytes();
     let mut flagged = 0;
     let mut high = 0;
-    if let Some(tail) = bytes.len().checked_sub(8) {
-        let mut chunks = bytes.chunks_exact(8);
-        for chunk in &mut chunks {
-            let word = words::load(chunk);
-            flagged |= unsafe_ascii(word);
-            high |= word;
-        }
-        if !chunks.remainder().is_empty() {
-            // The last eight bytes, some of them read already: a byte tested twice gives
-            // the same answer, and this needs no copy.
-            let word = words::load(&bytes[tail..]);
-            flagged |= unsafe_ascii(word);
-            high |= word;
-        }
-    } else {
-        // Fewer than eight bytes, gathered into one word without a copy.
-        let word = words::gather(bytes, b'a');
+    let mut test = |word: u64| {
         flagged |= unsafe_ascii(word);
         high |= word;
+    };
+    match bytes.len().checked_sub(8) {
+        Some(tail) => {
+            for chunk in bytes.chunks_exact(8) {
+                test(words::load(chunk));
+            }
+            // The last eight bytes, in place: they overlap the words before, and a byte
+            // tested twice gives the same answer.
+            test(words::load(&bytes[tail..]));
+        }
+        // Fewer than eight bytes, gathered into one word without a copy.
+        None => test(words::gather(bytes, b'a')),
     }
     flagged == 0 && (high & words::HIGH == 0 || !stem.chars().any(crate::sanitize::is_unsafe_char))
 }
