@@ -15,11 +15,12 @@ use crate::error::{Error, ErrorCode};
 use crate::host::Host;
 pub use crate::intent::{ConfigIntent, Hooks, InstallIntent, install_intent};
 use crate::layout::ArtifactKind;
+use crate::manifest::RuntimeDescriptor;
 use crate::path;
 use crate::registry::Registry;
 use crate::scope::{ResolvedScope, lookup_runtime};
 use crate::trigger::{Routes, ShadowedBy, Stems, Trigger, Triggers, has_duplicates, surface_of};
-use crate::vocab::{ArtifactKindName, CommandStyle, SandboxTier, Scope};
+use crate::vocab::{ArtifactKindName, CommandStyle, Nesting, SandboxTier, Scope};
 
 mod decide;
 mod placement;
@@ -307,6 +308,12 @@ pub fn resolve_install_plan(registry: &Registry, request: &PlanRequest) -> Resul
         &request.child_to_routers,
     )?;
     let inputs = request_inputs(request);
+    let routes = nested_routes(descriptor, request.scope, &inputs);
+    let inputs = Inputs {
+        nested_skills: routes.as_ref().map(Routes::nested_count),
+        routes: routes.as_ref(),
+        ..inputs
+    };
     let decision = decide::decide(
         descriptor,
         runtime,
@@ -331,6 +338,28 @@ fn request_inputs(request: &PlanRequest) -> Inputs<'_> {
         nested_skills: None,
         routes: None,
     }
+}
+
+/// The routes of a request whose layout nests skills at `scope` under routers that apply,
+/// found once for its placements and its trigger surface ([`Routes`]); `None` when
+/// nothing is nested, as then no router is looked up.
+fn nested_routes(
+    descriptor: &RuntimeDescriptor,
+    scope: Scope,
+    inputs: &Inputs<'_>,
+) -> Option<Routes> {
+    let nests = descriptor
+        .artifact_layout
+        .entries(scope)
+        .iter()
+        .any(|e| e.kind == ArtifactKindName::Skills && e.nesting == Nesting::Nested);
+    (nests && routing_applies(inputs)).then(|| {
+        Routes::new(
+            inputs.commands,
+            inputs.router_stems,
+            inputs.child_to_routers,
+        )
+    })
 }
 
 /// Resolves one plan per scope (in `SCOPE_ORDER`, duplicates ignored) plus the trigger

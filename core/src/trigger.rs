@@ -151,41 +151,82 @@ fn via_router<'a>(
     routers.contains(first.as_str()).then_some(first.as_str())
 }
 
-/// The router each command's trigger names ([`via_router`]), found once for a whole list,
-/// as an index into the router stems. An [`crate::plan::Inventory`] finds them when it is
-/// made, so that the trigger surfaces of its plans look no router up.
+/// The routers of each command, found once for a whole list as indices into the router
+/// stems: the one its trigger names ([`via_router`]) and the ones a nested skills kind
+/// places it under (`owners_of` in `plan/placement.rs`). An [`crate::plan::Inventory`]
+/// finds them when it is made, and a typed plan whose layout nests skills finds them once
+/// per call, so that neither its trigger surface nor its placements look a router up.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Routes {
     /// The router index command `i`'s trigger names.
     named: Vec<Option<usize>>,
+    /// The distinct routers owning command `i`, first owner first (none for a router):
+    /// `owners[ends[i - 1]..ends[i]]`.
+    owners: Vec<usize>,
+    ends: Vec<usize>,
 }
 
 impl Routes {
     /// The routes of `commands` over `router_stems` and `child_to_routers`, as
-    /// [`via_router`] finds them one stem at a time.
+    /// [`via_router`] and `owners_of` find them one stem at a time.
     pub(crate) fn new(
         commands: &[String],
         router_stems: &[String],
         child_to_routers: &BTreeMap<String, Vec<String>>,
     ) -> Self {
-        let set: BTreeSet<&str> = router_stems.iter().map(String::as_str).collect();
         let mut index: BTreeMap<&str, usize> = BTreeMap::new();
         for (i, router) in router_stems.iter().enumerate() {
             index.entry(router.as_str()).or_insert(i);
         }
-        let named = commands
-            .iter()
-            .map(|stem| {
-                via_router(stem, child_to_routers, &set).and_then(|r| index.get(r).copied())
-            })
-            .collect();
-        Routes { named }
+        let mut named = Vec::with_capacity(commands.len());
+        let mut owners = Vec::new();
+        let mut ends = Vec::with_capacity(commands.len());
+        for stem in commands {
+            let listed = if index.contains_key(stem.as_str()) {
+                None
+            } else {
+                child_to_routers.get(stem)
+            };
+            let start = owners.len();
+            for owner in listed.into_iter().flatten() {
+                if let Some(&r) = index.get(owner.as_str())
+                    && !owners[start..].contains(&r)
+                {
+                    owners.push(r);
+                }
+            }
+            let first = listed.and_then(|list| list.first());
+            named.push(first.and_then(|f| index.get(f.as_str()).copied()));
+            ends.push(owners.len());
+        }
+        Routes {
+            named,
+            owners,
+            ends,
+        }
     }
 
     /// The router command `i`'s trigger names, if any.
     pub(crate) fn named<'r>(&self, i: usize, router_stems: &'r [String]) -> Option<&'r str> {
         let r = (*self.named.get(i)?)?;
         router_stems.get(r).map(String::as_str)
+    }
+
+    /// The routers command `i` is placed under, as indices into the router stems.
+    pub(crate) fn owners(&self, i: usize) -> &[usize] {
+        let start = i
+            .checked_sub(1)
+            .map_or(0, |p| self.ends.get(p).copied().unwrap_or(0));
+        let end = self.ends.get(i).copied().unwrap_or(start);
+        self.owners.get(start..end).unwrap_or_default()
+    }
+
+    /// How many skills placements a nested kind writes for the whole list: one per owning
+    /// router, else one.
+    pub(crate) fn nested_count(&self) -> usize {
+        (0..self.ends.len())
+            .map(|i| self.owners(i).len().max(1))
+            .sum()
     }
 }
 

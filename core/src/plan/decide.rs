@@ -26,9 +26,7 @@ use crate::scope::{lookup_runtime, scope_of};
 use crate::trigger::{Routes, Stems, TriggerSurface, Triggers, has_duplicates, surface_counts};
 use crate::vocab::{ArtifactKindName, Scope};
 
-use super::placement::{
-    agent_file_extension, nested_skills_count, placements_checked, placements_plain, plain_count,
-};
+use super::placement::{agent_file_extension, placements_checked, placements_plain, plain_count};
 use super::{
     Inputs, InstallManifestRecord, Placements, Plan, ProfileSelection, UninstallItem, check_cwd,
     check_stems, select, shadow_diagnostics, trigger_routers,
@@ -75,11 +73,12 @@ impl Inventory {
     ) -> Result<Self, Error> {
         check_stems(&commands, &agents, &router_stems, &child_to_routers)?;
         let distinct = (!has_duplicates(&commands), !has_duplicates(&agents));
-        let nested_skills = distinct
-            .0
-            .then(|| nested_skills_count(&commands, &router_stems, &child_to_routers));
         let routes = (distinct.0 && !router_stems.is_empty())
             .then(|| Routes::new(&commands, &router_stems, &child_to_routers));
+        // Without routers every stem is placed once.
+        let nested_skills = distinct
+            .0
+            .then(|| routes.as_ref().map_or(commands.len(), Routes::nested_count));
         Ok(Self {
             commands,
             agents,

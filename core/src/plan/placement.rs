@@ -339,25 +339,6 @@ fn owners_of<'a>(
     }
 }
 
-/// How many skills placements a nested kind writes for `commands` when routing applies:
-/// one per router owning a routed child, else one.
-pub(crate) fn nested_skills_count(
-    commands: &[String],
-    router_stems: &[String],
-    child_to_routers: &BTreeMap<String, Vec<String>>,
-) -> usize {
-    let routers: BTreeSet<&str> = router_stems.iter().map(String::as_str).collect();
-    let mut owners = Vec::new();
-    commands
-        .iter()
-        .map(|stem| {
-            owners.clear();
-            owners_of(stem, &routers, child_to_routers, &mut owners);
-            owners.len().max(1)
-        })
-        .sum()
-}
-
 /// Whether a skills kind nests routed children under their routers.
 fn nests(kind: &ArtifactKind, inputs: &Inputs<'_>) -> bool {
     kind.nesting == Nesting::Nested && routing_applies(inputs)
@@ -377,35 +358,14 @@ fn walk<E>(
     agents: &Stems<'_>,
     emit: &mut Emit<'_, E>,
 ) -> Result<(), E> {
-    let prefix = kind.prefix.as_str();
     match kind.kind {
-        ArtifactKindName::Commands => {
+        ArtifactKindName::Skills if nests(kind, inputs) => {
+            walk_nested(kind, agent_ext, inputs, commands, emit)?;
+        }
+        ArtifactKindName::Commands | ArtifactKindName::Skills => {
             let (before, after) = flat_shape(kind, agent_ext);
             for stem in commands {
                 emit(stem, Source::Command(stem), &[before, stem, after])?;
-            }
-        }
-        ArtifactKindName::Skills => {
-            let nest = nests(kind, inputs);
-            let routers: BTreeSet<&str> = if nest {
-                inputs.router_stems.iter().map(String::as_str).collect()
-            } else {
-                BTreeSet::new()
-            };
-            let mut owners: Vec<&str> = Vec::new();
-            let (before, after) = flat_shape(kind, agent_ext);
-            for stem in commands {
-                owners.clear();
-                if nest {
-                    owners_of(stem, &routers, inputs.child_to_routers, &mut owners);
-                }
-                if owners.is_empty() {
-                    emit(stem, Source::Command(stem), &[before, stem, after])?;
-                }
-                for owner in &owners {
-                    let relative = [prefix, owner, "/skills/", stem, "/SKILL.md"];
-                    emit(stem, Source::Command(stem), &relative)?;
-                }
             }
         }
         ArtifactKindName::Agents => {
@@ -441,9 +401,60 @@ fn walk<E>(
     Ok(())
 }
 
+/// The skills of a nested kind whose routing applies, for [`walk`]: each router and each
+/// stem no router owns flat, each routed child under every owning router. The routers
+/// come from the inputs' [`crate::trigger::Routes`] when they were found for this very
+/// list, else are looked up stem by stem. Kept out of [`walk`], which stays small enough
+/// to be inlined with its `emit`.
+#[inline(never)]
+fn walk_nested<E>(
+    kind: &ArtifactKind,
+    agent_ext: &str,
+    inputs: &Inputs<'_>,
+    commands: &Stems<'_>,
+    emit: &mut Emit<'_, E>,
+) -> Result<(), E> {
+    let prefix = kind.prefix.as_str();
+    let (before, after) = flat_shape(kind, agent_ext);
+    let mut nested = |stem: &str, owners: &mut dyn Iterator<Item = &str>| {
+        let mut owners = owners.peekable();
+        if owners.peek().is_none() {
+            emit(stem, Source::Command(stem), &[before, stem, after])?;
+        }
+        for owner in owners {
+            let relative = [prefix, owner, "/skills/", stem, "/SKILL.md"];
+            emit(stem, Source::Command(stem), &relative)?;
+        }
+        Ok(())
+    };
+    if let Some(table) = inputs
+        .routes
+        .filter(|_| commands.is_all_of(inputs.commands))
+    {
+        let routers = inputs.router_stems;
+        for (i, stem) in commands.iter().enumerate() {
+            let mut owners = table
+                .owners(i)
+                .iter()
+                .filter_map(|r| routers.get(*r).map(String::as_str));
+            nested(stem, &mut owners)?;
+        }
+    } else {
+        let routers: BTreeSet<&str> = inputs.router_stems.iter().map(String::as_str).collect();
+        let mut owners: Vec<&str> = Vec::new();
+        for stem in commands {
+            owners.clear();
+            owners_of(stem, &routers, inputs.child_to_routers, &mut owners);
+            nested(stem, &mut owners.iter().copied())?;
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::trigger::Routes;
 
     fn cmd(stem: &str, body: &str) -> CommandSource {
         CommandSource {
@@ -480,6 +491,7 @@ mod tests {
     /// without resolving equal the resolved ones and their number is the count; where it
     /// does not, the kind is left to the resolving path. Both outcomes must occur.
     #[test]
+    #[allow(clippy::too_many_lines)] // Reason: one table of cases, each checked three ways.
     fn plain_placements_equal_resolved_ones() {
         let roots = ["/c/skills", "/", "", "rel/x", "/c/../d", "/c/./e/", "//c"];
         let prefixes = [
@@ -508,9 +520,11 @@ mod tests {
             nested_skills: None,
             routes: None,
         };
-        // As an inventory gives them: the nested skills counted once.
+        // As an inventory gives them: the nested skills counted and the routers found once.
+        let table = Routes::new(&commands, &routers, &child_to_routers);
         let counted = Inputs {
-            nested_skills: Some(nested_skills_count(&commands, &routers, &child_to_routers)),
+            nested_skills: Some(table.nested_count()),
+            routes: Some(&table),
             ..walked
         };
         let (mut admitted, mut refused) = (0, 0);
@@ -547,6 +561,18 @@ mod tests {
                                 &command_stems,
                                 &agent_stems,
                             );
+                            // The routes found once place what looking them up places.
+                            let mut looked_up = Placements::default();
+                            let looked_up_result = placements_checked(
+                                &mut looked_up,
+                                &confined,
+                                &kind,
+                                ext,
+                                &walked,
+                                &command_stems,
+                                &agent_stems,
+                            );
+                            assert_eq!((&resolved, &checked), (&looked_up_result, &looked_up));
                             let Some(count) = plain_count(
                                 &confined,
                                 &kind,
@@ -579,6 +605,42 @@ mod tests {
             }
         }
         assert!(admitted > 100 && refused > 100, "{admitted} {refused}");
+    }
+
+    /// The owners found once are the owners looked up one stem at a time, and their count
+    /// is the number of nested skills placements, for any commands, routers and owner lists
+    /// over a few names: stems that are routers, owners that are not, repeated owners and
+    /// routers, and children of nobody all occur.
+    #[quickcheck_macros::quickcheck]
+    #[allow(clippy::needless_pass_by_value)] // Reason: quickcheck hands its inputs by value.
+    fn owners_found_once_are_the_owners_looked_up(
+        commands: Vec<u8>,
+        routers: Vec<u8>,
+        owned: Vec<(u8, Vec<u8>)>,
+    ) -> bool {
+        const NAMES: [&str; 6] = ["a", "b", "ns-a", "ns-b", "ns-c", "x"];
+        let name = |n: &u8| NAMES[usize::from(*n) % NAMES.len()].to_owned();
+        let commands: Vec<String> = commands.iter().map(name).collect();
+        let routers: Vec<String> = routers.iter().map(name).collect();
+        let child_to_routers: BTreeMap<String, Vec<String>> = owned
+            .iter()
+            .map(|(child, owners)| (name(child), owners.iter().map(name).collect()))
+            .collect();
+        let table = Routes::new(&commands, &routers, &child_to_routers);
+        let set: BTreeSet<&str> = routers.iter().map(String::as_str).collect();
+        let mut count = 0;
+        let same = commands.iter().enumerate().all(|(i, stem)| {
+            let mut looked_up = Vec::new();
+            owners_of(stem, &set, &child_to_routers, &mut looked_up);
+            count += looked_up.len().max(1);
+            let found: Vec<&str> = table
+                .owners(i)
+                .iter()
+                .map(|r| routers[*r].as_str())
+                .collect();
+            found == looked_up
+        });
+        same && table.nested_count() == count && table.owners(commands.len()).is_empty()
     }
 
     #[test]
