@@ -211,11 +211,12 @@ pub(crate) struct Inputs<'a> {
     pub(crate) profile: Option<&'a ProfileSelection>,
     /// Whether `commands` and `agents` are known to list no stem twice.
     pub(crate) distinct: (bool, bool),
-    /// The number of nested skills placements of the whole (distinct) `commands` list when
-    /// routing applies, counted once by the [`Inventory`].
+    /// The number of nested skills placements of the whole `commands` list when routing
+    /// applies, counted once by the [`Inventory`] or, for a typed plan whose layout nests
+    /// skills, by its [`Routes`].
     pub(crate) nested_skills: Option<usize>,
-    /// The router each command of the whole `commands` list names in its trigger, found
-    /// once by the [`Inventory`] ([`Routes`]).
+    /// The routers of each command of the whole `commands` list ([`Routes`]), found once
+    /// by the [`Inventory`] or per typed plan whose layout nests skills.
     pub(crate) routes: Option<&'a Routes>,
 }
 

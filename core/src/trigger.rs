@@ -230,6 +230,28 @@ impl Routes {
     }
 }
 
+/// Commands, routers and owner lists over a few names, from quickcheck's numbers: stems
+/// that are routers, owners that are not, repeated owners and routers, and children of
+/// nobody all occur. Shared by the properties of [`Routes`] here and in `plan/placement.rs`.
+#[cfg(test)]
+pub(crate) fn routing_case(
+    commands: &[u8],
+    routers: &[u8],
+    owned: &[(u8, Vec<u8>)],
+) -> (Vec<String>, Vec<String>, BTreeMap<String, Vec<String>>) {
+    const NAMES: [&str; 6] = ["a", "b", "ns-a", "ns-b", "ns-c", "x"];
+    let name = |n: &u8| NAMES[usize::from(*n) % NAMES.len()].to_owned();
+    let child_to_routers = owned
+        .iter()
+        .map(|(child, owners)| (name(child), owners.iter().map(name).collect()))
+        .collect();
+    (
+        commands.iter().map(name).collect(),
+        routers.iter().map(name).collect(),
+        child_to_routers,
+    )
+}
+
 fn precedence_index(precedence: &[TriggerKind], kind: TriggerKind) -> usize {
     precedence
         .iter()
@@ -951,14 +973,7 @@ mod tests {
         routers: Vec<u8>,
         owned: Vec<(u8, Vec<u8>)>,
     ) -> bool {
-        const NAMES: [&str; 6] = ["a", "b", "ns-a", "ns-b", "ns-c", "x"];
-        let name = |n: &u8| NAMES[usize::from(*n) % NAMES.len()].to_owned();
-        let commands: Vec<String> = commands.iter().map(name).collect();
-        let routers: Vec<String> = routers.iter().map(name).collect();
-        let child_to_routers: BTreeMap<String, Vec<String>> = owned
-            .iter()
-            .map(|(child, owners)| (name(child), owners.iter().map(name).collect()))
-            .collect();
+        let (commands, routers, child_to_routers) = routing_case(&commands, &routers, &owned);
         let table = Routes::new(&commands, &routers, &child_to_routers);
         let set: BTreeSet<&str> = routers.iter().map(String::as_str).collect();
         commands

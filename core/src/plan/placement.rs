@@ -454,7 +454,7 @@ fn walk_nested<E>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::trigger::Routes;
+    use crate::trigger::{Routes, routing_case};
 
     fn cmd(stem: &str, body: &str) -> CommandSource {
         CommandSource {
@@ -551,28 +551,23 @@ mod tests {
                                 dest_dir: root.into(),
                             };
                             let confined = ConfinedRoot::new(inputs.cwd, &kind.dest_dir);
-                            let mut checked = Placements::default();
-                            let resolved = placements_checked(
-                                &mut checked,
-                                &confined,
-                                &kind,
-                                ext,
-                                &inputs,
-                                &command_stems,
-                                &agent_stems,
-                            );
+                            let place = |inputs: &Inputs<'_>| {
+                                let mut out = Placements::default();
+                                let result = placements_checked(
+                                    &mut out,
+                                    &confined,
+                                    &kind,
+                                    ext,
+                                    inputs,
+                                    &command_stems,
+                                    &agent_stems,
+                                );
+                                (result, out)
+                            };
+                            let placed = place(&inputs);
                             // The routes found once place what looking them up places.
-                            let mut looked_up = Placements::default();
-                            let looked_up_result = placements_checked(
-                                &mut looked_up,
-                                &confined,
-                                &kind,
-                                ext,
-                                &walked,
-                                &command_stems,
-                                &agent_stems,
-                            );
-                            assert_eq!((&resolved, &checked), (&looked_up_result, &looked_up));
+                            assert_eq!(placed, place(&walked));
+                            let (resolved, checked) = placed;
                             let Some(count) = plain_count(
                                 &confined,
                                 &kind,
@@ -618,14 +613,7 @@ mod tests {
         routers: Vec<u8>,
         owned: Vec<(u8, Vec<u8>)>,
     ) -> bool {
-        const NAMES: [&str; 6] = ["a", "b", "ns-a", "ns-b", "ns-c", "x"];
-        let name = |n: &u8| NAMES[usize::from(*n) % NAMES.len()].to_owned();
-        let commands: Vec<String> = commands.iter().map(name).collect();
-        let routers: Vec<String> = routers.iter().map(name).collect();
-        let child_to_routers: BTreeMap<String, Vec<String>> = owned
-            .iter()
-            .map(|(child, owners)| (name(child), owners.iter().map(name).collect()))
-            .collect();
+        let (commands, routers, child_to_routers) = routing_case(&commands, &routers, &owned);
         let table = Routes::new(&commands, &routers, &child_to_routers);
         let set: BTreeSet<&str> = routers.iter().map(String::as_str).collect();
         let mut count = 0;
