@@ -19,6 +19,8 @@
 #    bytes kept and peak per element; exactly repeatable.
 # 4. whole plans through the C ABI (benches/c/plan_bench.c against libgsd_core_c), next to
 #    criterion's native `plan/claude x 2 scopes` figures.
+# 5. the table of targets P1-P6 (benches/targets.mjs) from what steps 1-4 wrote, in
+#    target/bench-results/targets.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -44,6 +46,8 @@ while [ $# -gt 0 ]; do
 done
 
 OUT=target/bench-results
+# Every file in it comes from this run: the targets table reads only what this run measured.
+rm -rf "$OUT"
 mkdir -p "$OUT"
 {
   echo "date: $(date -u +%FT%TZ)"
@@ -58,7 +62,6 @@ mkdir -p "$OUT"
 if [ "$CRITERION" = 1 ]; then
   CRIT_ARGS=()
   if [ "$QUICK" = 1 ]; then CRIT_ARGS=(--quick); fi
-  rm -f "$OUT"/criterion-run-*.json
   for i in $(seq 1 "$RUNS"); do
     echo "== criterion run $i/$RUNS"
     cargo bench -p gsd-core --bench core -- "${CRIT_ARGS[@]}"
@@ -128,3 +131,6 @@ if [ "$CABI" = 1 ]; then
       tee -a "$OUT/callgrind.md"
   fi
 fi
+
+echo "== where each target stands, from this run's results"
+node benches/targets.mjs "$OUT" | tee "$OUT/targets.md"
