@@ -8,6 +8,9 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use crate::js::Field as _;
+use crate::json::Json as _;
+
 use crate::vocab::{
     ArtifactKindName, CommandStyle, ConfigFormat, ConfigHomeKind, ConverterName,
     DEFAULT_TRIGGER_PRECEDENCE, ExtendedHookEvent, ExtensionEvents, HookEvents, HooksSurface,
@@ -217,13 +220,14 @@ where
 }
 
 impl RuntimeDescriptor {
-    /// `hostBehaviors.settingsFileByScope[scope]`, when declared.
+    /// `hostBehaviors.settingsFileByScope[scope]`, when declared. Read on every plan: the
+    /// maps hold a few keys, so they are compared, not hashed.
     #[must_use]
     pub fn settings_file(&self, scope: Scope) -> Option<&str> {
         self.host_behaviors
             .as_ref()?
-            .get("settingsFileByScope")?
-            .get(scope.as_str())?
+            .field("settingsFileByScope")?
+            .field(scope.as_str())?
             .as_str()
     }
 }

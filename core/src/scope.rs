@@ -11,7 +11,6 @@ use crate::error::{Error, ErrorCode};
 use crate::home::{self, Provenance};
 use crate::host::Host;
 use crate::js::{Field, is_non_blank};
-use crate::json::Json as _;
 use crate::manifest::RuntimeDescriptor;
 use crate::path;
 use crate::registry::Registry;
@@ -169,7 +168,7 @@ pub(crate) fn scope_of(
         } else {
             dir
         },
-        settings_file: settings_file(descriptor, scope).map(str::to_owned),
+        settings_file: descriptor.settings_file(scope).map(str::to_owned),
         consent_required: scope == Scope::Local,
         host_precedence_rank: scope.rank(),
         provenance,
@@ -184,13 +183,6 @@ pub(crate) fn host_behavior<'d>(
     name: &str,
 ) -> Option<&'d serde_json::Value> {
     descriptor.host_behaviors.as_ref()?.field(name)
-}
-
-/// [`RuntimeDescriptor::settings_file`], through [`Field`] and `Json::field`.
-fn settings_file(descriptor: &RuntimeDescriptor, scope: Scope) -> Option<&str> {
-    host_behavior(descriptor, "settingsFileByScope")?
-        .field(scope.as_str())?
-        .as_str()
 }
 
 /// Exactly the paths [`resolve_scope`] may test on the host for these arguments (empty for
@@ -299,10 +291,13 @@ mod tests {
                 found += usize::from(hashed.is_some());
             }
             for scope in [Scope::Global, Scope::Local] {
-                assert_eq!(
-                    settings_file(descriptor, scope),
-                    descriptor.settings_file(scope)
-                );
+                let hashed = descriptor
+                    .host_behaviors
+                    .as_ref()
+                    .and_then(|m| m.get("settingsFileByScope"))
+                    .and_then(|v| v.get(scope.as_str()))
+                    .and_then(serde_json::Value::as_str);
+                assert_eq!(descriptor.settings_file(scope), hashed);
             }
         }
         assert!(found > 100, "{found}");

@@ -7,6 +7,7 @@ use serde_json::Value;
 use super::messages::{self, Unavailable};
 use super::{Member, Role, is_reserved, role, strings};
 use crate::diagnostic::Diagnostic;
+use crate::json::Json as _;
 use crate::vocab::{HOST_ARTIFACT_EARLIEST_POINT, LoopPoint};
 
 /// One step of a feature capability, located.
@@ -24,14 +25,14 @@ pub(crate) fn steps_of<'a>(m: &Member<'a>) -> Vec<StepRef<'a>> {
     }
     let list = m
         .manifest
-        .get("steps")
+        .field("steps")
         .and_then(Value::as_array)
         .into_iter()
         .flatten();
     list.enumerate()
         .filter_map(|(index, step)| {
             let point = step
-                .get("point")
+                .field("point")
                 .and_then(Value::as_str)
                 .and_then(LoopPoint::parse)?;
             Some(StepRef {

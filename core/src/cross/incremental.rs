@@ -15,6 +15,7 @@ use super::flow::{self, Producer, StepRef};
 use super::{Member, Role, families, lane_claims, messages, role, strings, tier};
 use crate::diagnostic::Diagnostic;
 use crate::index::order_hooks;
+use crate::json::Json as _;
 use crate::vocab::{LoopPoint, RESERVED_ID_PREFIXES, Tier};
 
 /// Indexes of a clean merged set (owned, so the registry can change beside it).
@@ -75,7 +76,7 @@ impl MergedSet {
                 self.family_owner.entry(own(f)).or_insert_with(|| own(m.id));
             }
         }
-        if let Some(Value::Object(config)) = m.manifest.get("config") {
+        if let Some(Value::Object(config)) = m.manifest.field("config") {
             for key in config.keys() {
                 self.config_owner
                     .entry(key.clone())
@@ -99,13 +100,13 @@ impl MergedSet {
             for (slot, group) in ["steps", "contributions"].into_iter().enumerate() {
                 for hook in m
                     .manifest
-                    .get(group)
+                    .field(group)
                     .and_then(Value::as_array)
                     .into_iter()
                     .flatten()
                 {
                     let point = hook
-                        .get("point")
+                        .field("point")
                         .and_then(Value::as_str)
                         .and_then(LoopPoint::parse);
                     if let Some(list) = point.and_then(|p| self.hooks.get_mut(p.index())) {
@@ -121,7 +122,7 @@ impl MergedSet {
     pub fn check(&self, m: &Member<'_>) -> Vec<Diagnostic> {
         let mut out = Vec::new();
         self.ownership(m, &mut out);
-        if let Some(Value::Object(config)) = m.manifest.get("config") {
+        if let Some(Value::Object(config)) = m.manifest.field("config") {
             for key in config.keys() {
                 if let Some(first) = self.config_owner.get(key) {
                     out.push(messages::config_owner(key, first, m.id));
@@ -171,7 +172,7 @@ impl MergedSet {
         let id = m.id;
         let requires =
             strings(m.manifest, "requires").filter(move |r| *r != id && !self.ids.contains(*r));
-        let compat = match m.manifest.get("runtimeCompat") {
+        let compat = match m.manifest.field("runtimeCompat") {
             Some(compat @ Value::Object(_)) if role(m) == Some(Role::Feature) => Some(compat),
             _ => None,
         };
@@ -180,7 +181,7 @@ impl MergedSet {
                 .into_iter()
                 .flat_map(move |field| strings(compat, field))
                 .filter(|id| *id != "*" && !id.is_empty());
-            let notes = match compat.get("notes") {
+            let notes = match compat.field("notes") {
                 Some(Value::Object(notes)) => {
                     Some(notes.keys().map(String::as_str).filter(|id| *id != "*"))
                 }
@@ -290,11 +291,11 @@ impl MergedSet {
             for (slot, group) in ["steps", "contributions"].into_iter().enumerate() {
                 let mine: Vec<&Value> = m
                     .manifest
-                    .get(group)
+                    .field(group)
                     .and_then(Value::as_array)
                     .into_iter()
                     .flatten()
-                    .filter(|h| h.get("point").and_then(Value::as_str) == Some(point.as_str()))
+                    .filter(|h| h.field("point").and_then(Value::as_str) == Some(point.as_str()))
                     .collect();
                 if mine.is_empty() {
                     continue;

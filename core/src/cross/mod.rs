@@ -23,6 +23,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::Value;
 
 use crate::diagnostic::Diagnostic;
+use crate::json::Json as _;
 use crate::vocab::{RESERVED_ID_PREFIXES, RESERVED_NAMES, Role, Tier};
 
 pub use flow::validate_data_flow;
@@ -42,7 +43,7 @@ pub struct Member<'a> {
 pub(crate) fn role(member: &Member<'_>) -> Option<Role> {
     member
         .manifest
-        .get("role")
+        .field("role")
         .and_then(Value::as_str)
         .and_then(Role::parse)
 }
@@ -50,14 +51,14 @@ pub(crate) fn role(member: &Member<'_>) -> Option<Role> {
 pub(crate) fn tier(member: &Member<'_>) -> Option<Tier> {
     member
         .manifest
-        .get("tier")
+        .field("tier")
         .and_then(Value::as_str)
         .and_then(Tier::parse)
 }
 
 pub(crate) fn strings<'v>(value: &'v Value, key: &str) -> impl Iterator<Item = &'v str> {
     value
-        .get(key)
+        .field(key)
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
@@ -71,11 +72,11 @@ pub(crate) fn is_reserved(name: &str) -> bool {
 /// Command families a feature declares (non-empty, not reserved), in order.
 pub(crate) fn families(value: &Value) -> impl Iterator<Item = &str> {
     value
-        .get("commands")
+        .field("commands")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
-        .filter_map(|c| c.get("family").and_then(Value::as_str))
+        .filter_map(|c| c.field("family").and_then(Value::as_str))
         .filter(|f| !f.is_empty() && !is_reserved(f))
 }
 
@@ -86,14 +87,14 @@ pub(crate) fn lane_claims(value: &Value) -> [Vec<&str>; 4] {
             .filter(|k| !k.is_empty() && !is_reserved(k))
     }
     let mut sets: [Vec<&str>; 4] = Default::default();
-    if let Some(tcr @ Value::Object(_)) = value.get("taskContentResolver") {
-        sets[3].extend(keep(tcr.get("trackerPrefix")));
+    if let Some(tcr @ Value::Object(_)) = value.field("taskContentResolver") {
+        sets[3].extend(keep(tcr.field("trackerPrefix")));
     }
-    if let Some(lane @ Value::Object(_)) = value.get("reviewer") {
-        sets[0].extend(keep(lane.get("slug")));
-        sets[2].extend(keep(lane.get("reviewsSection")));
+    if let Some(lane @ Value::Object(_)) = value.field("reviewer") {
+        sets[0].extend(keep(lane.field("slug")));
+        sets[2].extend(keep(lane.field("reviewsSection")));
         for flag in lane
-            .get("flags")
+            .field("flags")
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
@@ -153,7 +154,7 @@ fn ownership(members: &[Member<'_>], out: &mut Vec<Diagnostic>) {
 fn config_keys(members: &[Member<'_>], central_keys: &[&str], out: &mut Vec<Diagnostic>) {
     let mut owners: HashMap<&str, &str> = HashMap::new();
     for m in members {
-        let Some(Value::Object(config)) = m.manifest.get("config") else {
+        let Some(Value::Object(config)) = m.manifest.field("config") else {
             continue;
         };
         for key in config.keys() {
@@ -219,7 +220,7 @@ pub(crate) fn compat_problems(
     known: &dyn Fn(&str) -> bool,
     out: &mut Vec<Diagnostic>,
 ) {
-    let Some(compat @ Value::Object(_)) = m.manifest.get("runtimeCompat") else {
+    let Some(compat @ Value::Object(_)) = m.manifest.field("runtimeCompat") else {
         return;
     };
     for field in ["supported", "unsupported"] {
@@ -229,7 +230,7 @@ pub(crate) fn compat_problems(
             }
         }
     }
-    if let Some(Value::Object(notes)) = compat.get("notes") {
+    if let Some(Value::Object(notes)) = compat.field("notes") {
         for id in notes.keys().filter(|id| *id != "*" && !known(id)) {
             out.push(messages::compat_unknown(m.id, "notes", id));
         }

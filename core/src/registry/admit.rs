@@ -22,6 +22,7 @@ use serde_json::Value;
 
 use crate::cross::{Member, MergedSet, strings};
 use crate::diagnostic::Diagnostic;
+use crate::json::Json as _;
 
 /// What a failed overlay waits for (valid while `generation` is its current one).
 #[derive(Debug, Default)]
@@ -36,7 +37,7 @@ struct Wait {
 fn consumed(manifest: &Value) -> impl Iterator<Item = &str> {
     ["steps", "contributions"]
         .into_iter()
-        .filter_map(|group| manifest.get(group).and_then(Value::as_array))
+        .filter_map(|group| manifest.field(group).and_then(Value::as_array))
         .flatten()
         .flat_map(|hook| strings(hook, "consumes"))
 }
@@ -45,7 +46,7 @@ fn consumed(manifest: &Value) -> impl Iterator<Item = &str> {
 fn produced(manifest: &Value) -> impl Iterator<Item = &str> {
     ["steps", "contributions"]
         .into_iter()
-        .filter_map(|group| manifest.get(group).and_then(Value::as_array))
+        .filter_map(|group| manifest.field(group).and_then(Value::as_array))
         .flatten()
         .flat_map(|hook| strings(hook, "produces"))
 }

@@ -20,6 +20,8 @@ use crate::cross::{self, Member};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::embedded::{self, EmbeddedCapability};
 use crate::index::{self, Index};
+use crate::js::Field as _;
+use crate::json::Json as _;
 use crate::manifest::{Capability, RuntimeDescriptor};
 use crate::vocab::{Role, Tier};
 
@@ -50,10 +52,10 @@ pub(crate) fn materialize_fragments(value: &mut Value, fragments: &[(&str, &str)
             let Some(Value::Object(fragment)) = item.get_mut("fragment") else {
                 continue;
             };
-            if fragment.get("inline").is_some_and(Value::is_string) {
+            if fragment.field("inline").is_some_and(Value::is_string) {
                 continue;
             }
-            let Some(path) = fragment.get("path").and_then(Value::as_str) else {
+            let Some(path) = fragment.field("path").and_then(Value::as_str) else {
                 continue;
             };
             let wanted = overlay::normalize(path);
@@ -83,22 +85,22 @@ fn load_embedded(folder: &EmbeddedCapability) -> Result<Capability, String> {
 /// Builds the typed [`Capability`] from a manifest value that passed validation.
 pub(crate) fn capability_from_value(value: Arc<Value>) -> Result<Capability, String> {
     let id = value
-        .get("id")
+        .field("id")
         .and_then(Value::as_str)
         .ok_or("id is missing")?
         .to_owned();
     let role = value
-        .get("role")
+        .field("role")
         .and_then(Value::as_str)
         .and_then(Role::parse)
         .ok_or("role is invalid")?;
     let tier = value
-        .get("tier")
+        .field("tier")
         .and_then(Value::as_str)
         .and_then(Tier::parse)
         .ok_or("tier is invalid")?;
     let requires = value
-        .get("requires")
+        .field("requires")
         .and_then(Value::as_array)
         .map(|a| {
             a.iter()
@@ -107,7 +109,7 @@ pub(crate) fn capability_from_value(value: Arc<Value>) -> Result<Capability, Str
                 .collect()
         })
         .unwrap_or_default();
-    let runtime = match (role, value.get("runtime")) {
+    let runtime = match (role, value.field("runtime")) {
         (Role::Runtime, Some(body)) => Some(Arc::new(
             RuntimeDescriptor::deserialize_value(body).map_err(|e| format!("runtime body: {e}"))?,
         )),
@@ -259,7 +261,7 @@ impl Registry {
                 .iter()
                 .filter(|m| {
                     !runtime_only
-                        || m.manifest.get("role").and_then(Value::as_str) == Some("runtime")
+                        || m.manifest.field("role").and_then(Value::as_str) == Some("runtime")
                 })
                 .map(|m| (m.id.to_owned(), m.manifest.clone()))
                 .collect();

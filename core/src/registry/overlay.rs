@@ -34,6 +34,7 @@ use serde_json::{Value, json};
 use super::{Registry, admit, capability_from_value, materialize_fragments};
 use crate::cross::{Member, MergedSet};
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::json::Json as _;
 use crate::sanitize::sanitize_value;
 use crate::validate;
 use crate::vocab::RESERVED_ID_PREFIXES;
@@ -82,16 +83,16 @@ fn reject(code: &str, folder: &str, field: Option<&str>, message: String) -> Dia
 
 /// Keys an overlay claims that first party (or an earlier overlay) may already own.
 fn claims(value: &Value) -> [(&'static str, &'static str, Vec<&str>); 4] {
-    let config = match value.get("config") {
+    let config = match value.field("config") {
         Some(Value::Object(map)) => map.keys().map(String::as_str).collect(),
         _ => Vec::new(),
     };
     let families = value
-        .get("commands")
+        .field("commands")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
-        .filter_map(|c| c.get("family").and_then(Value::as_str))
+        .filter_map(|c| c.field("family").and_then(Value::as_str))
         .collect();
     [
         (
@@ -375,7 +376,7 @@ fn prepare(overlay: &Overlay) -> Result<Prepared<'_>, Vec<Diagnostic>> {
             message,
         )]);
     }
-    let parsed = validate::ParsedManifest::parse(&overlay.manifest).map_err(|e| {
+    let parsed = validate::ParsedManifest::parse_owned(&overlay.manifest).map_err(|e| {
         let message = format!("capability.json: {}", e.message());
         vec![
             reject("overlay_manifest_invalid", folder, e.field(), message)

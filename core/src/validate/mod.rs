@@ -298,6 +298,15 @@ impl<'t> ParsedManifest<'t> {
         bounds::parse_root(text).map(|root| ParsedManifest { root })
     }
 
+    /// [`Self::parse`], straight into the `serde_json::Value` that [`Self::into_value`]
+    /// then hands on: for a caller that keeps the value (an overlay joining the registry),
+    /// which so never builds a borrowed view only to copy it.
+    pub(crate) fn parse_owned(text: &'t str) -> Result<Self, crate::Error> {
+        parse_manifest(text).map(|v| ParsedManifest {
+            root: Root::Parsed(v),
+        })
+    }
+
     /// [`validate_capability`] of this manifest.
     #[must_use]
     pub fn validate(&self, folder_id: &str) -> Vec<Diagnostic> {
