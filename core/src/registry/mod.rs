@@ -13,7 +13,7 @@ mod overlay;
 
 use std::sync::{Arc, OnceLock};
 
-use imbl::{OrdMap, OrdSet, Vector};
+use imbl::{OrdMap, Vector};
 use serde_json::{Map, Value};
 
 use crate::cross::{self, Member};
@@ -30,14 +30,24 @@ pub use overlay::{FRAGMENT_MAX_BYTES, MANIFEST_MAX_BYTES, Overlay};
 /// An immutable registry value. Cloning is cheap (structural sharing).
 #[derive(Debug, Clone, Default)]
 pub struct Registry {
-    capabilities: OrdMap<String, Arc<Capability>>,
-    order: Vector<String>,
-    third_party: OrdSet<String>,
+    /// By id. Declared before `order`, so a dropped registry only counts these references
+    /// down, and `order` then frees each capability in the order it was added (the order
+    /// its memory was allocated in), not in id order.
+    capabilities: OrdMap<String, Entry>,
+    /// The same capabilities in map order.
+    order: Vector<Arc<Capability>>,
     diagnostics: Vector<Diagnostic>,
     index: Arc<OnceLock<Index>>,
     /// The runtime capabilities by id length, then id, for [`Registry::runtime`] (built on first use,
     /// shared by clones, dropped when a capability is added).
     runtimes: Arc<OnceLock<Vec<Arc<Capability>>>>,
+}
+
+/// A capability of the registry and where it came from.
+#[derive(Debug, Clone)]
+struct Entry {
+    capability: Arc<Capability>,
+    third_party: bool,
 }
 
 /// Adds `fragment.inline` (after `fragment.path`) from the folder's files, for every
@@ -157,11 +167,15 @@ impl Registry {
     }
 
     fn insert(&mut self, cap: Capability, third_party: bool) {
-        if third_party {
-            self.third_party.insert(cap.id.clone());
-        }
-        self.order.push_back(cap.id.clone());
-        self.capabilities.insert(cap.id.clone(), Arc::new(cap));
+        let capability = Arc::new(cap);
+        self.order.push_back(Arc::clone(&capability));
+        self.capabilities.insert(
+            capability.id.clone(),
+            Entry {
+                capability,
+                third_party,
+            },
+        );
         self.index = Arc::default();
         self.runtimes = Arc::default();
     }
@@ -170,11 +184,10 @@ impl Registry {
     pub(crate) fn members(&self) -> Vec<Member<'_>> {
         self.order
             .iter()
-            .filter_map(|id| self.capabilities.get(id))
             .map(|cap| Member {
                 id: &cap.id,
                 manifest: &cap.manifest,
-                third_party: self.third_party.contains(&cap.id),
+                third_party: self.is_third_party(&cap.id),
             })
             .collect()
     }
@@ -182,23 +195,23 @@ impl Registry {
     /// A capability by id.
     #[must_use]
     pub fn capability(&self, id: &str) -> Option<&Arc<Capability>> {
-        self.capabilities.get(id)
+        self.capabilities.get(id).map(|e| &e.capability)
     }
 
     /// Every capability, sorted by id.
     pub fn capabilities(&self) -> impl Iterator<Item = &Arc<Capability>> {
-        self.capabilities.values()
+        self.capabilities.values().map(|e| &e.capability)
     }
 
     /// Capability ids in map order: first-party by id, then accepted overlays.
     pub fn ids_in_map_order(&self) -> impl Iterator<Item = &str> {
-        self.order.iter().map(String::as_str)
+        self.order.iter().map(|c| c.id.as_str())
     }
 
     /// Whether a capability came from an overlay.
     #[must_use]
     pub fn is_third_party(&self, id: &str) -> bool {
-        self.third_party.contains(id)
+        self.capabilities.get(id).is_some_and(|e| e.third_party)
     }
 
     /// The runtime descriptor of a registered runtime id (exact match).
@@ -209,8 +222,7 @@ impl Registry {
         // path of the whole capability map.
         let runtimes = self.runtimes.get_or_init(|| {
             let mut runtimes: Vec<Arc<Capability>> = self
-                .capabilities
-                .values()
+                .capabilities()
                 .filter(|c| c.runtime.is_some())
                 .cloned()
                 .collect();
@@ -225,8 +237,7 @@ impl Registry {
 
     /// Registered runtime ids, sorted.
     pub fn runtime_ids(&self) -> impl Iterator<Item = &str> {
-        self.capabilities
-            .values()
+        self.capabilities()
             .filter(|c| c.runtime.is_some())
             .map(|c| c.id.as_str())
     }
