@@ -30,12 +30,10 @@ pub use overlay::{FRAGMENT_MAX_BYTES, MANIFEST_MAX_BYTES, Overlay};
 /// An immutable registry value. Cloning is cheap (structural sharing).
 #[derive(Debug, Clone, Default)]
 pub struct Registry {
-    /// By id. Declared before `order`, so a dropped registry only counts these references
-    /// down, and `order` then frees each capability in the order it was added (the order
-    /// its memory was allocated in), not in id order.
+    /// By id.
     capabilities: OrdMap<String, Entry>,
-    /// The same capabilities in map order.
-    order: Vector<Arc<Capability>>,
+    /// The same entries (the same `Arc`s) in map order.
+    order: Vector<Entry>,
     diagnostics: Vector<Diagnostic>,
     index: Arc<OnceLock<Index>>,
     /// The runtime capabilities by id length, then id, for [`Registry::runtime`] (built on first use,
@@ -167,15 +165,13 @@ impl Registry {
     }
 
     fn insert(&mut self, cap: Capability, third_party: bool) {
-        let capability = Arc::new(cap);
-        self.order.push_back(Arc::clone(&capability));
-        self.capabilities.insert(
-            capability.id.clone(),
-            Entry {
-                capability,
-                third_party,
-            },
-        );
+        let entry = Entry {
+            capability: Arc::new(cap),
+            third_party,
+        };
+        self.capabilities
+            .insert(entry.capability.id.clone(), entry.clone());
+        self.order.push_back(entry);
         self.index = Arc::default();
         self.runtimes = Arc::default();
     }
@@ -184,10 +180,10 @@ impl Registry {
     pub(crate) fn members(&self) -> Vec<Member<'_>> {
         self.order
             .iter()
-            .map(|cap| Member {
-                id: &cap.id,
-                manifest: &cap.manifest,
-                third_party: self.is_third_party(&cap.id),
+            .map(|e| Member {
+                id: &e.capability.id,
+                manifest: &e.capability.manifest,
+                third_party: e.third_party,
             })
             .collect()
     }
@@ -205,7 +201,7 @@ impl Registry {
 
     /// Capability ids in map order: first-party by id, then accepted overlays.
     pub fn ids_in_map_order(&self) -> impl Iterator<Item = &str> {
-        self.order.iter().map(|c| c.id.as_str())
+        self.order.iter().map(|e| e.capability.id.as_str())
     }
 
     /// Whether a capability came from an overlay.
