@@ -9,7 +9,10 @@
 //! parsed from JSON, as the Node binding parses them per plan), `plan-claude-json` (request parsed from JSON, plan written as JSON: the work
 //! the C ABI adds), `triggers` (`n` = overlays or stems; ignored otherwise).
 //! `workload print-request <runtime> <global|local>` prints one plan request as JSON (the
-//! input of `benches/c/plan_bench.c`). Setup is the same for every `reps`, so the
+//! input of `benches/c/plan_bench.c`). `workload time-plan-json <rounds> <request.json>...`
+//! times the `plan-claude-json` work on those requests as `plan_bench` times the C ABI
+//! (the same calibration, rounds and output line), so `scripts/bench.sh` can run the two in
+//! turn for P6's wall-clock ratio. Setup is the same for every `reps`, so the
 //! instruction count of one repetition is `(count(reps = 2) - count(reps = 1))`:
 //! `scripts/bench.sh` does exactly that.
 //! Without arguments (as `cargo bench` runs it) it does nothing.
@@ -113,11 +116,61 @@ fn host_json(n: usize, reps: usize) {
     }
 }
 
+/// Wall time of the native JSON plan path, in the form of `benches/c/plan_bench.c`: passes
+/// calibrated to about 100 ms a round, one warm-up round, then `rounds` rounds; the median,
+/// lowest and highest time of a pass over every request.
+fn time_plan_json(args: &[String]) {
+    let rounds = args
+        .get(1)
+        .and_then(|a| a.parse::<usize>().ok())
+        .unwrap_or(15)
+        .max(1);
+    let texts: Vec<String> = args[2.min(args.len())..]
+        .iter()
+        .map(|path| std::fs::read_to_string(path).expect("request file"))
+        .collect();
+    assert!(
+        !texts.is_empty(),
+        "usage: workload time-plan-json <rounds> <request.json>..."
+    );
+    let registry = Registry::first_party();
+    let pass = || {
+        for text in &texts {
+            black_box(common::plan_json(registry, black_box(text)));
+        }
+    };
+    let started = std::time::Instant::now();
+    pass();
+    let one = started.elapsed().as_nanos().max(1);
+    let passes = u32::try_from(100_000_000 / one).unwrap_or(1).max(1);
+    for _ in 0..passes {
+        pass();
+    }
+    let mut samples: Vec<f64> = (0..rounds)
+        .map(|_| {
+            let started = std::time::Instant::now();
+            for _ in 0..passes {
+                pass();
+            }
+            started.elapsed().as_secs_f64() * 1e9 / f64::from(passes)
+        })
+        .collect();
+    samples.sort_by(f64::total_cmp);
+    println!(
+        "native-json plans={} rounds={rounds} passes={passes} median_ns={:.0} min_ns={:.0} max_ns={:.0}",
+        texts.len(),
+        samples[rounds / 2],
+        samples[0],
+        samples[rounds - 1]
+    );
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().map(String::as_str) == Some("print-request") {
-        print_request(&args);
-        return;
+    match args.first().map(String::as_str) {
+        Some("print-request") => return print_request(&args),
+        Some("time-plan-json") => return time_plan_json(&args),
+        _ => {}
     }
     let (Some(case), Some(n), Some(reps)) = (
         args.first(),

@@ -17,8 +17,8 @@
 #    and copying the .so to npm/gsd-core.linux-x64-gnu.node).
 # 2b. heap use of the same workloads (benches/memory.rs, a counting allocator): allocations,
 #    bytes kept and peak per element; exactly repeatable.
-# 4. whole plans through the C ABI (benches/c/plan_bench.c against libgsd_core_c), next to
-#    criterion's native `plan/claude x 2 scopes` figures.
+# 4. whole plans through the C ABI (benches/c/plan_bench.c against libgsd_core_c) and the
+#    native JSON path on the same requests (`workload time-plan-json`), in turn, three times.
 # 5. the table of targets P1-P6 (benches/targets.mjs) from what steps 1-4 wrote, in
 #    target/bench-results/targets.md.
 set -euo pipefail
@@ -119,8 +119,14 @@ if [ "$CABI" = 1 ]; then
   build_plan_bench "$WORKLOAD" "$OUT" "$CLIB"
   ROUNDS=15
   if [ "$QUICK" = 1 ]; then ROUNDS=5; fi
-  "$OUT/plan_bench" -r "$ROUNDS" "$OUT/req-claude-global.json" "$OUT/req-claude-local.json" |
-    tee "$OUT/c-abi.txt"
+  # The C ABI and the native JSON path on the same requests, in turn, three times: this
+  # machine's speed drifts by more than P6's margin between two runs minutes apart.
+  for i in 1 2 3; do
+    "$OUT/plan_bench" -r "$ROUNDS" "$OUT/req-claude-global.json" "$OUT/req-claude-local.json" |
+      tee -a "$OUT/c-abi.txt"
+    "$WORKLOAD" time-plan-json "$ROUNDS" "$OUT/req-claude-global.json" "$OUT/req-claude-local.json" |
+      tee -a "$OUT/native-json.txt"
+  done
   if command -v valgrind >/dev/null && [ "$CALLGRIND" = 1 ]; then
     cabi_count() {
       valgrind --tool=callgrind --callgrind-out-file=/dev/null "$OUT/plan_bench" -n 1 -r "$1" \
