@@ -392,8 +392,8 @@ fn prepare(overlay: &Overlay) -> Result<Prepared<'_>, Vec<Diagnostic>> {
         return Err(errors);
     }
     let files = fragment_files(overlay)?;
-    // Consumed: a borrowed view is not held alongside the value, and a value `serde_json`
-    // built (text the direct reader does not answer) is handed on without a copy.
+    // Parsed with `parse_owned`, so this is the very value that was validated, handed on
+    // without a copy.
     let mut value = parsed.into_value();
     let missing = materialize_fragments(&mut value, &files);
     if !missing.is_empty() {
