@@ -125,8 +125,9 @@ fn time_plan_json(args: &[String]) {
         .and_then(|a| a.parse::<usize>().ok())
         .unwrap_or(15)
         .max(1);
-    let texts: Vec<String> = args[2.min(args.len())..]
+    let texts: Vec<String> = args
         .iter()
+        .skip(2)
         .map(|path| std::fs::read_to_string(path).expect("request file"))
         .collect();
     assert!(

@@ -13,6 +13,7 @@ use serde_json::{Map, Value, json};
 
 use crate::cross::Member;
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::json::Json as _;
 use crate::vocab::{LoopPoint, PROFILE_RANK, RESERVED_NAMES, Role, Tier};
 
 use order::{HookAt, topo_sort};
@@ -165,7 +166,7 @@ impl Index {
             );
             index.config(m);
             let role = cap
-                .get("role")
+                .field("role")
                 .and_then(Value::as_str)
                 .and_then(Role::parse);
             match role {
@@ -185,7 +186,7 @@ impl Index {
                             .flatten()
                         {
                             let point = hook
-                                .get("point")
+                                .field("point")
                                 .and_then(Value::as_str)
                                 .and_then(LoopPoint::parse);
                             if let Some(point) = point {
@@ -237,21 +238,21 @@ impl Index {
     }
 
     fn config(&mut self, m: &Member<'_>) {
-        let Some(Value::Object(config)) = m.manifest.get("config") else {
+        let Some(Value::Object(config)) = m.manifest.field("config") else {
             return;
         };
         for (key, slice) in config.iter().filter(|(k, _)| !reserved(k)) {
             self.config_keys.assign(key, m.id.to_owned());
-            let value_type = slice.get("type").cloned().unwrap_or(Value::Null);
-            let values = match slice.get("values") {
+            let value_type = slice.field("type").cloned().unwrap_or(Value::Null);
+            let values = match slice.field("values") {
                 Some(v @ Value::Array(_)) if value_type == "enum" => Some(v.clone()),
                 _ => None,
             };
             let entry = ConfigSchemaEntry {
                 owner: m.id.to_owned(),
                 value_type,
-                default: slice.get("default").cloned(),
-                description: slice.get("description").cloned(),
+                default: slice.field("default").cloned(),
+                description: slice.field("description").cloned(),
                 values,
             };
             self.config_schema.assign(key, entry);
@@ -261,7 +262,7 @@ impl Index {
     fn families(&mut self, m: &Member<'_>) {
         for cmd in m
             .manifest
-            .get("commands")
+            .field("commands")
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
@@ -287,7 +288,7 @@ impl Index {
     fn cluster(&mut self, m: &Member<'_>) {
         let Some(skills) = m
             .manifest
-            .get("skills")
+            .field("skills")
             .and_then(Value::as_array)
             .filter(|s| !s.is_empty())
         else {
@@ -302,7 +303,7 @@ impl Index {
         self.capability_clusters.push((m.id.to_owned(), stems));
         let tier = m
             .manifest
-            .get("tier")
+            .field("tier")
             .and_then(Value::as_str)
             .and_then(Tier::parse);
         if let Some(tier) = tier {

@@ -10,7 +10,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::js::Field as _;
 use crate::json::Json as _;
-
 use crate::vocab::{
     ArtifactKindName, CommandStyle, ConfigFormat, ConfigHomeKind, ConverterName,
     DEFAULT_TRIGGER_PRECEDENCE, ExtendedHookEvent, ExtensionEvents, HookEvents, HooksSurface,
