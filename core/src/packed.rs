@@ -7,20 +7,50 @@
 //! plan's time (`docs/performance.md`, change 26). Here every record's `N` strings are
 //! appended to one `String` and the record keeps where each ends, so a list of any length
 //! allocates two buffers (and their growth).
+//!
+//! A record keeps its ends as `u32` while the text is under 4 GiB (a trigger row is 20
+//! bytes, not the 32 of `usize` ends), and the whole list switches to `usize` ends the
+//! first time a record ends past that, so no length is ever cut short.
+
+/// An end narrower than `usize`: `u32` in the lists, `u8` in the tests (so that the switch
+/// to `usize` ends is tested on short strings).
+pub(crate) trait Narrow: Copy + Default {
+    /// `end` in this width, if it fits.
+    fn narrow(end: usize) -> Option<Self>;
+    /// The end as a `usize`.
+    fn wide(self) -> usize;
+}
+
+impl Narrow for u32 {
+    fn narrow(end: usize) -> Option<u32> {
+        u32::try_from(end).ok()
+    }
+
+    fn wide(self) -> usize {
+        self as usize
+    }
+}
+
+/// The records' values and ends: narrow until an end needs more.
+#[derive(Debug, Clone)]
+enum Rows<M, const N: usize, O> {
+    Narrow(Vec<(M, [O; N])>),
+    Wide(Vec<(M, [usize; N])>),
+}
 
 /// `N` strings and a `Copy` value `M` per record, the strings in one buffer. A record's
 /// first string starts where the previous record's last one ends (0 for the first record).
 #[derive(Debug, Clone)]
-pub(crate) struct Packed<M, const N: usize> {
+pub(crate) struct Packed<M, const N: usize, O = u32> {
     text: String,
-    rows: Vec<(M, [usize; N])>,
+    rows: Rows<M, N, O>,
 }
 
-impl<M, const N: usize> Default for Packed<M, N> {
+impl<M, const N: usize, O> Default for Packed<M, N, O> {
     fn default() -> Self {
         Packed {
             text: String::new(),
-            rows: Vec::new(),
+            rows: Rows::Narrow(Vec::new()),
         }
     }
 }
@@ -53,12 +83,16 @@ impl<const N: usize> Fields<'_, N> {
     }
 }
 
-impl<M: Copy, const N: usize> Packed<M, N> {
+impl<M: Copy, const N: usize, O: Narrow> Packed<M, N, O> {
     /// An empty list with room for `rows` records of `text` bytes in all.
     pub(crate) fn with_capacity(rows: usize, text: usize) -> Self {
         Packed {
             text: String::with_capacity(text),
-            rows: Vec::with_capacity(rows),
+            rows: if O::narrow(text).is_some() {
+                Rows::Narrow(Vec::with_capacity(rows))
+            } else {
+                Rows::Wide(Vec::with_capacity(rows))
+            },
         }
     }
 
@@ -80,41 +114,89 @@ impl<M: Copy, const N: usize> Packed<M, N> {
         if let Some(last) = ends.last_mut() {
             *last = end;
         }
-        self.rows.push((value, ends));
+        self.push_row(value, ends);
+    }
+
+    /// Appends one row, widening every row first if one of `ends` does not fit narrow.
+    fn push_row(&mut self, value: M, ends: [usize; N]) {
+        if let Rows::Narrow(rows) = &mut self.rows {
+            let mut narrow = [O::default(); N];
+            let fits = narrow
+                .iter_mut()
+                .zip(ends)
+                .all(|(slot, end)| O::narrow(end).map(|end| *slot = end).is_some());
+            if fits {
+                rows.push((value, narrow));
+                return;
+            }
+            self.widen();
+        }
+        if let Rows::Wide(rows) = &mut self.rows {
+            rows.push((value, ends));
+        }
+    }
+
+    /// Turns every row's ends into `usize` ends.
+    fn widen(&mut self) {
+        if let Rows::Narrow(rows) = &self.rows {
+            let wide = rows
+                .iter()
+                .map(|(value, ends)| (*value, ends.map(Narrow::wide)))
+                .collect();
+            self.rows = Rows::Wide(wide);
+        }
     }
 
     /// Appends every record of `other`, in order.
     pub(crate) fn append(&mut self, other: &Self) {
         let offset = self.text.len();
         self.text.push_str(&other.text);
-        self.rows.extend(
-            other
-                .rows
-                .iter()
-                .map(|(value, ends)| (*value, ends.map(|end| end + offset))),
-        );
+        for index in 0..other.len() {
+            let (value, ends) = other.row(index);
+            self.push_row(value, ends.map(|end| end + offset));
+        }
     }
 
     /// Removes every record, keeping the buffers' room.
     pub(crate) fn clear(&mut self) {
         self.text.clear();
-        self.rows.clear();
+        match &mut self.rows {
+            Rows::Narrow(rows) => rows.clear(),
+            Rows::Wide(rows) => rows.clear(),
+        }
     }
 
     pub(crate) fn len(&self) -> usize {
-        self.rows.len()
+        match &self.rows {
+            Rows::Narrow(rows) => rows.len(),
+            Rows::Wide(rows) => rows.len(),
+        }
     }
 
     /// Every record's value, in order, without its strings.
     pub(crate) fn values(&self) -> impl Iterator<Item = M> + '_ {
-        self.rows.iter().map(|(value, _)| *value)
+        (0..self.len()).map(|index| self.row(index).0)
+    }
+
+    /// The row at `index` (which must be under [`Self::len`]) with `usize` ends.
+    fn row(&self, index: usize) -> (M, [usize; N]) {
+        match &self.rows {
+            Rows::Narrow(rows) => {
+                let (value, ends) = rows[index];
+                (value, ends.map(Narrow::wide))
+            }
+            Rows::Wide(rows) => rows[index],
+        }
     }
 
     /// The record at `index`: its value and its strings.
     pub(crate) fn get(&self, index: usize) -> Option<(M, [&str; N])> {
-        let (value, ends) = self.rows.get(index)?;
+        if index >= self.len() {
+            return None;
+        }
+        let (value, ends) = self.row(index);
         let mut start = match index.checked_sub(1) {
-            Some(previous) => self.rows[previous].1.last().copied().unwrap_or(0),
+            Some(previous) => self.row(previous).1.last().copied().unwrap_or(0),
             None => 0,
         };
         let strings = ends.map(|end| {
@@ -122,11 +204,11 @@ impl<M: Copy, const N: usize> Packed<M, N> {
             start = end;
             string
         });
-        Some((*value, strings))
+        Some((value, strings))
     }
 }
 
-impl<M: Copy + PartialEq, const N: usize> PartialEq for Packed<M, N> {
+impl<M: Copy + PartialEq, const N: usize, O: Narrow> PartialEq for Packed<M, N, O> {
     /// Equal when the records are: the same values and strings, in order (however the
     /// buffers were filled).
     fn eq(&self, other: &Self) -> bool {
@@ -134,7 +216,7 @@ impl<M: Copy + PartialEq, const N: usize> PartialEq for Packed<M, N> {
     }
 }
 
-impl<M: Copy + Eq, const N: usize> Eq for Packed<M, N> {}
+impl<M: Copy + Eq, const N: usize, O: Narrow> Eq for Packed<M, N, O> {}
 
 /// What every public list over [`Packed`] storage has besides its own `get` and `push`:
 /// `append`, `clear`, `len`, `is_empty`, `contains`, `iter` and its iterator type, and the
@@ -255,6 +337,113 @@ pub(crate) use packed_list;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    impl Narrow for u8 {
+        fn narrow(end: usize) -> Option<u8> {
+            u8::try_from(end).ok()
+        }
+
+        fn wide(self) -> usize {
+            usize::from(self)
+        }
+    }
+
+    /// Record `i` of the widening tests: three strings of lengths 0 to 12.
+    fn fields(i: usize) -> [String; 3] {
+        [
+            format!("t{i}"),
+            "d".repeat(i % 13),
+            if i.is_multiple_of(3) {
+                String::new()
+            } else {
+                format!("r{i}")
+            },
+        ]
+    }
+
+    fn push_fields<O: Narrow>(list: &mut Packed<usize, 3, O>, i: usize) {
+        let [trigger, dest, router] = fields(i);
+        list.push(i, |f| {
+            f.field(&[&trigger]);
+            f.field(&[&dest]);
+            f.field(&[&router]);
+        });
+    }
+
+    fn reads_back<O: Narrow>(list: &Packed<usize, 3, O>, from: usize, count: usize) {
+        assert_eq!(list.len(), count);
+        for index in 0..count {
+            let i = from + index;
+            let [a, b, c] = fields(i);
+            assert_eq!(
+                list.get(index),
+                Some((i, [&*a, &*b, &*c])),
+                "record {index}"
+            );
+        }
+        assert_eq!(list.get(count), None);
+        assert!(list.values().eq(from..from + count));
+    }
+
+    #[test]
+    fn ends_past_the_narrow_width_widen_every_row_and_lose_nothing() {
+        // u8 ends hold 255 bytes of text; 100 records write about 1,000.
+        let mut list: Packed<usize, 3, u8> = Packed::default();
+        for i in 0..100 {
+            push_fields(&mut list, i);
+            assert_eq!(
+                matches!(list.rows, Rows::Narrow(_)),
+                list.text.len() <= 255,
+                "narrow exactly while the text fits, after record {i}"
+            );
+        }
+        reads_back(&list, 0, 100);
+        // The same records with u32 ends stay narrow and read the same.
+        let mut narrow: Packed<usize, 3, u32> = Packed::default();
+        (0..100).for_each(|i| push_fields(&mut narrow, i));
+        reads_back(&narrow, 0, 100);
+        assert!(matches!(narrow.rows, Rows::Narrow(_)));
+    }
+
+    #[test]
+    fn appending_widens_when_the_joined_text_does_not_fit() {
+        let mut first: Packed<usize, 3, u8> = Packed::default();
+        (0..15).for_each(|i| push_fields(&mut first, i));
+        assert!(
+            matches!(first.rows, Rows::Narrow(_)),
+            "{} bytes",
+            first.text.len()
+        );
+        let mut second: Packed<usize, 3, u8> = Packed::default();
+        (15..30).for_each(|i| push_fields(&mut second, i));
+        assert!(
+            matches!(second.rows, Rows::Narrow(_)),
+            "{} bytes",
+            second.text.len()
+        );
+        let mut joined = first.clone();
+        joined.append(&second);
+        assert!(joined.text.len() > 255 && matches!(joined.rows, Rows::Wide(_)));
+        reads_back(&joined, 0, 30);
+        // A wide list appended to a narrow one, and a list made with room past the width.
+        let mut again = first.clone();
+        again.append(&joined);
+        assert!(matches!(again.rows, Rows::Wide(_)));
+        let expected = (0..15).chain(0..30);
+        for (index, i) in expected.enumerate() {
+            let [x, y, z] = fields(i);
+            assert_eq!(
+                again.get(index),
+                Some((i, [&*x, &*y, &*z])),
+                "record {index}"
+            );
+        }
+        assert_eq!(again.len(), 45);
+        let roomy: Packed<usize, 3, u8> = Packed::with_capacity(4, 256);
+        assert!(matches!(roomy.rows, Rows::Wide(_)));
+        joined.clear();
+        assert_eq!(joined, Packed::default());
+    }
 
     #[test]
     fn every_record_reads_back_as_written() {
