@@ -12,7 +12,9 @@
 //! input of `benches/c/plan_bench.c`). `workload time-plan-json <rounds> <request.json>...`
 //! times the `plan-claude-json` work on those requests as `plan_bench` times the C ABI
 //! (the same calibration, rounds and output line), so `scripts/bench.sh` can run the two in
-//! turn for P6's wall-clock ratio. Setup is the same for every `reps`, so the
+//! turn for P6's wall-clock ratio. `workload scale-wall <overlays|triggers> <rounds>` times
+//! P5's two sizes (1k and 10k) in turn in one process and prints the growth of the time per
+//! item, with the part spent dropping the result. Setup is the same for every `reps`, so the
 //! instruction count of one repetition is `(count(reps = 2) - count(reps = 1))`:
 //! `scripts/bench.sh` does exactly that.
 //! Without arguments (as `cargo bench` runs it) it does nothing.
@@ -20,6 +22,7 @@
 mod common;
 
 use std::hint::black_box;
+use std::time::{Duration, Instant};
 
 use gsd_core::{
     Overlay, ParsedManifest, PlanRequest, Registry, Scope, TriggerInput, parse_manifest,
@@ -166,11 +169,115 @@ fn time_plan_json(args: &[String]) {
     );
 }
 
+/// One timed pass of a scaling workload: the time spent making the result and the time
+/// spent dropping it.
+fn scale_pass(
+    registry: &Registry,
+    case: &str,
+    overlays: &[Overlay],
+    stems: &TriggerInput,
+) -> (Duration, Duration) {
+    let started = Instant::now();
+    let made = if case == "overlays" {
+        let built = registry.with_overlays(black_box(overlays));
+        let made = started.elapsed();
+        drop(black_box(built));
+        made
+    } else {
+        let scopes = [Scope::Global, Scope::Local];
+        let surface = resolve_trigger_surface(registry, "claude", &scopes, black_box(stems))
+            .expect("surface");
+        let made = started.elapsed();
+        drop(black_box(surface));
+        made
+    };
+    (made, started.elapsed().saturating_sub(made))
+}
+
+/// P5 in wall time with the two sizes measured in one process, in turn: criterion times
+/// 1k and 10k seconds apart, and this machine's speed drifts between them by more than the
+/// 1.2x target. Each round times 1k, 10k, 10k, 1k (a drift within the round cancels), every
+/// batch the same number of items (ten passes of 1k against one of 10k), and yields one
+/// growth figure: 10k's time per item over 1k's. Prints the median, lowest and highest
+/// growth over the rounds, the median time per item at each size, and how much of it was
+/// spent dropping the result.
+fn scale_wall(args: &[String]) {
+    let case = args.get(1).map_or("", String::as_str);
+    assert!(
+        matches!(case, "overlays" | "triggers"),
+        "usage: workload scale-wall <overlays|triggers> <rounds>"
+    );
+    let rounds = args
+        .get(2)
+        .and_then(|a| a.parse::<usize>().ok())
+        .unwrap_or(11)
+        .max(1);
+    let registry = Registry::first_party();
+    let sizes = [1_000_u32, 10_000];
+    let overlays: Vec<Vec<Overlay>> = sizes
+        .iter()
+        .map(|&n| (0..n as usize).map(common::synthetic_overlay).collect())
+        .collect();
+    let stems: Vec<TriggerInput> = sizes
+        .iter()
+        .map(|&n| TriggerInput {
+            stems: common::synthetic_stems(n as usize),
+            ..TriggerInput::default()
+        })
+        .collect();
+    // Passes of 10k per batch (1k makes ten times as many): about 100 ms a batch.
+    let (made, dropped) = scale_pass(registry, case, &overlays[1], &stems[1]);
+    let one = (made + dropped).as_nanos().max(1);
+    let passes = u32::try_from(100_000_000 / one).unwrap_or(1).max(1);
+    // One batch at size k: (ns per item, of which spent dropping).
+    let batch = |k: usize| {
+        let reps = passes * if k == 0 { 10 } else { 1 };
+        let (mut made, mut dropped) = (Duration::ZERO, Duration::ZERO);
+        for _ in 0..reps {
+            let (m, d) = scale_pass(registry, case, &overlays[k], &stems[k]);
+            made += m;
+            dropped += d;
+        }
+        let items = f64::from(reps) * f64::from(sizes[k]);
+        let ns = |t: Duration| t.as_secs_f64() * 1e9 / items;
+        (ns(made + dropped), ns(dropped))
+    };
+    batch(0);
+    batch(1);
+    let mut growth = Vec::with_capacity(rounds);
+    let mut per = [Vec::new(), Vec::new()];
+    let mut drops = [Vec::new(), Vec::new()];
+    for _ in 0..rounds {
+        let (a1, b1, b2, a2) = (batch(0), batch(1), batch(1), batch(0));
+        let (small, large) = (f64::midpoint(a1.0, a2.0), f64::midpoint(b1.0, b2.0));
+        growth.push(large / small);
+        per[0].push(small);
+        per[1].push(large);
+        drops[0].push(f64::midpoint(a1.1, a2.1));
+        drops[1].push(f64::midpoint(b1.1, b2.1));
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let g = median(&mut growth);
+    println!(
+        "scale-wall case={case} rounds={rounds} passes={passes} growth_median={g:.3} growth_min={:.3} growth_max={:.3} per_item_1k_ns={:.1} per_item_10k_ns={:.1} drop_1k_ns={:.1} drop_10k_ns={:.1}",
+        growth[0],
+        growth[rounds - 1],
+        median(&mut per[0]),
+        median(&mut per[1]),
+        median(&mut drops[0]),
+        median(&mut drops[1]),
+    );
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("print-request") => return print_request(&args),
         Some("time-plan-json") => return time_plan_json(&args),
+        Some("scale-wall") => return scale_wall(&args),
         _ => {}
     }
     let (Some(case), Some(n), Some(reps)) = (
