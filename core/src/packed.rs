@@ -12,8 +12,8 @@
 //! bytes, not the 32 of `usize` ends), and the whole list switches to `usize` ends the
 //! first time a record ends past that, so no length is ever cut short.
 
-/// An end narrower than `usize`: `u32` in the lists, `u8` in the tests (so that the switch
-/// to `usize` ends is tested on short strings).
+/// The width of a record's ends: `u32` in the lists until an end passes it, then `usize`;
+/// `u8` in the tests (so that the switch is tested on short strings).
 pub(crate) trait Narrow: Copy + Default {
     /// `end` in this width, if it fits.
     fn narrow(end: usize) -> Option<Self>;
@@ -31,11 +31,43 @@ impl Narrow for u32 {
     }
 }
 
+impl Narrow for usize {
+    fn narrow(end: usize) -> Option<usize> {
+        Some(end)
+    }
+
+    fn wide(self) -> usize {
+        self
+    }
+}
+
+/// The record at `index` of `rows` over `text`: its value and its strings.
+fn read<'t, M: Copy, const N: usize, E: Narrow>(
+    text: &'t str,
+    rows: &[Row<M, N, E>],
+    index: usize,
+) -> Option<(M, [&'t str; N])> {
+    let (value, ends) = rows.get(index)?;
+    let mut start = match index.checked_sub(1) {
+        Some(previous) => rows[previous].1.last().map_or(0, |end| end.wide()),
+        None => 0,
+    };
+    let strings = ends.map(|end| {
+        let string = &text[start..end.wide()];
+        start = end.wide();
+        string
+    });
+    Some((*value, strings))
+}
+
+/// One record's value and the ends of its strings.
+type Row<M, const N: usize, E> = (M, [E; N]);
+
 /// The records' values and ends: narrow until an end needs more.
 #[derive(Debug, Clone)]
 enum Rows<M, const N: usize, O> {
-    Narrow(Vec<(M, [O; N])>),
-    Wide(Vec<(M, [usize; N])>),
+    Narrow(Vec<Row<M, N, O>>),
+    Wide(Vec<Row<M, N, usize>>),
 }
 
 /// `N` strings and a `Copy` value `M` per record, the strings in one buffer. A record's
@@ -117,16 +149,12 @@ impl<M: Copy, const N: usize, O: Narrow> Packed<M, N, O> {
         self.push_row(value, ends);
     }
 
-    /// Appends one row, widening every row first if one of `ends` does not fit narrow.
+    /// Appends one row, widening every row first if `ends` does not fit narrow. A record's
+    /// ends never decrease, so its last end decides.
     fn push_row(&mut self, value: M, ends: [usize; N]) {
         if let Rows::Narrow(rows) = &mut self.rows {
-            let mut narrow = [O::default(); N];
-            let fits = narrow
-                .iter_mut()
-                .zip(ends)
-                .all(|(slot, end)| O::narrow(end).map(|end| *slot = end).is_some());
-            if fits {
-                rows.push((value, narrow));
+            if ends.last().is_none_or(|&last| O::narrow(last).is_some()) {
+                rows.push((value, ends.map(|end| O::narrow(end).unwrap_or_default())));
                 return;
             }
             self.widen();
@@ -175,7 +203,12 @@ impl<M: Copy, const N: usize, O: Narrow> Packed<M, N, O> {
 
     /// Every record's value, in order, without its strings.
     pub(crate) fn values(&self) -> impl Iterator<Item = M> + '_ {
-        (0..self.len()).map(|index| self.row(index).0)
+        let (narrow, wide) = match &self.rows {
+            Rows::Narrow(rows) => (rows.as_slice(), Default::default()),
+            Rows::Wide(rows) => (Default::default(), rows.as_slice()),
+        };
+        let narrow = narrow.iter().map(|(value, _)| *value);
+        narrow.chain(wide.iter().map(|(value, _)| *value))
     }
 
     /// The row at `index` (which must be under [`Self::len`]) with `usize` ends.
@@ -191,20 +224,10 @@ impl<M: Copy, const N: usize, O: Narrow> Packed<M, N, O> {
 
     /// The record at `index`: its value and its strings.
     pub(crate) fn get(&self, index: usize) -> Option<(M, [&str; N])> {
-        if index >= self.len() {
-            return None;
+        match &self.rows {
+            Rows::Narrow(rows) => read(&self.text, rows, index),
+            Rows::Wide(rows) => read(&self.text, rows, index),
         }
-        let (value, ends) = self.row(index);
-        let mut start = match index.checked_sub(1) {
-            Some(previous) => self.row(previous).1.last().copied().unwrap_or(0),
-            None => 0,
-        };
-        let strings = ends.map(|end| {
-            let string = &self.text[start..end];
-            start = end;
-            string
-        });
-        Some((value, strings))
     }
 }
 
