@@ -15,6 +15,8 @@
 # 3. the Node side-by-side bench against the peer (benches/node-bench.mjs); our addon is
 #    built first when the workspace has the Node binding (`cargo build --workspace --release`
 #    and copying the .so to npm/gsd-core.linux-x64-gnu.node).
+# 2a. P5 in wall time (`workload scale-wall`): 1k and 10k trigger stems, then overlays, timed
+#    in turn in one process (the drift between criterion's two runs is larger than 1.2x).
 # 2b. heap use of the same workloads (benches/memory.rs, a counting allocator): allocations,
 #    bytes kept and peak per element; exactly repeatable.
 # 4. whole plans through the C ABI (benches/c/plan_bench.c against libgsd_core_c) and the
@@ -93,6 +95,13 @@ if [ "$CALLGRIND" = 1 ]; then
     echo "valgrind not installed: skipping instruction counts"
   fi
 fi
+
+echo "== P5 in wall time: 1k and 10k in turn, one process"
+SCALE_ROUNDS=11
+if [ "$QUICK" = 1 ]; then SCALE_ROUNDS=3; fi
+for case in triggers overlays; do
+  "$WORKLOAD" scale-wall "$case" "$SCALE_ROUNDS" | tee -a "$OUT/scale-wall.txt"
+done
 
 echo "== heap use (counting allocator)"
 "$(memory_binary)" | tee "$OUT/memory.md"
