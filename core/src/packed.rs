@@ -14,9 +14,11 @@
 
 /// The width of a record's ends: `u32` in the lists until an end passes it, then `usize`;
 /// `u8` in the tests (so that the switch is tested on short strings).
-pub(crate) trait Narrow: Copy + Default {
+pub(crate) trait Narrow: Copy {
     /// `end` in this width, if it fits.
     fn narrow(end: usize) -> Option<Self>;
+    /// `end`, known to fit, in this width.
+    fn fitting(end: usize) -> Self;
     /// The end as a `usize`.
     fn wide(self) -> usize;
 }
@@ -24,6 +26,11 @@ pub(crate) trait Narrow: Copy + Default {
 impl Narrow for u32 {
     fn narrow(end: usize) -> Option<u32> {
         u32::try_from(end).ok()
+    }
+
+    #[allow(clippy::cast_possible_truncation, reason = "called on ends that fit")]
+    fn fitting(end: usize) -> u32 {
+        end as u32
     }
 
     fn wide(self) -> usize {
@@ -34,6 +41,10 @@ impl Narrow for u32 {
 impl Narrow for usize {
     fn narrow(end: usize) -> Option<usize> {
         Some(end)
+    }
+
+    fn fitting(end: usize) -> usize {
+        end
     }
 
     fn wide(self) -> usize {
@@ -154,7 +165,7 @@ impl<M: Copy, const N: usize, O: Narrow> Packed<M, N, O> {
     fn push_row(&mut self, value: M, ends: [usize; N]) {
         if let Rows::Narrow(rows) = &mut self.rows {
             if ends.last().is_none_or(|&last| O::narrow(last).is_some()) {
-                rows.push((value, ends.map(|end| O::narrow(end).unwrap_or_default())));
+                rows.push((value, ends.map(O::fitting)));
                 return;
             }
             self.widen();
@@ -364,6 +375,11 @@ mod tests {
     impl Narrow for u8 {
         fn narrow(end: usize) -> Option<u8> {
             u8::try_from(end).ok()
+        }
+
+        #[allow(clippy::cast_possible_truncation, reason = "called on ends that fit")]
+        fn fitting(end: usize) -> u8 {
+            end as u8
         }
 
         fn wide(self) -> usize {
