@@ -8,9 +8,10 @@
 //! appended to one `String` and the record keeps where each ends, so a list of any length
 //! allocates two buffers (and their growth).
 //!
-//! A record keeps its ends as `u32` while the text is under 4 GiB (a trigger row is 20
-//! bytes, not the 32 of `usize` ends), and the whole list switches to `usize` ends the
-//! first time a record ends past that, so no length is ever cut short.
+//! A record keeps its ends as `u32` while the text is under 4 GiB (a trigger row takes 20
+//! bytes and a placement row 16, against 32 each with `usize` ends), and the whole list
+//! switches to `usize` ends the first time a record ends past that, so no length is ever
+//! cut short.
 
 /// The width of a record's ends: `u32` in the lists until an end passes it, then `usize`;
 /// `u8` in the tests (so that the switch is tested on short strings).
@@ -409,19 +410,20 @@ mod tests {
         });
     }
 
-    fn reads_back<O: Narrow>(list: &Packed<usize, 3, O>, from: usize, count: usize) {
+    /// Asserts that `list` holds exactly the records `records` names, in order.
+    fn reads_as<O: Narrow>(
+        list: &Packed<usize, 3, O>,
+        records: impl Iterator<Item = usize> + Clone,
+    ) {
+        let count = records.clone().count();
         assert_eq!(list.len(), count);
-        for index in 0..count {
-            let i = from + index;
-            let [a, b, c] = fields(i);
-            assert_eq!(
-                list.get(index),
-                Some((i, [&*a, &*b, &*c])),
-                "record {index}"
-            );
+        for (index, i) in records.clone().enumerate() {
+            let [trigger, dest, router] = fields(i);
+            let record = Some((i, [&*trigger, &*dest, &*router]));
+            assert_eq!(list.get(index), record, "record {index}");
         }
         assert_eq!(list.get(count), None);
-        assert!(list.values().eq(from..from + count));
+        assert!(list.values().eq(records));
     }
 
     #[test]
@@ -436,11 +438,11 @@ mod tests {
                 "narrow exactly while the text fits, after record {i}"
             );
         }
-        reads_back(&list, 0, 100);
+        reads_as(&list, 0..100);
         // The same records with u32 ends stay narrow and read the same.
         let mut narrow: Packed<usize, 3, u32> = Packed::default();
         (0..100).for_each(|i| push_fields(&mut narrow, i));
-        reads_back(&narrow, 0, 100);
+        reads_as(&narrow, 0..100);
         assert!(matches!(narrow.rows, Rows::Narrow(_)));
     }
 
@@ -463,7 +465,7 @@ mod tests {
         let mut joined = first.clone();
         joined.append(&second);
         assert!(joined.text.len() > 255 && matches!(joined.rows, Rows::Wide(_)));
-        reads_back(&joined, 0, 30);
+        reads_as(&joined, 0..30);
         // A wide list appended to a narrow one, and a list made with room past the width.
         let mut again = first.clone();
         again.append(&joined);
@@ -478,10 +480,19 @@ mod tests {
             );
         }
         assert_eq!(again.len(), 45);
-        let roomy: Packed<usize, 3, u8> = Packed::with_capacity(4, 256);
+        let mut roomy: Packed<usize, 3, u8> = Packed::with_capacity(4, 256);
         assert!(matches!(roomy.rows, Rows::Wide(_)));
+        (0..5).for_each(|i| push_fields(&mut roomy, i));
+        reads_as(&roomy, 0..5);
+        // A wide list stays wide, and reads right, when appended to, cleared and refilled.
+        roomy.append(&first);
+        assert!(matches!(roomy.rows, Rows::Wide(_)));
+        reads_as(&roomy, (0..5).chain(0..15));
         joined.clear();
         assert_eq!(joined, Packed::default());
+        (40..45).for_each(|i| push_fields(&mut joined, i));
+        assert!(matches!(joined.rows, Rows::Wide(_)));
+        reads_as(&joined, 40..45);
     }
 
     #[test]
