@@ -24,20 +24,29 @@ pub(crate) trait Narrow: Copy {
     fn wide(self) -> usize;
 }
 
-impl Narrow for u32 {
-    fn narrow(end: usize) -> Option<u32> {
-        u32::try_from(end).ok()
-    }
+/// [`Narrow`] for an unsigned integer type narrower than `usize`.
+macro_rules! narrow_width {
+    ($width:ty) => {
+        impl Narrow for $width {
+            fn narrow(end: usize) -> Option<$width> {
+                <$width>::try_from(end).ok()
+            }
 
-    #[allow(clippy::cast_possible_truncation, reason = "called on ends that fit")]
-    fn fitting(end: usize) -> u32 {
-        end as u32
-    }
+            #[allow(clippy::cast_possible_truncation, reason = "called on ends that fit")]
+            fn fitting(end: usize) -> $width {
+                end as $width
+            }
 
-    fn wide(self) -> usize {
-        self as usize
-    }
+            fn wide(self) -> usize {
+                usize::try_from(self).unwrap_or(usize::MAX)
+            }
+        }
+    };
 }
+
+narrow_width!(u32);
+#[cfg(test)]
+narrow_width!(u8);
 
 impl Narrow for usize {
     fn narrow(end: usize) -> Option<usize> {
@@ -373,21 +382,6 @@ pub(crate) use packed_list;
 mod tests {
     use super::*;
 
-    impl Narrow for u8 {
-        fn narrow(end: usize) -> Option<u8> {
-            u8::try_from(end).ok()
-        }
-
-        #[allow(clippy::cast_possible_truncation, reason = "called on ends that fit")]
-        fn fitting(end: usize) -> u8 {
-            end as u8
-        }
-
-        fn wide(self) -> usize {
-            usize::from(self)
-        }
-    }
-
     /// Record `i` of the widening tests: three strings of lengths 0 to 12.
     fn fields(i: usize) -> [String; 3] {
         [
@@ -448,20 +442,14 @@ mod tests {
 
     #[test]
     fn appending_widens_when_the_joined_text_does_not_fit() {
-        let mut first: Packed<usize, 3, u8> = Packed::default();
-        (0..15).for_each(|i| push_fields(&mut first, i));
-        assert!(
-            matches!(first.rows, Rows::Narrow(_)),
-            "{} bytes",
-            first.text.len()
-        );
-        let mut second: Packed<usize, 3, u8> = Packed::default();
-        (15..30).for_each(|i| push_fields(&mut second, i));
-        assert!(
-            matches!(second.rows, Rows::Narrow(_)),
-            "{} bytes",
-            second.text.len()
-        );
+        // Two lists of 15 records, each under 255 bytes of text.
+        let narrow_list = |records: std::ops::Range<usize>| {
+            let mut list: Packed<usize, 3, u8> = Packed::default();
+            records.for_each(|i| push_fields(&mut list, i));
+            assert!(matches!(list.rows, Rows::Narrow(_)), "{}", list.text.len());
+            list
+        };
+        let (first, second) = (narrow_list(0..15), narrow_list(15..30));
         let mut joined = first.clone();
         joined.append(&second);
         assert!(joined.text.len() > 255 && matches!(joined.rows, Rows::Wide(_)));
@@ -470,16 +458,7 @@ mod tests {
         let mut again = first.clone();
         again.append(&joined);
         assert!(matches!(again.rows, Rows::Wide(_)));
-        let expected = (0..15).chain(0..30);
-        for (index, i) in expected.enumerate() {
-            let [x, y, z] = fields(i);
-            assert_eq!(
-                again.get(index),
-                Some((i, [&*x, &*y, &*z])),
-                "record {index}"
-            );
-        }
-        assert_eq!(again.len(), 45);
+        reads_as(&again, (0..15).chain(0..30));
         let mut roomy: Packed<usize, 3, u8> = Packed::with_capacity(4, 256);
         assert!(matches!(roomy.rows, Rows::Wide(_)));
         (0..5).for_each(|i| push_fields(&mut roomy, i));
