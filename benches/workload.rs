@@ -169,29 +169,32 @@ fn time_plan_json(args: &[String]) {
     );
 }
 
-/// One timed pass of a scaling workload: the time spent making the result and the time
-/// spent dropping it.
-fn scale_pass(
-    registry: &Registry,
-    case: &str,
-    overlays: &[Overlay],
-    stems: &TriggerInput,
-) -> (Duration, Duration) {
-    let started = Instant::now();
-    let made = if case == "overlays" {
-        let built = registry.with_overlays(black_box(overlays));
-        let made = started.elapsed();
-        drop(black_box(built));
-        made
-    } else {
-        let scopes = [Scope::Global, Scope::Local];
-        let surface = resolve_trigger_surface(registry, "claude", &scopes, black_box(stems))
-            .expect("surface");
-        let made = started.elapsed();
-        drop(black_box(surface));
-        made
-    };
-    (made, started.elapsed().saturating_sub(made))
+/// The inputs of one P5 workload at its two sizes (1k, 10k).
+enum Scale {
+    Overlays([Vec<Overlay>; 2]),
+    Triggers([TriggerInput; 2]),
+}
+
+impl Scale {
+    /// One timed pass at size `k`: the time spent making the result and the time spent
+    /// dropping it.
+    fn pass(&self, registry: &Registry, k: usize) -> (Duration, Duration) {
+        fn timed<T>(build: impl FnOnce() -> T) -> (Duration, Duration) {
+            let started = Instant::now();
+            let result = black_box(build());
+            let building = started.elapsed();
+            drop(result);
+            (building, started.elapsed().saturating_sub(building))
+        }
+        match self {
+            Scale::Overlays(sizes) => timed(|| registry.with_overlays(black_box(&sizes[k]))),
+            Scale::Triggers(sizes) => timed(|| {
+                let scopes = [Scope::Global, Scope::Local];
+                resolve_trigger_surface(registry, "claude", &scopes, black_box(&sizes[k]))
+                    .expect("surface")
+            }),
+        }
+    }
 }
 
 /// P5 in wall time with the two sizes measured in one process, in turn: criterion times
@@ -214,19 +217,16 @@ fn scale_wall(args: &[String]) {
         .max(1);
     let registry = Registry::first_party();
     let sizes = [1_000_u32, 10_000];
-    let overlays: Vec<Vec<Overlay>> = sizes
-        .iter()
-        .map(|&n| (0..n as usize).map(common::synthetic_overlay).collect())
-        .collect();
-    let stems: Vec<TriggerInput> = sizes
-        .iter()
-        .map(|&n| TriggerInput {
+    let scale = if case == "overlays" {
+        Scale::Overlays(sizes.map(|n| (0..n as usize).map(common::synthetic_overlay).collect()))
+    } else {
+        Scale::Triggers(sizes.map(|n| TriggerInput {
             stems: common::synthetic_stems(n as usize),
             ..TriggerInput::default()
-        })
-        .collect();
+        }))
+    };
     // Passes of 10k per batch (1k makes ten times as many): about 100 ms a batch.
-    let (made, dropped) = scale_pass(registry, case, &overlays[1], &stems[1]);
+    let (made, dropped) = scale.pass(registry, 1);
     let one = (made + dropped).as_nanos().max(1);
     let passes = u32::try_from(100_000_000 / one).unwrap_or(1).max(1);
     // One batch at size k: (ns per item, of which spent dropping).
@@ -234,7 +234,7 @@ fn scale_wall(args: &[String]) {
         let reps = passes * if k == 0 { 10 } else { 1 };
         let (mut made, mut dropped) = (Duration::ZERO, Duration::ZERO);
         for _ in 0..reps {
-            let (m, d) = scale_pass(registry, case, &overlays[k], &stems[k]);
+            let (m, d) = scale.pass(registry, k);
             made += m;
             dropped += d;
         }
