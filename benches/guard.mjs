@@ -71,8 +71,7 @@ const MEMORY_MARGIN = 0.02;
 /**
  * P5 in wall time (`workload scale-wall`, 1k and 10k timed in turn, median of 5 rounds).
  * The median over rounds repeats well on this machine, unlike criterion's separate runs:
- * trigger stems read 1.009, 1.025, 1.030, 1.036 and 1.040 in five runs (single rounds
- * 0.81-1.28), and the regression this was added for (every 10k call faulting its buffers
+ * trigger stems read 1.001-1.067 in nine runs (single rounds 0.81-1.63), and the regression this was added for (every 10k call faulting its buffers
  * in again) read 1.64-1.75. A growth fails above max(target, baseline) by more than 15%:
  * trigger stems at 1.38, which the regression passes by far and no run came near; overlays,
  * whose target is not met, at 15% over the worst median recorded.
