@@ -13,7 +13,7 @@ use serde_json::{Map, Value, json};
 
 use crate::cross::Member;
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::json::Json as _;
+use crate::doc::JsonRef;
 use crate::vocab::{LoopPoint, PROFILE_RANK, RESERVED_NAMES, Role, Tier};
 
 use order::{HookAt, topo_sort};
@@ -167,7 +167,7 @@ impl Index {
             index.config(m);
             let role = cap
                 .field("role")
-                .and_then(Value::as_str)
+                .and_then(JsonRef::as_str)
                 .and_then(Role::parse);
             match role {
                 Some(Role::Feature) => {
@@ -180,14 +180,14 @@ impl Index {
                     for (slot, group) in ["steps", "contributions", "gates"].into_iter().enumerate()
                     {
                         for hook in cap
-                            .get(group)
-                            .and_then(Value::as_array)
+                            .field(group)
+                            .and_then(JsonRef::as_array)
                             .into_iter()
                             .flatten()
                         {
                             let point = hook
                                 .field("point")
-                                .and_then(Value::as_str)
+                                .and_then(JsonRef::as_str)
                                 .and_then(LoopPoint::parse);
                             if let Some(point) = point {
                                 at_point[point.index()][slot].push(HookAt { cap_id: m.id, hook });
@@ -213,7 +213,7 @@ impl Index {
                 });
                 out.extend(ordered.into_iter().map(|h| HookEntry {
                     cap_id: h.cap_id.to_owned(),
-                    hook: h.hook.clone(),
+                    hook: h.hook.to_value(),
                 }));
             }
             let mut gates = gates;
@@ -222,7 +222,7 @@ impl Index {
                 .into_iter()
                 .map(|h| HookEntry {
                     cap_id: h.cap_id.to_owned(),
-                    hook: h.hook.clone(),
+                    hook: h.hook.to_value(),
                 })
                 .collect();
             index.by_loop_point.push((*point, hooks));
@@ -238,21 +238,21 @@ impl Index {
     }
 
     fn config(&mut self, m: &Member<'_>) {
-        let Some(Value::Object(config)) = m.manifest.field("config") else {
+        let Some(config) = m.manifest.field("config").and_then(JsonRef::as_object) else {
             return;
         };
         for (key, slice) in config.iter().filter(|(k, _)| !reserved(k)) {
             self.config_keys.assign(key, m.id.to_owned());
-            let value_type = slice.field("type").cloned().unwrap_or(Value::Null);
+            let value_type = slice.field("type").map_or(Value::Null, JsonRef::to_value);
             let values = match slice.field("values") {
-                Some(v @ Value::Array(_)) if value_type == "enum" => Some(v.clone()),
+                Some(v) if v.is_array() && value_type == "enum" => Some(v.to_value()),
                 _ => None,
             };
             let entry = ConfigSchemaEntry {
                 owner: m.id.to_owned(),
                 value_type,
-                default: slice.field("default").cloned(),
-                description: slice.field("description").cloned(),
+                default: slice.field("default").map(JsonRef::to_value),
+                description: slice.field("description").map(JsonRef::to_value),
                 values,
             };
             self.config_schema.assign(key, entry);
@@ -263,11 +263,15 @@ impl Index {
         for cmd in m
             .manifest
             .field("commands")
-            .and_then(Value::as_array)
+            .and_then(JsonRef::as_array)
             .into_iter()
             .flatten()
         {
-            let text = |k: &str| cmd.get(k).and_then(Value::as_str).filter(|s| !s.is_empty());
+            let text = |k: &str| {
+                cmd.field(k)
+                    .and_then(JsonRef::as_str)
+                    .filter(|s| !s.is_empty())
+            };
             let (Some(family), Some(module), Some(router)) =
                 (text("family"), text("module"), text("router"))
             else {
@@ -289,14 +293,13 @@ impl Index {
         let Some(skills) = m
             .manifest
             .field("skills")
-            .and_then(Value::as_array)
-            .filter(|s| !s.is_empty())
+            .and_then(JsonRef::as_array)
+            .filter(|s| s.len() > 0)
         else {
             return;
         };
         let mut stems: Vec<String> = skills
-            .iter()
-            .filter_map(Value::as_str)
+            .filter_map(JsonRef::as_str)
             .map(str::to_owned)
             .collect();
         stems.sort_by(|a, b| js_sort_compare(a, b));
@@ -304,7 +307,7 @@ impl Index {
         let tier = m
             .manifest
             .field("tier")
-            .and_then(Value::as_str)
+            .and_then(JsonRef::as_str)
             .and_then(Tier::parse);
         if let Some(tier) = tier {
             let start = PROFILE_RANK
@@ -531,11 +534,11 @@ pub fn validate_hook_order(members: &[Member<'_>]) -> Vec<Diagnostic> {
 pub fn order_hooks<'a>(
     kind: &str,
     point: LoopPoint,
-    hooks: &[(&'a str, &'a Value)],
+    hooks: &[(&'a str, JsonRef<'a>)],
 ) -> Result<Vec<&'a str>, Box<Diagnostic>> {
     let entries: Vec<HookAt<'a>> = hooks
         .iter()
-        .map(|(cap_id, hook)| HookAt { cap_id, hook })
+        .map(|&(cap_id, hook)| HookAt { cap_id, hook })
         .collect();
     topo_sort(&entries)
         .map(|sorted| sorted.iter().map(|h| h.cap_id).collect())

@@ -19,6 +19,7 @@
 pub mod cross;
 pub mod descriptor_intent;
 pub mod diagnostic;
+pub mod doc;
 pub mod embedded;
 pub mod error;
 pub mod home;

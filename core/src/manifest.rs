@@ -8,6 +8,8 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use crate::doc::JsonDoc;
+
 use crate::js::Field as _;
 use crate::json::Json as _;
 use crate::vocab::{
@@ -243,8 +245,8 @@ pub struct Capability {
     pub tier: Tier,
     /// Required capability ids.
     pub requires: Vec<String>,
-    /// The manifest value, fragments inlined.
-    pub manifest: Arc<serde_json::Value>,
+    /// The manifest, fragments inlined, kept in flat buffers ([`JsonDoc`]).
+    pub manifest: JsonDoc,
     /// The typed descriptor, for runtime capabilities.
     pub runtime: Option<Arc<RuntimeDescriptor>>,
 }

@@ -17,6 +17,7 @@ use std::sync::OnceLock;
 
 use gsd_core::Registry;
 use gsd_core::cross::{Member, validate_cross, validate_data_flow};
+use gsd_core::doc::{JsonDoc, JsonRef};
 use gsd_core::index::order_hooks;
 use gsd_core::profile::{
     CommandSource, ProfileSkills, ProfileSources, SkillsManifest, WorkflowSource,
@@ -720,11 +721,18 @@ fn peer() -> &'static Value {
     ANSWER.get_or_init(|| util::peer_eval("registry.cjs", &request()))
 }
 
-fn members(caps: &[Value]) -> Vec<Member<'_>> {
+/// The kept documents of `caps`, which [`members`] lends.
+fn docs(caps: &[Value]) -> Vec<JsonDoc> {
     caps.iter()
-        .map(|c| Member {
-            id: c["id"].as_str().unwrap_or(""),
-            manifest: c,
+        .map(|c| JsonDoc::from_value(c).expect("a small manifest"))
+        .collect()
+}
+
+fn members(docs: &[JsonDoc]) -> Vec<Member<'_>> {
+    docs.iter()
+        .map(|d| Member {
+            id: d.field("id").and_then(JsonRef::as_str).unwrap_or(""),
+            manifest: d.root(),
             third_party: false,
         })
         .collect()
@@ -819,7 +827,7 @@ fn capability_manifests_equal_the_peer_with_prose_masked() {
     let theirs = &peer()["registry"]["capabilities"];
     let mut count = 0;
     for cap in Registry::first_party().capabilities() {
-        let mut ours = (*cap.manifest).clone();
+        let mut ours = cap.manifest.to_value();
         let mut peer_cap = theirs[&cap.id].clone();
         mask(&mut ours);
         mask(&mut peer_cap);
@@ -864,7 +872,7 @@ fn prose_is_our_own() {
     let mut checked = 0;
     for cap in Registry::first_party().capabilities() {
         let peer_prose = prose(&theirs[&cap.id]);
-        let ours = prose(&cap.manifest);
+        let ours = prose(&cap.manifest.to_value());
         assert_eq!(ours.len(), peer_prose.len(), "{}", cap.id);
         for ((at, text), (_, peer_text)) in ours.iter().zip(&peer_prose) {
             assert!(
@@ -906,7 +914,7 @@ fn cross_validation_messages_equal_the_peer() {
         let mut caps = base.clone();
         mutate(&mut caps);
         let expected: Vec<String> = serde_json::from_value(expected.clone()).expect("strings");
-        let ours = messages(&validate_cross(&members(&caps), central));
+        let ours = messages(&validate_cross(&members(&docs(&caps)), central));
         assert_eq!(ours, expected, "case {name:?}");
         non_empty += usize::from(!expected.is_empty());
     }
@@ -921,7 +929,7 @@ fn data_flow_messages_equal_the_peer() {
     let answers = peer()["dataFlow"].as_array().expect("dataFlow");
     for (i, (caps, expected)) in data_flow_cases().iter().zip(answers).enumerate() {
         let expected: Vec<String> = serde_json::from_value(expected.clone()).expect("strings");
-        let ours = messages(&validate_data_flow(&members(caps)));
+        let ours = messages(&validate_data_flow(&members(&docs(caps))));
         // The peer throws on the first duplicate producer; we report it and go on.
         let ours = match ours.iter().find(|m| m.starts_with("duplicate-producer")) {
             Some(first) => vec![first.clone()],
@@ -936,7 +944,15 @@ fn data_flow_messages_equal_the_peer() {
 fn hook_order_equals_the_peer_topological_sort() {
     let answers = peer()["topo"].as_array().expect("topo");
     for (case, expected) in topo_cases().iter().zip(answers) {
-        let hooks: Vec<(&str, &Value)> = case.iter().map(|(id, s)| (id.as_str(), s)).collect();
+        let kept: Vec<JsonDoc> = case
+            .iter()
+            .map(|(_, s)| JsonDoc::from_value(s).expect("small"))
+            .collect();
+        let hooks: Vec<(&str, JsonRef<'_>)> = case
+            .iter()
+            .zip(&kept)
+            .map(|((id, _), d)| (id.as_str(), d.root()))
+            .collect();
         match order_hooks("steps", LoopPoint::PlanPre, &hooks) {
             Ok(ids) => assert_eq!(json!(ids), *expected),
             Err(d) => assert_eq!(json!(d.message), *expected),

@@ -98,7 +98,7 @@ pub(crate) fn runtime_manifest(registry: &Registry, runtime: &str) -> Result<gsd
             format!("unknown runtime '{runtime}' — not present in the capability registry"),
         )
     })?;
-    encode(&*capability.manifest)
+    encode(&capability.manifest)
 }
 
 /// One third-party capability folder, as the caller read it.

@@ -2,12 +2,10 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use serde_json::Value;
-
 use super::messages::{self, Unavailable};
 use super::{Member, Role, is_reserved, role, strings};
 use crate::diagnostic::Diagnostic;
-use crate::json::Json as _;
+use crate::doc::JsonRef;
 use crate::vocab::{HOST_ARTIFACT_EARLIEST_POINT, LoopPoint};
 
 /// One step of a feature capability, located.
@@ -15,7 +13,7 @@ pub(crate) struct StepRef<'a> {
     pub id: &'a str,
     pub index: usize,
     pub point: LoopPoint,
-    pub step: &'a Value,
+    pub step: JsonRef<'a>,
 }
 
 /// The steps of one feature at valid loop points, in declaration order.
@@ -26,14 +24,14 @@ pub(crate) fn steps_of<'a>(m: &Member<'a>) -> Vec<StepRef<'a>> {
     let list = m
         .manifest
         .field("steps")
-        .and_then(Value::as_array)
+        .and_then(JsonRef::as_array)
         .into_iter()
         .flatten();
     list.enumerate()
         .filter_map(|(index, step)| {
             let point = step
                 .field("point")
-                .and_then(Value::as_str)
+                .and_then(JsonRef::as_str)
                 .and_then(LoopPoint::parse)?;
             Some(StepRef {
                 id: m.id,
@@ -46,7 +44,7 @@ pub(crate) fn steps_of<'a>(m: &Member<'a>) -> Vec<StepRef<'a>> {
 }
 
 /// Artifacts a step produces (reserved names skipped).
-pub(crate) fn produced(step: &Value) -> impl Iterator<Item = &str> {
+pub(crate) fn produced(step: JsonRef<'_>) -> impl Iterator<Item = &str> {
     strings(step, "produces").filter(|a| !is_reserved(a))
 }
 

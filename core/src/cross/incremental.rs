@@ -9,13 +9,11 @@
 
 use std::collections::{HashMap, HashSet};
 
-use serde_json::Value;
-
 use super::flow::{self, Producer, StepRef};
 use super::{Member, Role, families, lane_claims, messages, role, strings, tier};
 use crate::diagnostic::Diagnostic;
+use crate::doc::{JsonDoc, JsonRef};
 use crate::index::order_hooks;
-use crate::json::Json as _;
 use crate::vocab::{LoopPoint, RESERVED_ID_PREFIXES, Tier};
 
 /// Indexes of a clean merged set (owned, so the registry can change beside it).
@@ -31,7 +29,7 @@ pub struct MergedSet {
     lanes: [HashMap<String, String>; 4],
     producers: HashMap<String, Vec<(usize, String, usize)>>,
     artifact_rank: HashMap<String, usize>,
-    hooks: Vec<[Vec<(String, Value)>; 2]>,
+    hooks: Vec<[Vec<(String, JsonDoc)>; 2]>,
 }
 
 impl MergedSet {
@@ -46,6 +44,19 @@ impl MergedSet {
             set.add(m);
         }
         set
+    }
+
+    /// Makes room for `members` to join, so that adding them one by one never grows a
+    /// table: growing one hashes every key it holds again, which for thousands of
+    /// overlays means reading them all back from cold memory.
+    pub fn reserve(&mut self, members: &[Member<'_>]) {
+        let (n, counts) = (members.len(), claim_counts(members));
+        self.ids.reserve(n);
+        self.tiers.reserve(n);
+        self.skill_owner.reserve(counts[0]);
+        self.agent_owner.reserve(counts[1]);
+        self.config_owner.reserve(counts[2]);
+        self.family_owner.reserve(counts[3]);
     }
 
     /// Whether a capability id is in the set.
@@ -76,10 +87,10 @@ impl MergedSet {
                 self.family_owner.entry(own(f)).or_insert_with(|| own(m.id));
             }
         }
-        if let Some(Value::Object(config)) = m.manifest.field("config") {
+        if let Some(config) = m.manifest.field("config").and_then(JsonRef::as_object) {
             for key in config.keys() {
                 self.config_owner
-                    .entry(key.clone())
+                    .entry(own(key))
                     .or_insert_with(|| own(m.id));
             }
         }
@@ -101,16 +112,18 @@ impl MergedSet {
                 for hook in m
                     .manifest
                     .field(group)
-                    .and_then(Value::as_array)
+                    .and_then(JsonRef::as_array)
                     .into_iter()
                     .flatten()
                 {
                     let point = hook
                         .field("point")
-                        .and_then(Value::as_str)
+                        .and_then(JsonRef::as_str)
                         .and_then(LoopPoint::parse);
                     if let Some(list) = point.and_then(|p| self.hooks.get_mut(p.index())) {
-                        list[slot].push((own(m.id), hook.clone()));
+                        // A copy of its own: the member's manifest is borrowed for this
+                        // call only.
+                        list[slot].push((own(m.id), hook.to_doc()));
                     }
                 }
             }
@@ -122,7 +135,7 @@ impl MergedSet {
     pub fn check(&self, m: &Member<'_>) -> Vec<Diagnostic> {
         let mut out = Vec::new();
         self.ownership(m, &mut out);
-        if let Some(Value::Object(config)) = m.manifest.field("config") {
+        if let Some(config) = m.manifest.field("config").and_then(JsonRef::as_object) {
             for key in config.keys() {
                 if let Some(first) = self.config_owner.get(key) {
                     out.push(messages::config_owner(key, first, m.id));
@@ -173,7 +186,7 @@ impl MergedSet {
         let requires =
             strings(m.manifest, "requires").filter(move |r| *r != id && !self.ids.contains(*r));
         let compat = match m.manifest.field("runtimeCompat") {
-            Some(compat @ Value::Object(_)) if role(m) == Some(Role::Feature) => Some(compat),
+            Some(compat) if compat.is_object() && role(m) == Some(Role::Feature) => Some(compat),
             _ => None,
         };
         let listed = compat.into_iter().flat_map(|compat| {
@@ -181,12 +194,10 @@ impl MergedSet {
                 .into_iter()
                 .flat_map(move |field| strings(compat, field))
                 .filter(|id| *id != "*" && !id.is_empty());
-            let notes = match compat.field("notes") {
-                Some(Value::Object(notes)) => {
-                    Some(notes.keys().map(String::as_str).filter(|id| *id != "*"))
-                }
-                _ => None,
-            };
+            let notes = compat
+                .field("notes")
+                .and_then(JsonRef::as_object)
+                .map(|notes| notes.keys().filter(|id| *id != "*"));
             fields.chain(notes.into_iter().flatten())
         });
         requires.chain(listed.filter(move |id| !self.ids.contains(*id)))
@@ -289,19 +300,21 @@ impl MergedSet {
         }
         for (point, lists) in LoopPoint::ALL.iter().zip(&self.hooks) {
             for (slot, group) in ["steps", "contributions"].into_iter().enumerate() {
-                let mine: Vec<&Value> = m
+                let mine: Vec<JsonRef<'_>> = m
                     .manifest
                     .field(group)
-                    .and_then(Value::as_array)
+                    .and_then(JsonRef::as_array)
                     .into_iter()
                     .flatten()
-                    .filter(|h| h.field("point").and_then(Value::as_str) == Some(point.as_str()))
+                    .filter(|h| h.field("point").and_then(JsonRef::as_str) == Some(point.as_str()))
                     .collect();
                 if mine.is_empty() {
                     continue;
                 }
-                let mut entries: Vec<(&str, &Value)> =
-                    lists[slot].iter().map(|(id, h)| (id.as_str(), h)).collect();
+                let mut entries: Vec<(&str, JsonRef<'_>)> = lists[slot]
+                    .iter()
+                    .map(|(id, h)| (id.as_str(), h.root()))
+                    .collect();
                 entries.extend(mine.into_iter().map(|h| (m.id, h)));
                 if let Err(cycle) = order_hooks(group, *point, &entries) {
                     out.push(*cycle);
@@ -309,6 +322,28 @@ impl MergedSet {
             }
         }
     }
+}
+
+/// How many skills, agents, config keys and commands `members` declare, in that order
+/// (an upper bound of what they claim).
+pub(crate) fn claim_counts(members: &[Member<'_>]) -> [usize; 4] {
+    let mut counts = [0; 4];
+    for m in members {
+        let len = |key| m.manifest.field(key);
+        counts[0] += len("skills")
+            .and_then(JsonRef::as_array)
+            .map_or(0, |a| a.len());
+        counts[1] += len("agents")
+            .and_then(JsonRef::as_array)
+            .map_or(0, |a| a.len());
+        counts[2] += len("config")
+            .and_then(JsonRef::as_object)
+            .map_or(0, crate::doc::Object::len);
+        counts[3] += len("commands")
+            .and_then(JsonRef::as_array)
+            .map_or(0, |a| a.len());
+    }
+    counts
 }
 
 #[cfg(test)]
@@ -399,11 +434,12 @@ mod tests {
         let merged = MergedSet::new(&base);
         let mut with_errors = 0;
         for candidate in candidates() {
+            let kept = JsonDoc::from_value(&candidate).expect("small");
             for third_party in [false, true] {
                 let id = candidate["id"].as_str().unwrap_or("");
                 let member = Member {
                     id,
-                    manifest: &candidate,
+                    manifest: kept.root(),
                     third_party,
                 };
                 let mut all = base.clone();
@@ -428,9 +464,10 @@ mod tests {
             "b",
             &json!({"skills": ["s"], "steps": [step("plan:post", &["B.md"], &[])]}),
         );
+        let first = JsonDoc::from_value(&first).expect("small");
         let b = Member {
             id: "b",
-            manifest: &first,
+            manifest: first.root(),
             third_party: true,
         };
         assert!(merged.check(&b).is_empty());
@@ -443,9 +480,10 @@ mod tests {
                 &json!({"steps": [step("plan:post", &["B.md"], &[]), step("plan:pre", &[], &["B.md"])]}),
             ),
         ] {
+            let candidate = JsonDoc::from_value(&candidate).expect("small");
             let member = Member {
                 id: "c",
-                manifest: &candidate,
+                manifest: candidate.root(),
                 third_party: true,
             };
             let mut with = all.clone();

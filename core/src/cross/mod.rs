@@ -20,14 +20,13 @@ pub(crate) mod messages;
 
 use std::collections::{HashMap, HashSet};
 
-use serde_json::Value;
-
 use crate::diagnostic::Diagnostic;
-use crate::json::Json as _;
+use crate::doc::JsonRef;
 use crate::vocab::{RESERVED_ID_PREFIXES, RESERVED_NAMES, Role, Tier};
 
 pub use flow::validate_data_flow;
 pub use incremental::MergedSet;
+pub(crate) use incremental::claim_counts;
 
 /// One capability of the merged set, as cross-validation sees it.
 #[derive(Debug, Clone, Copy)]
@@ -35,7 +34,7 @@ pub struct Member<'a> {
     /// Capability id (the map key).
     pub id: &'a str,
     /// The validated manifest.
-    pub manifest: &'a Value,
+    pub manifest: JsonRef<'a>,
     /// Whether the capability comes from an overlay (third party).
     pub third_party: bool,
 }
@@ -44,7 +43,7 @@ pub(crate) fn role(member: &Member<'_>) -> Option<Role> {
     member
         .manifest
         .field("role")
-        .and_then(Value::as_str)
+        .and_then(JsonRef::as_str)
         .and_then(Role::parse)
 }
 
@@ -52,17 +51,17 @@ pub(crate) fn tier(member: &Member<'_>) -> Option<Tier> {
     member
         .manifest
         .field("tier")
-        .and_then(Value::as_str)
+        .and_then(JsonRef::as_str)
         .and_then(Tier::parse)
 }
 
-pub(crate) fn strings<'v>(value: &'v Value, key: &str) -> impl Iterator<Item = &'v str> {
+pub(crate) fn strings<'v>(value: JsonRef<'v>, key: &str) -> impl Iterator<Item = &'v str> {
     value
         .field(key)
-        .and_then(Value::as_array)
+        .and_then(JsonRef::as_array)
         .into_iter()
         .flatten()
-        .filter_map(Value::as_str)
+        .filter_map(JsonRef::as_str)
 }
 
 pub(crate) fn is_reserved(name: &str) -> bool {
@@ -70,32 +69,35 @@ pub(crate) fn is_reserved(name: &str) -> bool {
 }
 
 /// Command families a feature declares (non-empty, not reserved), in order.
-pub(crate) fn families(value: &Value) -> impl Iterator<Item = &str> {
+pub(crate) fn families(value: JsonRef<'_>) -> impl Iterator<Item = &str> {
     value
         .field("commands")
-        .and_then(Value::as_array)
+        .and_then(JsonRef::as_array)
         .into_iter()
         .flatten()
-        .filter_map(|c| c.field("family").and_then(Value::as_str))
+        .filter_map(|c| c.field("family").and_then(JsonRef::as_str))
         .filter(|f| !f.is_empty() && !is_reserved(f))
 }
 
 /// The lane keys a capability claims, per uniqueness set (see [`messages::LANE_SETS`]).
-pub(crate) fn lane_claims(value: &Value) -> [Vec<&str>; 4] {
-    fn keep(v: Option<&Value>) -> Option<&str> {
-        v.and_then(Value::as_str)
+pub(crate) fn lane_claims(value: JsonRef<'_>) -> [Vec<&str>; 4] {
+    fn keep(v: Option<JsonRef<'_>>) -> Option<&str> {
+        v.and_then(JsonRef::as_str)
             .filter(|k| !k.is_empty() && !is_reserved(k))
     }
     let mut sets: [Vec<&str>; 4] = Default::default();
-    if let Some(tcr @ Value::Object(_)) = value.field("taskContentResolver") {
-        sets[3].extend(keep(tcr.field("trackerPrefix")));
+    if let Some(tcr) = value
+        .field("taskContentResolver")
+        .and_then(JsonRef::as_object)
+    {
+        sets[3].extend(keep(tcr.get("trackerPrefix")));
     }
-    if let Some(lane @ Value::Object(_)) = value.field("reviewer") {
-        sets[0].extend(keep(lane.field("slug")));
-        sets[2].extend(keep(lane.field("reviewsSection")));
+    if let Some(lane) = value.field("reviewer").and_then(JsonRef::as_object) {
+        sets[0].extend(keep(lane.get("slug")));
+        sets[2].extend(keep(lane.get("reviewsSection")));
         for flag in lane
-            .field("flags")
-            .and_then(Value::as_array)
+            .get("flags")
+            .and_then(JsonRef::as_array)
             .into_iter()
             .flatten()
         {
@@ -154,17 +156,17 @@ fn ownership(members: &[Member<'_>], out: &mut Vec<Diagnostic>) {
 fn config_keys(members: &[Member<'_>], central_keys: &[&str], out: &mut Vec<Diagnostic>) {
     let mut owners: HashMap<&str, &str> = HashMap::new();
     for m in members {
-        let Some(Value::Object(config)) = m.manifest.field("config") else {
+        let Some(config) = m.manifest.field("config").and_then(JsonRef::as_object) else {
             continue;
         };
         for key in config.keys() {
-            match owners.get(key.as_str()) {
+            match owners.get(key) {
                 Some(first) => out.push(messages::config_owner(key, first, m.id)),
                 None => {
                     owners.insert(key, m.id);
                 }
             }
-            if central_keys.contains(&key.as_str()) {
+            if central_keys.contains(&key) {
                 out.push(messages::config_central(key, m.id));
             }
         }
@@ -220,7 +222,7 @@ pub(crate) fn compat_problems(
     known: &dyn Fn(&str) -> bool,
     out: &mut Vec<Diagnostic>,
 ) {
-    let Some(compat @ Value::Object(_)) = m.manifest.field("runtimeCompat") else {
+    let Some(compat) = m.manifest.field("runtimeCompat").filter(|c| c.is_object()) else {
         return;
     };
     for field in ["supported", "unsupported"] {
@@ -230,7 +232,7 @@ pub(crate) fn compat_problems(
             }
         }
     }
-    if let Some(Value::Object(notes)) = compat.field("notes") {
+    if let Some(notes) = compat.field("notes").and_then(JsonRef::as_object) {
         for id in notes.keys().filter(|id| *id != "*" && !known(id)) {
             out.push(messages::compat_unknown(m.id, "notes", id));
         }
@@ -291,16 +293,24 @@ fn reserved_prefixes(members: &[Member<'_>], out: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
+    use serde_json::{Value, json};
+
+    use crate::doc::JsonDoc;
 
     use super::*;
 
-    fn members(values: &[Value]) -> Vec<Member<'_>> {
+    fn docs(values: &[Value]) -> Vec<JsonDoc> {
         values
             .iter()
-            .map(|v| Member {
-                id: v["id"].as_str().unwrap_or(""),
-                manifest: v,
+            .map(|v| JsonDoc::from_value(v).expect("small"))
+            .collect()
+    }
+
+    fn members(docs: &[JsonDoc]) -> Vec<Member<'_>> {
+        docs.iter()
+            .map(|d| Member {
+                id: d.field("id").and_then(JsonRef::as_str).unwrap_or(""),
+                manifest: d.root(),
                 third_party: false,
             })
             .collect()
@@ -312,7 +322,7 @@ mod tests {
             json!({"id": "a", "role": "feature", "tier": "full", "requires": ["b"]}),
             json!({"id": "b", "role": "feature", "tier": "full", "requires": ["a"]}),
         ];
-        let found = validate_cross(&members(&caps), &[]);
+        let found = validate_cross(&members(&docs(&caps)), &[]);
         let messages: Vec<_> = found.iter().map(|d| d.message.as_str()).collect();
         assert_eq!(messages, ["requires cycle detected: a → b → a"]);
     }
@@ -326,7 +336,7 @@ mod tests {
             json!({"id": "a", "role": "feature", "tier": "full", "requires": requires}),
             json!({"id": "b", "role": "feature", "tier": "full", "requires": []}),
         ];
-        let found = validate_cross(&members(&caps), &[]);
+        let found = validate_cross(&members(&docs(&caps)), &[]);
         let unknown = found
             .iter()
             .filter(|d| d.code == "requires_unknown")
@@ -350,7 +360,7 @@ mod tests {
         let caps: Vec<Value> = (0..n)
             .map(|i| json!({"id": format!("c{i}"), "role": "feature", "tier": "full", "requires": [format!("c{}", (i + 1) % n)]}))
             .collect();
-        let found = validate_cross(&members(&caps), &[]);
+        let found = validate_cross(&members(&docs(&caps)), &[]);
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].code, "requires_cycle");
         assert!(
@@ -367,7 +377,7 @@ mod tests {
             json!({"id": "zed", "role": "reviewer", "reviewer": {"slug": "x", "flags": ["--x"]}}),
             json!({"id": "alpha", "role": "reviewer", "reviewer": {"slug": "x", "flags": ["--x"]}}),
         ];
-        let found = validate_cross(&members(&caps), &[]);
+        let found = validate_cross(&members(&docs(&caps)), &[]);
         let messages: Vec<_> = found.iter().map(|d| d.message.as_str()).collect();
         assert_eq!(
             messages,
@@ -381,7 +391,8 @@ mod tests {
     #[test]
     fn reserved_prefix_applies_to_third_party_only() {
         let caps = [json!({"id": "gsd-thing", "role": "feature", "tier": "full"})];
-        let mut list = members(&caps);
+        let kept = docs(&caps);
+        let mut list = members(&kept);
         assert!(validate_cross(&list, &[]).is_empty());
         list[0].third_party = true;
         let found = validate_cross(&list, &[]);
@@ -396,7 +407,7 @@ mod tests {
             json!({"id": "b", "role": "feature", "steps": [step.clone()]}),
             json!({"id": "a", "role": "feature", "steps": [step]}),
         ];
-        let found = validate_data_flow(&members(&caps));
+        let found = validate_data_flow(&members(&docs(&caps)));
         assert_eq!(found.len(), 1);
         assert!(
             found[0].message.contains("(capabilities: a, b)"),

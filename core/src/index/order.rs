@@ -5,7 +5,7 @@
 use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
 
-use serde_json::Value;
+use crate::doc::JsonRef;
 
 /// ASCII code points that are not ignorable, in ICU root collation order. Letters pair
 /// up (`a` then `A`): same primary weight, lower case first at the tertiary level.
@@ -51,12 +51,12 @@ pub fn js_sort_compare(a: &str, b: &str) -> Ordering {
 #[derive(Debug, Clone)]
 pub(crate) struct HookAt<'a> {
     pub cap_id: &'a str,
-    pub hook: &'a Value,
+    pub hook: JsonRef<'a>,
 }
 
-fn artifacts<'v>(hook: &'v Value, key: &str) -> impl Iterator<Item = &'v Value> {
-    hook.get(key)
-        .and_then(Value::as_array)
+fn artifacts<'v>(hook: JsonRef<'v>, key: &str) -> impl Iterator<Item = JsonRef<'v>> {
+    hook.field(key)
+        .and_then(JsonRef::as_array)
         .into_iter()
         .flatten()
 }
@@ -75,13 +75,13 @@ pub(crate) fn topo_sort<'a>(entries: &[HookAt<'a>]) -> Result<Vec<HookAt<'a>>, V
     // through an artifact → producers map; j ascending keeps each edge list in order.
     let mut producers: HashMap<&str, Vec<usize>> = HashMap::new();
     for (i, e) in entries.iter().enumerate() {
-        for artifact in artifacts(e.hook, "produces").filter_map(Value::as_str) {
+        for artifact in artifacts(e.hook, "produces").filter_map(JsonRef::as_str) {
             producers.entry(artifact).or_default().push(i);
         }
     }
     for (j, e) in entries.iter().enumerate() {
         let mut from: HashSet<usize> = HashSet::new();
-        for artifact in artifacts(e.hook, "consumes").filter_map(Value::as_str) {
+        for artifact in artifacts(e.hook, "consumes").filter_map(JsonRef::as_str) {
             for &i in producers.get(artifact).into_iter().flatten() {
                 if i != j && from.insert(i) {
                     edges[i].push(j);
@@ -119,6 +119,8 @@ pub(crate) fn topo_sort<'a>(entries: &[HookAt<'a>]) -> Result<Vec<HookAt<'a>>, V
 mod tests {
     use serde_json::json;
 
+    use crate::doc::JsonDoc;
+
     use super::*;
 
     #[test]
@@ -132,25 +134,26 @@ mod tests {
     #[test]
     fn ready_nodes_are_appended_not_merged() {
         // The spec's example: zeta produces A, beta consumes A, alpha and gamma are free.
-        let zeta = json!({"produces": ["A"]});
-        let beta = json!({"consumes": ["A"]});
-        let free = json!({});
+        let doc = |v| JsonDoc::from_value(&v).expect("small");
+        let zeta = doc(json!({"produces": ["A"]}));
+        let beta = doc(json!({"consumes": ["A"]}));
+        let free = doc(json!({}));
         let entries = [
             HookAt {
                 cap_id: "zeta",
-                hook: &zeta,
+                hook: zeta.root(),
             },
             HookAt {
                 cap_id: "beta",
-                hook: &beta,
+                hook: beta.root(),
             },
             HookAt {
                 cap_id: "alpha",
-                hook: &free,
+                hook: free.root(),
             },
             HookAt {
                 cap_id: "gamma",
-                hook: &free,
+                hook: free.root(),
             },
         ];
         let sorted = topo_sort(&entries).expect("acyclic");
@@ -160,16 +163,16 @@ mod tests {
 
     #[test]
     fn a_cycle_is_an_error_naming_the_input_order() {
-        let a = json!({"produces": ["A"], "consumes": ["B"]});
-        let b = json!({"produces": ["B"], "consumes": ["A"]});
+        let a = JsonDoc::from_value(&json!({"produces": ["A"], "consumes": ["B"]})).expect("small");
+        let b = JsonDoc::from_value(&json!({"produces": ["B"], "consumes": ["A"]})).expect("small");
         let entries = [
             HookAt {
                 cap_id: "b",
-                hook: &b,
+                hook: b.root(),
             },
             HookAt {
                 cap_id: "a",
-                hook: &a,
+                hook: a.root(),
             },
         ];
         assert_eq!(topo_sort(&entries).err(), Some(vec!["b", "a"]));

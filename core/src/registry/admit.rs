@@ -18,11 +18,9 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
-use serde_json::Value;
-
 use crate::cross::{Member, MergedSet, strings};
 use crate::diagnostic::Diagnostic;
-use crate::json::Json as _;
+use crate::doc::JsonRef;
 
 /// What a failed overlay waits for (valid while `generation` is its current one).
 #[derive(Debug, Default)]
@@ -34,19 +32,19 @@ struct Wait {
 }
 
 /// Artifacts consumed by any step or contribution of a manifest.
-fn consumed(manifest: &Value) -> impl Iterator<Item = &str> {
+fn consumed(manifest: JsonRef<'_>) -> impl Iterator<Item = &str> {
     ["steps", "contributions"]
         .into_iter()
-        .filter_map(|group| manifest.field(group).and_then(Value::as_array))
+        .filter_map(move |group| manifest.field(group).and_then(JsonRef::as_array))
         .flatten()
         .flat_map(|hook| strings(hook, "consumes"))
 }
 
 /// Artifacts produced by any step or contribution of a manifest.
-fn produced(manifest: &Value) -> impl Iterator<Item = &str> {
+fn produced(manifest: JsonRef<'_>) -> impl Iterator<Item = &str> {
     ["steps", "contributions"]
         .into_iter()
-        .filter_map(|group| manifest.field(group).and_then(Value::as_array))
+        .filter_map(move |group| manifest.field(group).and_then(JsonRef::as_array))
         .flatten()
         .flat_map(|hook| strings(hook, "produces"))
 }

@@ -14,14 +14,15 @@ mod overlay;
 use std::sync::{Arc, OnceLock};
 
 use imbl::{OrdMap, Vector};
+use serde::Deserialize as _;
 use serde_json::{Map, Value};
 
 use crate::cross::{self, Member};
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::doc::{JsonDoc, JsonRef};
 use crate::embedded::{self, EmbeddedCapability};
 use crate::index::{self, Index};
 use crate::js::Field as _;
-use crate::json::Json as _;
 use crate::manifest::{Capability, RuntimeDescriptor};
 use crate::vocab::{Role, Tier};
 
@@ -87,39 +88,34 @@ fn load_embedded(folder: &EmbeddedCapability) -> Result<Capability, String> {
     if let Some(path) = missing.first() {
         return Err(format!("fragment file {path:?} is missing"));
     }
-    capability_from_value(Arc::new(value))
+    let doc = JsonDoc::from_value(&value).map_err(|e| e.message().to_owned())?;
+    capability_from_doc(doc)
 }
 
-/// Builds the typed [`Capability`] from a manifest value that passed validation.
-pub(crate) fn capability_from_value(value: Arc<Value>) -> Result<Capability, String> {
-    let id = value
+/// Builds the typed [`Capability`] from a manifest that passed validation.
+pub(crate) fn capability_from_doc(manifest: JsonDoc) -> Result<Capability, String> {
+    let root = manifest.root();
+    let id = root
         .field("id")
-        .and_then(Value::as_str)
+        .and_then(JsonRef::as_str)
         .ok_or("id is missing")?
         .to_owned();
-    let role = value
+    let role = root
         .field("role")
-        .and_then(Value::as_str)
+        .and_then(JsonRef::as_str)
         .and_then(Role::parse)
         .ok_or("role is invalid")?;
-    let tier = value
+    let tier = root
         .field("tier")
-        .and_then(Value::as_str)
+        .and_then(JsonRef::as_str)
         .and_then(Tier::parse)
         .ok_or("tier is invalid")?;
-    let requires = value
-        .field("requires")
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(str::to_owned)
-                .collect()
-        })
-        .unwrap_or_default();
-    let runtime = match (role, value.field("runtime")) {
+    let requires = cross::strings(root, "requires")
+        .map(str::to_owned)
+        .collect();
+    let runtime = match (role, root.field("runtime")) {
         (Role::Runtime, Some(body)) => Some(Arc::new(
-            RuntimeDescriptor::deserialize_value(body).map_err(|e| format!("runtime body: {e}"))?,
+            RuntimeDescriptor::deserialize(body).map_err(|e| format!("runtime body: {e}"))?,
         )),
         _ => None,
     };
@@ -128,15 +124,9 @@ pub(crate) fn capability_from_value(value: Arc<Value>) -> Result<Capability, Str
         role,
         tier,
         requires,
-        manifest: value,
+        manifest,
         runtime,
     })
-}
-
-impl RuntimeDescriptor {
-    fn deserialize_value(value: &Value) -> Result<Self, serde_json::Error> {
-        serde::Deserialize::deserialize(value)
-    }
 }
 
 impl Registry {
@@ -164,9 +154,9 @@ impl Registry {
         })
     }
 
-    fn insert(&mut self, cap: Capability, third_party: bool) {
+    fn insert(&mut self, cap: impl Into<Arc<Capability>>, third_party: bool) {
         let entry = Entry {
-            capability: Arc::new(cap),
+            capability: cap.into(),
             third_party,
         };
         self.capabilities
@@ -182,7 +172,7 @@ impl Registry {
             .iter()
             .map(|e| Member {
                 id: &e.capability.id,
-                manifest: &e.capability.manifest,
+                manifest: e.capability.manifest.root(),
                 third_party: e.third_party,
             })
             .collect()
@@ -268,9 +258,9 @@ impl Registry {
                 .iter()
                 .filter(|m| {
                     !runtime_only
-                        || m.manifest.field("role").and_then(Value::as_str) == Some("runtime")
+                        || m.manifest.field("role").and_then(JsonRef::as_str) == Some("runtime")
                 })
-                .map(|m| (m.id.to_owned(), m.manifest.clone()))
+                .map(|m| (m.id.to_owned(), m.manifest.to_value()))
                 .collect();
             Value::Object(map)
         };
@@ -317,7 +307,11 @@ mod tests {
             manifest: r#"{"id":"ext-1","role":"feature","version":"1.0.0","title":"t","description":"d","tier":"full","requires":[],"runtimeCompat":{"supported":["*"],"unsupported":[]},"skills":[],"agents":[],"config":{},"steps":[],"contributions":[],"gates":[]}"#.into(),
             fragments: Vec::new(),
         };
-        let mut runtime = Value::clone(&reg.capability("claude").expect("claude").manifest);
+        let mut runtime = reg
+            .capability("claude")
+            .expect("claude")
+            .manifest
+            .to_value();
         runtime["id"] = Value::String("zz-runtime".into());
         runtime["config"] = Value::Object(Map::new());
         if let Some(fields) = runtime.as_object_mut() {

@@ -29,12 +29,12 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use serde_json::{Value, json};
+use serde_json::json;
 
-use super::{Registry, admit, capability_from_value, materialize_fragments};
+use super::{Registry, admit, capability_from_doc, materialize_fragments};
 use crate::cross::{Member, MergedSet};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::json::Json as _;
+use crate::doc::{JsonDoc, JsonRef};
 use crate::sanitize::sanitize_value;
 use crate::validate;
 use crate::vocab::RESERVED_ID_PREFIXES;
@@ -82,17 +82,17 @@ fn reject(code: &str, folder: &str, field: Option<&str>, message: String) -> Dia
 }
 
 /// Keys an overlay claims that first party (or an earlier overlay) may already own.
-fn claims(value: &Value) -> [(&'static str, &'static str, Vec<&str>); 4] {
-    let config = match value.field("config") {
-        Some(Value::Object(map)) => map.keys().map(String::as_str).collect(),
-        _ => Vec::new(),
+fn claims(value: JsonRef<'_>) -> [(&'static str, &'static str, Vec<&str>); 4] {
+    let config = match value.field("config").and_then(JsonRef::as_object) {
+        Some(map) => map.keys().collect(),
+        None => Vec::new(),
     };
     let families = value
         .field("commands")
-        .and_then(Value::as_array)
+        .and_then(JsonRef::as_array)
         .into_iter()
         .flatten()
-        .filter_map(|c| c.field("family").and_then(Value::as_str))
+        .filter_map(|c| c.field("family").and_then(JsonRef::as_str))
         .collect();
     [
         (
@@ -130,7 +130,7 @@ impl Claimed {
         ])
     }
 
-    fn conflict(&self, value: &Value, folder: &str) -> Option<Diagnostic> {
+    fn conflict(&self, value: JsonRef<'_>, folder: &str) -> Option<Diagnostic> {
         for ((kind, field, names), taken) in claims(value).into_iter().zip(&self.0) {
             if let Some(name) = names.into_iter().find(|n| taken.contains(*n)) {
                 let code = format!("overlay_{}_conflict", kind.replace(' ', "_"));
@@ -141,7 +141,15 @@ impl Claimed {
         None
     }
 
-    fn add(&mut self, value: &Value) {
+    /// Makes room for `members` to join (see [`MergedSet::reserve`]).
+    fn reserve(&mut self, members: &[Member<'_>]) {
+        let counts = crate::cross::claim_counts(members);
+        for (set, n) in self.0.iter_mut().zip(counts) {
+            set.reserve(n);
+        }
+    }
+
+    fn add(&mut self, value: JsonRef<'_>) {
         for ((_, _, names), taken) in claims(value).into_iter().zip(&mut self.0) {
             taken.extend(names.into_iter().map(str::to_owned));
         }
@@ -151,7 +159,10 @@ impl Claimed {
 /// An overlay that passed the checks that do not depend on the registry.
 struct Prepared<'o> {
     overlay: &'o Overlay,
-    cap: crate::Capability,
+    /// Shared as the registry will hold it: thousands of pending overlays are moved
+    /// around (sorted into passes, kept or rejected) as a pointer each, not a whole
+    /// capability each.
+    cap: Arc<crate::Capability>,
     warnings: Vec<Diagnostic>,
 }
 
@@ -165,7 +176,7 @@ impl Registry {
         let mut sorted: Vec<&Overlay> = overlays.iter().collect();
         sorted.sort();
         sorted.dedup();
-        let mut pending: Vec<Prepared<'_>> = Vec::new();
+        let mut pending: Vec<Prepared<'_>> = Vec::with_capacity(sorted.len());
         let mut i = 0;
         while i < sorted.len() {
             let same = sorted[i..]
@@ -201,10 +212,12 @@ impl Registry {
             .iter()
             .map(|p| Member {
                 id: &p.cap.id,
-                manifest: &p.cap.manifest,
+                manifest: p.cap.manifest.root(),
                 third_party: true,
             })
             .collect();
+        merged.reserve(&members);
+        claimed.reserve(&members);
         let pending_ids: HashSet<&str> = members.iter().map(|m| m.id).collect();
         let admission = {
             let merged = std::cell::RefCell::new(&mut merged);
@@ -308,10 +321,10 @@ pub(super) fn by_passes(base: &Registry, overlays: &[Overlay]) -> Registry {
             if let Some(p) = slot.take() {
                 merged.add(&Member {
                     id: &p.cap.id,
-                    manifest: &p.cap.manifest,
+                    manifest: p.cap.manifest.root(),
                     third_party: true,
                 });
-                claimed.add(&p.cap.manifest);
+                claimed.add(p.cap.manifest.root());
                 next.insert(p.cap, true);
                 next.diagnostics.extend(p.warnings);
                 progress = true;
@@ -336,12 +349,12 @@ fn join_problems(merged: &MergedSet, claimed: &Claimed, p: &Prepared<'_>) -> Vec
         );
         return vec![reject("overlay_id_conflict", folder, Some("id"), message)];
     }
-    if let Some(conflict) = claimed.conflict(&p.cap.manifest, folder) {
+    if let Some(conflict) = claimed.conflict(p.cap.manifest.root(), folder) {
         return vec![conflict];
     }
     merged.check(&Member {
         id: &p.cap.id,
-        manifest: &p.cap.manifest,
+        manifest: p.cap.manifest.root(),
         third_party: true,
     })
 }
@@ -376,7 +389,7 @@ fn prepare(overlay: &Overlay) -> Result<Prepared<'_>, Vec<Diagnostic>> {
             message,
         )]);
     }
-    let parsed = validate::ParsedManifest::parse_owned(&overlay.manifest).map_err(|e| {
+    let parsed = validate::ParsedManifest::parse(&overlay.manifest).map_err(|e| {
         let message = format!("capability.json: {}", e.message());
         vec![
             reject("overlay_manifest_invalid", folder, e.field(), message)
@@ -392,10 +405,31 @@ fn prepare(overlay: &Overlay) -> Result<Prepared<'_>, Vec<Diagnostic>> {
         return Err(errors);
     }
     let files = fragment_files(overlay)?;
-    // Parsed with `parse_owned`, so this is the very value that was validated, handed on
-    // without a copy.
-    let mut value = parsed.into_value();
-    let missing = materialize_fragments(&mut value, &files);
+    let too_large = |e: crate::Error| {
+        vec![reject(
+            "overlay_manifest_too_large",
+            folder,
+            None,
+            e.message().to_owned(),
+        )]
+    };
+    let plain_warnings = parsed.warning_records();
+    let doc = parsed.into_doc().map_err(too_large)?;
+    let (doc, warnings, missing) = if needs_fragment_text(doc.root()) {
+        // Rare: a fragment given by path gets its file's text inlined, on a value that can
+        // change; the document is built again from it, and so are its warnings.
+        let mut value = doc.to_value();
+        drop(doc);
+        let missing = materialize_fragments(&mut value, &files);
+        let warnings = validate::warning_records(&value);
+        (
+            JsonDoc::from_value(&value).map_err(too_large)?,
+            warnings,
+            missing,
+        )
+    } else {
+        (doc, plain_warnings, Vec::new())
+    };
     if !missing.is_empty() {
         return Err(missing
             .iter()
@@ -410,14 +444,27 @@ fn prepare(overlay: &Overlay) -> Result<Prepared<'_>, Vec<Diagnostic>> {
             })
             .collect());
     }
-    let warnings = validate::warning_records(&value);
-    let cap = capability_from_value(Arc::new(value))
+    let cap = capability_from_doc(doc)
         .map_err(|m| vec![reject("overlay_manifest_invalid", folder, None, m)])?;
     Ok(Prepared {
         overlay,
-        cap,
+        cap: Arc::new(cap),
         warnings,
     })
+}
+
+/// Whether some step or contribution fragment is given by path without inline text, the
+/// case [`materialize_fragments`] fills in.
+fn needs_fragment_text(root: JsonRef<'_>) -> bool {
+    ["steps", "contributions"]
+        .into_iter()
+        .filter_map(|group| root.field(group).and_then(JsonRef::as_array))
+        .flatten()
+        .filter_map(|item| item.field("fragment").and_then(JsonRef::as_object))
+        .any(|f| {
+            !f.get("inline").is_some_and(JsonRef::is_string)
+                && f.get("path").is_some_and(JsonRef::is_string)
+        })
 }
 
 /// The overlay's files as `(normalized path, text)`, after the confinement and size rules.

@@ -265,6 +265,8 @@ pub(crate) fn is_reserved_value<J: Json>(v: Option<&J>) -> bool {
 #[derive(Debug, Clone)]
 pub struct ParsedManifest<'t> {
     root: Root<'t>,
+    /// The text `root` was read from.
+    text: &'t str,
 }
 
 /// What [`ParsedManifest`] holds: the value the direct reader built over the text (every
@@ -295,16 +297,7 @@ impl<'t> ParsedManifest<'t> {
     /// Those of [`parse_manifest`]: `MANIFEST_TOO_LARGE`, `MANIFEST_TOO_DEEP`,
     /// `MANIFEST_INVALID_JSON`.
     pub fn parse(text: &'t str) -> Result<Self, crate::Error> {
-        bounds::parse_root(text).map(|root| ParsedManifest { root })
-    }
-
-    /// [`Self::parse`], straight into the `serde_json::Value` that [`Self::into_value`]
-    /// then hands on: for a caller that keeps the value (an overlay joining the registry),
-    /// which so never builds a borrowed view only to copy it.
-    pub(crate) fn parse_owned(text: &'t str) -> Result<Self, crate::Error> {
-        parse_manifest(text).map(|v| ParsedManifest {
-            root: Root::Parsed(v),
-        })
+        bounds::parse_root(text).map(|root| ParsedManifest { root, text })
     }
 
     /// [`validate_capability`] of this manifest.
@@ -338,6 +331,24 @@ impl<'t> ParsedManifest<'t> {
         match &self.root {
             Root::Read(v) => v.to_serde(),
             Root::Parsed(v) => v.clone(),
+        }
+    }
+
+    /// The document a registry keeps ([`crate::doc::JsonDoc`]), with the content of
+    /// [`Self::to_value`]. A manifest the direct reader answered is copied from the value
+    /// that was validated; a larger one is read again from its text into the document once
+    /// `serde_json`'s value is dropped, so the two never coexist (for 800k keys they would
+    /// be well over 100 MiB together).
+    pub(crate) fn into_doc(self) -> Result<crate::doc::JsonDoc, crate::Error> {
+        let too_large = |e: &dyn std::fmt::Display| {
+            crate::Error::new(crate::ErrorCode::ManifestTooLarge, e.to_string())
+        };
+        match self.root {
+            Root::Read(v) => crate::doc::JsonDoc::of(&v),
+            Root::Parsed(v) => {
+                drop(v);
+                crate::doc::JsonDoc::parse(self.text).map_err(|e| too_large(&e))
+            }
         }
     }
 
