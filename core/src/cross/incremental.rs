@@ -8,6 +8,7 @@
 //! `validate_cross` + `validate_data_flow` + hook ordering over the whole set.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use super::flow::{self, Producer, StepRef};
 use super::{Member, Role, families, lane_claims, messages, role, strings, tier};
@@ -22,11 +23,11 @@ pub struct MergedSet {
     ids: HashSet<String>,
     runtimes: HashSet<String>,
     tiers: HashMap<String, Tier>,
-    skill_owner: HashMap<String, String>,
-    agent_owner: HashMap<String, String>,
-    family_owner: HashMap<String, String>,
-    config_owner: HashMap<String, String>,
-    lanes: [HashMap<String, String>; 4],
+    skill_owner: HashMap<String, Arc<str>>,
+    agent_owner: HashMap<String, Arc<str>>,
+    family_owner: HashMap<String, Arc<str>>,
+    config_owner: HashMap<String, Arc<str>>,
+    lanes: [HashMap<String, Arc<str>>; 4],
     producers: HashMap<String, Vec<(usize, String, usize)>>,
     artifact_rank: HashMap<String, usize>,
     hooks: Vec<[Vec<(String, JsonDoc)>; 2]>,
@@ -68,6 +69,8 @@ impl MergedSet {
     /// Adds a member that [`MergedSet::check`] accepted.
     pub fn add(&mut self, m: &Member<'_>) {
         let own = |s: &str| s.to_owned();
+        // One shared copy of the id for every name it claims.
+        let owner: Arc<str> = Arc::from(m.id);
         self.ids.insert(own(m.id));
         if let Some(t) = tier(m) {
             self.tiers.insert(own(m.id), t);
@@ -78,25 +81,33 @@ impl MergedSet {
         }
         if feature {
             for s in strings(m.manifest, "skills") {
-                self.skill_owner.entry(own(s)).or_insert_with(|| own(m.id));
+                self.skill_owner
+                    .entry(own(s))
+                    .or_insert_with(|| Arc::clone(&owner));
             }
             for a in strings(m.manifest, "agents") {
-                self.agent_owner.entry(own(a)).or_insert_with(|| own(m.id));
+                self.agent_owner
+                    .entry(own(a))
+                    .or_insert_with(|| Arc::clone(&owner));
             }
             for f in families(m.manifest) {
-                self.family_owner.entry(own(f)).or_insert_with(|| own(m.id));
+                self.family_owner
+                    .entry(own(f))
+                    .or_insert_with(|| Arc::clone(&owner));
             }
         }
         if let Some(config) = m.manifest.field("config").and_then(JsonRef::as_object) {
             for key in config.keys() {
                 self.config_owner
                     .entry(own(key))
-                    .or_insert_with(|| own(m.id));
+                    .or_insert_with(|| Arc::clone(&owner));
             }
         }
         for (set, keys) in lane_claims(m.manifest).into_iter().enumerate() {
             for key in keys {
-                self.lanes[set].entry(own(key)).or_insert_with(|| own(m.id));
+                self.lanes[set]
+                    .entry(own(key))
+                    .or_insert_with(|| Arc::clone(&owner));
             }
         }
         for s in flow::steps_of(m) {
@@ -238,8 +249,8 @@ impl MergedSet {
             let (label, field) = messages::LANE_SETS[set];
             let mut seen: HashSet<&str> = HashSet::new();
             for key in keys.into_iter().filter(|k| seen.insert(k)) {
-                if let Some(other) = self.lanes[set].get(key).filter(|o| o.as_str() != m.id) {
-                    let mut ids = [other.as_str(), m.id];
+                if let Some(other) = self.lanes[set].get(key).filter(|o| Arc::as_ref(o) != m.id) {
+                    let mut ids = [Arc::as_ref(other), m.id];
                     ids.sort_unstable();
                     found.push(messages::lane(label, field, key, &ids));
                 }
