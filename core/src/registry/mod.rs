@@ -82,14 +82,14 @@ pub(crate) fn materialize_fragments(value: &mut Value, fragments: &[(&str, &str)
     missing
 }
 
-fn load_embedded(folder: &EmbeddedCapability) -> Result<Capability, String> {
+/// The manifest value of an embedded folder, fragments inlined.
+fn embedded_value(folder: &EmbeddedCapability) -> Result<Value, String> {
     let mut value: Value = serde_json::from_str(folder.manifest).map_err(|e| e.to_string())?;
     let missing = materialize_fragments(&mut value, folder.fragments);
     if let Some(path) = missing.first() {
         return Err(format!("fragment file {path:?} is missing"));
     }
-    let doc = JsonDoc::from_value(&value).map_err(|e| e.message().to_owned())?;
-    capability_from_doc(doc)
+    Ok(value)
 }
 
 /// Builds the typed [`Capability`] from a manifest that passed validation.
@@ -136,8 +136,16 @@ impl Registry {
         static FIRST_PARTY: OnceLock<Registry> = OnceLock::new();
         FIRST_PARTY.get_or_init(|| {
             let mut registry = Registry::default();
-            for folder in embedded::first_party() {
-                match load_embedded(folder) {
+            // Every value first, every kept document after, then the values go: freed
+            // together they leave one free stretch of heap, not a hole beside each
+            // document that later allocations would have to work around.
+            let folders = embedded::first_party();
+            let values: Vec<Result<Value, String>> = folders.iter().map(embedded_value).collect();
+            for (folder, value) in folders.iter().zip(&values) {
+                let cap = value.as_ref().map_err(String::clone).and_then(|v| {
+                    capability_from_doc(JsonDoc::from_value(v).map_err(|e| e.message().to_owned())?)
+                });
+                match cap {
                     Ok(cap) => registry.insert(cap, false),
                     Err(message) => registry.diagnostics.push_back(
                         Diagnostic::new("embedded_capability_invalid", Severity::Error, message)
@@ -145,6 +153,7 @@ impl Registry {
                     ),
                 }
             }
+            drop(values);
             let members = registry.members();
             let mut found = cross::validate_cross(&members, &[]);
             found.extend(cross::validate_data_flow(&members));
