@@ -455,7 +455,7 @@ fn prepare(overlay: &Overlay) -> Result<Prepared<'_>, Vec<Diagnostic>> {
 
 /// Whether some step or contribution fragment is given by path without inline text, the
 /// case [`materialize_fragments`] fills in.
-fn needs_fragment_text(root: JsonRef<'_>) -> bool {
+pub(super) fn needs_fragment_text(root: JsonRef<'_>) -> bool {
     ["steps", "contributions"]
         .into_iter()
         .filter_map(|group| root.field(group).and_then(JsonRef::as_array))
