@@ -551,6 +551,71 @@ mod tests {
     }
 
     #[test]
+    fn the_kept_manifest_is_the_text_it_was_read_from() {
+        // Under 64 KiB the document is copied from the validated value; over it, parsed
+        // again from the text. Both keep what `serde_json` reads from the text.
+        let config: Vec<String> = (0..2_000)
+            .map(|i| format!(r#""acme.key_{i}": {{"type": "boolean", "default": true, "description": "Key {i} \u00e9"}}"#))
+            .collect();
+        let large = feature("acme-large", "");
+        let large = Overlay {
+            manifest: large.manifest.replace(
+                r#""config": {}"#,
+                &format!(r#""config": {{{}}}"#, config.join(",")),
+            ),
+            ..large
+        };
+        assert!(large.manifest.len() > 64 * 1024);
+        let small = feature("acme-small", "");
+        let small = Overlay {
+            manifest: small.manifest.replace(
+                r#""config": {}"#,
+                r#""config": {"acme.n": {"type": "number", "default": 2.5, "description": "n\tx"}}"#,
+            ),
+            ..small
+        };
+        let reg = Registry::first_party().with_overlays(&[large.clone(), small.clone()]);
+        assert!(reg.diagnostics().is_empty(), "{:?}", reg.diagnostics());
+        for overlay in [&large, &small] {
+            let kept = &reg.capability(&overlay.folder).expect("accepted").manifest;
+            let read: serde_json::Value = serde_json::from_str(&overlay.manifest).expect("JSON");
+            assert!(kept.root() == read, "{}", overlay.folder);
+        }
+        let keys = reg
+            .index()
+            .config_keys()
+            .iter()
+            .filter(|(k, _)| k.starts_with("acme.key_"));
+        assert_eq!(keys.count(), 2_000);
+    }
+
+    #[test]
+    fn a_fragment_given_by_path_is_inlined_in_the_kept_manifest() {
+        let step = r#", "steps": [{"point": "plan:pre", "ref": {"skill": "x"}, "fragment": {"path": "fragments/step.md"}, "produces": [], "consumes": [], "onError": "skip"}]"#;
+        let base = feature("acme-frag", "");
+        let overlay = Overlay {
+            manifest: base
+                .manifest
+                .replace(r#""skills": []"#, r#""skills": ["x"]"#)
+                .replace(r#", "steps": []"#, step),
+            fragments: vec![("fragments/step.md".to_owned(), "do it".to_owned())],
+            ..base
+        };
+        let reg = Registry::first_party().with_overlays(std::slice::from_ref(&overlay));
+        assert!(reg.is_third_party("acme-frag"), "{:?}", reg.diagnostics());
+        let kept = &reg.capability("acme-frag").expect("accepted").manifest;
+        let fragment = kept
+            .field("steps")
+            .and_then(JsonRef::as_array)
+            .and_then(|mut s| s.next())
+            .and_then(|s| s.field("fragment"));
+        assert!(
+            fragment.is_some_and(|f| f == json!({"path": "fragments/step.md", "inline": "do it"})),
+            "{fragment:?}"
+        );
+    }
+
+    #[test]
     fn first_party_wins_on_id_and_skill() {
         let reg = Registry::first_party().with_overlays(&[
             feature("research", ""),
