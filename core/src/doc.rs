@@ -506,21 +506,29 @@ impl<'a> JsonRef<'a> {
     #[must_use]
     pub fn to_value(self) -> serde_json::Value {
         use serde_json::Value;
+        // Plain loops, one frame per level of nesting: the iterator adaptors of a
+        // `collect` add several, and tools that walk the stack (valgrind keeps 64 callers
+        // to match its suppressions) lose the caller of a deep value.
         match self.slot() {
             Slot::Null => Value::Null,
             Slot::Bool(b) => Value::Bool(b),
             Slot::Number(i) => Value::Number(self.doc.numbers[i as usize].clone()),
             Slot::String(span) => Value::String(self.doc.str(span).to_owned()),
-            Slot::Array { .. } => Value::Array(
-                self.as_array()
-                    .into_iter()
-                    .flatten()
-                    .map(JsonRef::to_value)
-                    .collect(),
-            ),
-            Slot::Object { .. } => {
-                let object = self.as_object().into_iter().flat_map(Object::iter);
-                Value::Object(object.map(|(k, v)| (k.to_owned(), v.to_value())).collect())
+            Slot::Array { first, len } => {
+                let mut items = Vec::with_capacity(len as usize);
+                for i in first..first + len {
+                    items.push(self.at(i).to_value());
+                }
+                Value::Array(items)
+            }
+            Slot::Object { len, .. } => {
+                let mut map = serde_json::Map::with_capacity(len as usize);
+                if let Some(object) = self.as_object() {
+                    for i in 0..len {
+                        map.insert(object.key(i).to_owned(), object.value(i).to_value());
+                    }
+                }
+                Value::Object(map)
             }
         }
     }
