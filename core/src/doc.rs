@@ -26,9 +26,6 @@ use serde_json::Number;
 use crate::error::{Error, ErrorCode};
 use crate::json::{Json, JsonObject, Kind, LINEAR_LOOKUP_MAX};
 
-/// Bytes of text in one document: its positions are kept as `u32`.
-const MAX_TEXT: usize = u32::MAX as usize;
-
 /// A position range in one of the document's buffers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Span {
@@ -96,6 +93,66 @@ pub struct JsonDoc {
     text: Box<str>,
 }
 
+/// What a document is built from: a value of either JSON type, or part of another
+/// document. One builder serves both, reading each value's shape and then its children.
+trait Source<'s>: Copy {
+    fn shape(self) -> Shape<'s>;
+    /// Each item of an array (with `""` for its key), or each member of an object, in order.
+    fn each_child(self, f: impl FnMut(&'s str, Self));
+}
+
+/// One value's kind, with its scalar content and, for a container, its child count.
+enum Shape<'s> {
+    Null,
+    Bool(bool),
+    Number(&'s Number),
+    String(&'s str),
+    Array(usize),
+    Object(usize),
+}
+
+impl<'s, J: Json> Source<'s> for &'s J {
+    fn shape(self) -> Shape<'s> {
+        match self.kind() {
+            Kind::Null => Shape::Null,
+            Kind::Bool(b) => Shape::Bool(b),
+            Kind::Number(n) => Shape::Number(n),
+            Kind::String(s) => Shape::String(s),
+            Kind::Array(items) => Shape::Array(items.len()),
+            Kind::Object(map) => Shape::Object(map.member_count()),
+        }
+    }
+
+    fn each_child(self, mut f: impl FnMut(&'s str, Self)) {
+        match self.kind() {
+            Kind::Array(items) => items.iter().for_each(|item| f("", item)),
+            Kind::Object(map) => map.members().for_each(|(key, value)| f(key, value)),
+            _ => {}
+        }
+    }
+}
+
+impl<'a> Source<'a> for JsonRef<'a> {
+    fn shape(self) -> Shape<'a> {
+        match self.slot() {
+            Slot::Null => Shape::Null,
+            Slot::Bool(b) => Shape::Bool(b),
+            Slot::Number(i) => Shape::Number(&self.doc.numbers[i as usize]),
+            Slot::String(span) => Shape::String(self.doc.str(span)),
+            Slot::Array { len, .. } => Shape::Array(len as usize),
+            Slot::Object { len, .. } => Shape::Object(len as usize),
+        }
+    }
+
+    fn each_child(self, mut f: impl FnMut(&'a str, Self)) {
+        if let Some(items) = self.as_array() {
+            items.for_each(|item| f("", item));
+        } else if let Some(object) = self.as_object() {
+            object.iter().for_each(|(key, value)| f(key, value));
+        }
+    }
+}
+
 /// Sizes of every buffer, measured before any is allocated.
 #[derive(Default)]
 struct Sizes {
@@ -106,88 +163,66 @@ struct Sizes {
     large_object: bool,
 }
 
-fn too_large(what: &str, n: usize) -> Error {
-    Error::new(
-        ErrorCode::ManifestTooLarge,
-        format!("a kept manifest holds at most {MAX_TEXT} {what}, not {n}"),
-    )
-}
-
-fn position(n: usize, what: &str) -> Result<u32, Error> {
-    u32::try_from(n).map_err(|_| too_large(what, n))
-}
-
 impl Sizes {
     /// Counts every buffer of the document of `root` (a walk without recursion: a value
     /// built by hand may be deeper than any parsed one).
-    fn of<J: Json>(root: &J) -> Sizes {
+    fn of<'s, S: Source<'s>>(root: S) -> Sizes {
         let mut sizes = Sizes {
             values: 1,
             ..Sizes::default()
         };
         let mut stack = vec![root];
         while let Some(v) = stack.pop() {
-            match v.kind() {
-                Kind::Null | Kind::Bool(_) => {}
-                Kind::Number(_) => sizes.numbers += 1,
-                Kind::String(s) => sizes.text += s.len(),
-                Kind::Array(items) => {
-                    sizes.values += items.len();
-                    stack.extend(items);
-                }
-                Kind::Object(map) => {
-                    let n = map.member_count();
+            match v.shape() {
+                Shape::Null | Shape::Bool(_) => {}
+                Shape::Number(_) => sizes.numbers += 1,
+                Shape::String(s) => sizes.text += s.len(),
+                Shape::Array(n) | Shape::Object(n) => {
+                    let object = matches!(v.shape(), Shape::Object(_));
                     sizes.values += n;
-                    sizes.keys += n;
-                    sizes.large_object |= n > LINEAR_LOOKUP_MAX;
-                    for (key, value) in map.members() {
-                        sizes.text += key.len();
-                        stack.push(value);
+                    if object {
+                        sizes.keys += n;
+                        sizes.large_object |= n > LINEAR_LOOKUP_MAX;
                     }
+                    v.each_child(|key, child| {
+                        sizes.text += key.len();
+                        stack.push(child);
+                    });
                 }
             }
         }
         sizes
     }
-}
 
-/// Fills the buffers, each allocated once at its measured size.
-struct Builder {
-    values: Vec<Slot>,
-    keys: Vec<Span>,
-    sorted: Vec<u32>,
-    numbers: Vec<Number>,
-    text: String,
-}
-
-impl Builder {
-    fn text(&mut self, s: &str) -> Result<Span, Error> {
-        let start = position(self.text.len(), "bytes of text")?;
-        let len = position(s.len(), "bytes of text")?;
-        position(self.text.len() + s.len(), "bytes of text")?;
-        self.text.push_str(s);
-        Ok(Span { start, len })
-    }
-
-    /// Reserves `n` consecutive values (filled later) and returns the first's position.
-    fn children(&mut self, n: usize) -> Result<u32, Error> {
-        let first = position(self.values.len(), "values")?;
-        position(self.values.len() + n, "values")?;
-        self.values.resize(self.values.len() + n, Slot::Null);
-        Ok(first)
-    }
-}
-
-impl Builder {
-    fn finish(self) -> JsonDoc {
-        JsonDoc {
-            values: self.values.into_boxed_slice(),
-            keys: self.keys.into_boxed_slice(),
-            sorted: self.sorted.into_boxed_slice(),
-            numbers: self.numbers.into_boxed_slice(),
-            text: self.text.into_boxed_str(),
+    /// `MANIFEST_TOO_LARGE` unless every position of the document fits `u32` (keys and
+    /// numbers are fewer than values).
+    fn check(&self) -> Result<(), Error> {
+        for (n, what) in [(self.text, "bytes of text"), (self.values, "values")] {
+            if u32::try_from(n).is_err() {
+                return Err(Error::new(
+                    ErrorCode::ManifestTooLarge,
+                    format!("a kept manifest holds at most {} {what}, not {n}", u32::MAX),
+                ));
+            }
         }
+        Ok(())
     }
+}
+
+/// A position in a document whose sizes passed [`Sizes::check`], so it fits `u32`.
+fn pos(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// Sorts `order` (member positions `0..n` of one object) by key bytes: the lookup order of
+/// an object past [`LINEAR_LOOKUP_MAX`] members.
+fn sort_by_key(order: &mut [u32], keys: &[Span], text: &[u8]) {
+    for (i, slot) in order.iter_mut().enumerate() {
+        *slot = pos(i);
+    }
+    order.sort_unstable_by(|&x, &y| {
+        text[keys[x as usize].range()].cmp(&text[keys[y as usize].range()])
+    });
 }
 
 impl JsonDoc {
@@ -204,74 +239,85 @@ impl JsonDoc {
     /// The document of either JSON value type, with the same content.
     pub(crate) fn of<J: Json>(root: &J) -> Result<JsonDoc, Error> {
         let sizes = Sizes::of(root);
-        position(sizes.text, "bytes of text")?;
-        position(sizes.values, "values")?;
-        let mut b = Builder {
-            values: Vec::with_capacity(sizes.values),
-            keys: Vec::with_capacity(sizes.keys),
-            sorted: if sizes.large_object {
-                vec![0; sizes.keys]
-            } else {
-                Vec::new()
-            },
-            numbers: Vec::with_capacity(sizes.numbers),
-            text: String::with_capacity(sizes.text),
+        sizes.check()?;
+        Ok(JsonDoc::build(root, &sizes))
+    }
+
+    /// Fills each buffer, allocated once at its measured size that passed the check.
+    fn build<'s, S: Source<'s>>(root: S, sizes: &Sizes) -> JsonDoc {
+        let mut values = Vec::with_capacity(sizes.values);
+        let mut keys: Vec<Span> = Vec::with_capacity(sizes.keys);
+        let mut sorted = if sizes.large_object {
+            vec![0; sizes.keys]
+        } else {
+            Vec::new()
         };
-        b.values.push(Slot::Null);
+        let mut numbers = Vec::with_capacity(sizes.numbers);
+        let mut text = String::with_capacity(sizes.text);
+        values.push(Slot::Null);
         // (position, value) pairs still to fill; children are reserved by their parent.
-        let mut stack: Vec<(usize, &J)> = vec![(0, root)];
+        let mut stack: Vec<(usize, S)> = vec![(0, root)];
         while let Some((at, v)) = stack.pop() {
-            let slot = match v.kind() {
-                Kind::Null => Slot::Null,
-                Kind::Bool(x) => Slot::Bool(x),
-                Kind::Number(n) => {
-                    b.numbers.push(n.clone());
-                    Slot::Number(position(b.numbers.len() - 1, "numbers")?)
+            let slot = match v.shape() {
+                Shape::Null => Slot::Null,
+                Shape::Bool(x) => Slot::Bool(x),
+                Shape::Number(n) => {
+                    numbers.push(n.clone());
+                    Slot::Number(pos(numbers.len() - 1))
                 }
-                Kind::String(s) => Slot::String(b.text(s)?),
-                Kind::Array(items) => {
-                    let first = b.children(items.len())?;
-                    stack.extend(
-                        items
-                            .iter()
-                            .enumerate()
-                            .map(|(i, item)| (first as usize + i, item)),
-                    );
-                    Slot::Array {
-                        first,
-                        len: position(items.len(), "values")?,
-                    }
+                Shape::String(s) => {
+                    let start = pos(text.len());
+                    text.push_str(s);
+                    Slot::String(Span {
+                        start,
+                        len: pos(s.len()),
+                    })
                 }
-                Kind::Object(map) => {
-                    let n = map.member_count();
-                    let first = b.children(n)?;
-                    let keys = position(b.keys.len(), "keys")?;
-                    for (i, (key, value)) in map.members().enumerate() {
-                        let span = b.text(key)?;
-                        b.keys.push(span);
-                        stack.push((first as usize + i, value));
-                    }
-                    if n > LINEAR_LOOKUP_MAX {
-                        let own = &b.keys[keys as usize..];
-                        let text = &b.text;
-                        let order = &mut b.sorted[keys as usize..keys as usize + n];
-                        for (i, slot) in order.iter_mut().enumerate() {
-                            *slot = position(i, "keys")?;
+                Shape::Array(n) | Shape::Object(n) => {
+                    let object = matches!(v.shape(), Shape::Object(_));
+                    let first = values.len();
+                    let first_key = keys.len();
+                    values.resize(first + n, Slot::Null);
+                    let mut i = first;
+                    v.each_child(|key, child| {
+                        if object {
+                            let start = pos(text.len());
+                            text.push_str(key);
+                            keys.push(Span {
+                                start,
+                                len: pos(key.len()),
+                            });
                         }
-                        order.sort_unstable_by(|&x, &y| {
-                            text[own[x as usize].range()].cmp(&text[own[y as usize].range()])
-                        });
-                    }
-                    Slot::Object {
-                        first,
-                        len: position(n, "values")?,
-                        keys,
+                        stack.push((i, child));
+                        i += 1;
+                    });
+                    if object {
+                        if n > LINEAR_LOOKUP_MAX {
+                            let order = &mut sorted[first_key..first_key + n];
+                            sort_by_key(order, &keys[first_key..], text.as_bytes());
+                        }
+                        Slot::Object {
+                            first: pos(first),
+                            len: pos(n),
+                            keys: pos(first_key),
+                        }
+                    } else {
+                        Slot::Array {
+                            first: pos(first),
+                            len: pos(n),
+                        }
                     }
                 }
             };
-            b.values[at] = slot;
+            values[at] = slot;
         }
-        Ok(b.finish())
+        JsonDoc {
+            values: values.into_boxed_slice(),
+            keys: keys.into_boxed_slice(),
+            sorted: sorted.into_boxed_slice(),
+            numbers: numbers.into_boxed_slice(),
+            text: text.into_boxed_str(),
+        }
     }
 
     /// The root value.
@@ -290,16 +336,6 @@ impl JsonDoc {
     #[must_use]
     pub fn to_value(&self) -> serde_json::Value {
         self.root().to_value()
-    }
-
-    /// Bytes held on the heap by the document's buffers.
-    #[must_use]
-    pub fn heap_bytes(&self) -> usize {
-        std::mem::size_of_val(&*self.values)
-            + std::mem::size_of_val(&*self.keys)
-            + std::mem::size_of_val(&*self.sorted)
-            + std::mem::size_of_val(&*self.numbers)
-            + self.text.len()
     }
 
     fn str(&self, span: Span) -> &str {
@@ -410,96 +446,8 @@ impl<'a> JsonRef<'a> {
     /// A document of its own holding this value (a copy: the result owns its buffers).
     #[must_use]
     pub fn to_doc(self) -> JsonDoc {
-        let src = self.doc;
-        // Counts first, so that each buffer is allocated once.
-        let (mut values, mut keys, mut numbers, mut text, mut large) = (1, 0, 0, 0, false);
-        let mut stack = vec![self];
-        while let Some(v) = stack.pop() {
-            match v.slot() {
-                Slot::Null | Slot::Bool(_) => {}
-                Slot::Number(_) => numbers += 1,
-                Slot::String(span) => text += span.len as usize,
-                Slot::Array { .. } => {
-                    if let Some(items) = v.as_array() {
-                        values += items.len();
-                        stack.extend(items);
-                    }
-                }
-                Slot::Object { len, .. } => {
-                    values += len as usize;
-                    keys += len as usize;
-                    large |= len as usize > LINEAR_LOOKUP_MAX;
-                    for (key, member) in v.as_object().into_iter().flat_map(Object::iter) {
-                        text += key.len();
-                        stack.push(member);
-                    }
-                }
-            }
-        }
-        let mut out = Builder {
-            values: Vec::with_capacity(values),
-            keys: Vec::with_capacity(keys),
-            sorted: if large { vec![0; keys] } else { Vec::new() },
-            numbers: Vec::with_capacity(numbers),
-            text: String::with_capacity(text),
-        };
-        out.values.push(Slot::Null);
-        // Every count is at most the source document's, whose positions fit `u32`.
-        let at_u32 = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
-        let mut stack = vec![(0usize, self)];
-        while let Some((at, v)) = stack.pop() {
-            let slot = match v.slot() {
-                slot @ (Slot::Null | Slot::Bool(_)) => slot,
-                Slot::Number(i) => {
-                    out.numbers.push(src.numbers[i as usize].clone());
-                    Slot::Number(at_u32(out.numbers.len() - 1))
-                }
-                Slot::String(span) => {
-                    let start = at_u32(out.text.len());
-                    out.text.push_str(src.str(span));
-                    Slot::String(Span {
-                        start,
-                        len: span.len,
-                    })
-                }
-                Slot::Array { first, len } => {
-                    let new_first = out.values.len();
-                    out.values.resize(new_first + len as usize, Slot::Null);
-                    stack.extend((0..len).map(|i| (new_first + i as usize, v.at(first + i))));
-                    Slot::Array {
-                        first: at_u32(new_first),
-                        len,
-                    }
-                }
-                Slot::Object { first, len, keys } => {
-                    let new_first = out.values.len();
-                    let new_keys = out.keys.len();
-                    out.values.resize(new_first + len as usize, Slot::Null);
-                    for i in 0..len {
-                        let start = at_u32(out.text.len());
-                        let key = src.keys[(keys + i) as usize];
-                        out.text.push_str(src.str(key));
-                        out.keys.push(Span {
-                            start,
-                            len: key.len,
-                        });
-                        stack.push((new_first + i as usize, v.at(first + i)));
-                    }
-                    if len as usize > LINEAR_LOOKUP_MAX {
-                        // The sorted order is relative to the object: it copies as it is.
-                        let from = &src.sorted[keys as usize..(keys + len) as usize];
-                        out.sorted[new_keys..new_keys + len as usize].copy_from_slice(from);
-                    }
-                    Slot::Object {
-                        first: at_u32(new_first),
-                        len,
-                        keys: at_u32(new_keys),
-                    }
-                }
-            };
-            out.values[at] = slot;
-        }
-        out.finish()
+        // A part of a document is no larger than the document, which passed the check.
+        JsonDoc::build(self, &Sizes::of(self))
     }
 
     /// The `serde_json` value with the same content.
@@ -642,15 +590,6 @@ impl<'a> Object<'a> {
     /// The keys in document order.
     pub fn keys(self) -> impl ExactSizeIterator<Item = &'a str> + Clone {
         (0..self.len).map(move |i| self.key(i))
-    }
-}
-
-impl<'a> IntoIterator for Object<'a> {
-    type Item = (&'a str, JsonRef<'a>);
-    type IntoIter = Box<dyn Iterator<Item = (&'a str, JsonRef<'a>)> + 'a>;
-
-    fn into_iter(self) -> Self::IntoIter {
-        Box::new(self.iter())
     }
 }
 
@@ -837,12 +776,6 @@ impl PartialEq for JsonDoc {
 impl PartialEq<serde_json::Value> for JsonRef<'_> {
     fn eq(&self, other: &serde_json::Value) -> bool {
         self.to_value() == *other
-    }
-}
-
-impl PartialEq<str> for JsonRef<'_> {
-    fn eq(&self, other: &str) -> bool {
-        self.as_str() == Some(other)
     }
 }
 

@@ -340,17 +340,17 @@ impl MergedSet {
 pub(crate) fn claim_counts(members: &[Member<'_>]) -> [usize; 4] {
     let mut counts = [0; 4];
     for m in members {
-        let len = |key| m.manifest.field(key);
-        counts[0] += len("skills")
+        let field = |key| m.manifest.field(key);
+        counts[0] += field("skills")
             .and_then(JsonRef::as_array)
             .map_or(0, |a| a.len());
-        counts[1] += len("agents")
+        counts[1] += field("agents")
             .and_then(JsonRef::as_array)
             .map_or(0, |a| a.len());
-        counts[2] += len("config")
+        counts[2] += field("config")
             .and_then(JsonRef::as_object)
             .map_or(0, crate::doc::Object::len);
-        counts[3] += len("commands")
+        counts[3] += field("commands")
             .and_then(JsonRef::as_array)
             .map_or(0, |a| a.len());
     }

@@ -10,7 +10,7 @@
 use serde::de::{DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::Number;
 
-use super::{JsonDoc, LINEAR_LOOKUP_MAX, Slot, Span};
+use super::{JsonDoc, LINEAR_LOOKUP_MAX, Slot, Span, sort_by_key};
 
 /// The buffers being filled, and the items of the containers still open.
 #[derive(Default)]
@@ -113,15 +113,12 @@ impl Stream {
         if !self.large.is_empty() {
             sorted = vec![0; self.keys.len()];
             for &(at, len) in &self.large {
-                let own = &self.keys[at as usize..(at + len) as usize];
-                let text = self.text.as_bytes();
-                let order = &mut sorted[at as usize..(at + len) as usize];
-                for (i, slot) in order.iter_mut().enumerate() {
-                    *slot = u32::try_from(i).unwrap_or(u32::MAX);
-                }
-                order.sort_unstable_by(|&x, &y| {
-                    text[own[x as usize].range()].cmp(&text[own[y as usize].range()])
-                });
+                let (at, len) = (at as usize, len as usize);
+                sort_by_key(
+                    &mut sorted[at..at + len],
+                    &self.keys[at..at + len],
+                    self.text.as_bytes(),
+                );
             }
         }
         JsonDoc {

@@ -340,14 +340,14 @@ impl<'t> ParsedManifest<'t> {
     /// `serde_json`'s value is dropped, so the two never coexist (for 800k keys they would
     /// be well over 100 MiB together).
     pub(crate) fn into_doc(self) -> Result<crate::doc::JsonDoc, crate::Error> {
-        let too_large = |e: &dyn std::fmt::Display| {
-            crate::Error::new(crate::ErrorCode::ManifestTooLarge, e.to_string())
-        };
         match self.root {
             Root::Read(v) => crate::doc::JsonDoc::of(&v),
             Root::Parsed(v) => {
                 drop(v);
-                crate::doc::JsonDoc::parse(self.text).map_err(|e| too_large(&e))
+                // The text parsed once already: only the document's own bound can fail.
+                crate::doc::JsonDoc::parse(self.text).map_err(|e| {
+                    crate::Error::new(crate::ErrorCode::ManifestTooLarge, e.to_string())
+                })
             }
         }
     }
