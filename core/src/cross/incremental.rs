@@ -47,11 +47,12 @@ impl MergedSet {
         set
     }
 
-    /// Makes room for `members` to join, so that adding them one by one never grows a
+    /// Makes room for `members` more members claiming `counts` names between them (as
+    /// summed from [`claim_counts`]), so that adding them one by one never grows a
     /// table: growing one hashes every key it holds again, which for thousands of
     /// overlays means reading them all back from cold memory.
-    pub fn reserve(&mut self, members: &[Member<'_>]) {
-        let (n, counts) = (members.len(), claim_counts(members));
+    pub fn reserve(&mut self, members: usize, counts: [usize; 4]) {
+        let n = members;
         self.ids.reserve(n);
         self.tiers.reserve(n);
         self.skill_owner.reserve(counts[0]);
@@ -335,26 +336,26 @@ impl MergedSet {
     }
 }
 
-/// How many skills, agents, config keys and commands `members` declare, in that order
-/// (an upper bound of what they claim).
-pub(crate) fn claim_counts(members: &[Member<'_>]) -> [usize; 4] {
-    let mut counts = [0; 4];
-    for m in members {
-        let field = |key| m.manifest.field(key);
-        counts[0] += field("skills")
+/// How many skills, agents, config keys and commands a manifest declares, in that order
+/// (an upper bound of what it claims). Read once per overlay while its document is
+/// fresh in cache, and summed for [`MergedSet::reserve`].
+#[must_use]
+pub fn claim_counts(manifest: JsonRef<'_>) -> [usize; 4] {
+    let field = |key| manifest.field(key);
+    [
+        field("skills")
             .and_then(JsonRef::as_array)
-            .map_or(0, |a| a.len());
-        counts[1] += field("agents")
+            .map_or(0, |a| a.len()),
+        field("agents")
             .and_then(JsonRef::as_array)
-            .map_or(0, |a| a.len());
-        counts[2] += field("config")
+            .map_or(0, |a| a.len()),
+        field("config")
             .and_then(JsonRef::as_object)
-            .map_or(0, crate::doc::Object::len);
-        counts[3] += field("commands")
+            .map_or(0, crate::doc::Object::len),
+        field("commands")
             .and_then(JsonRef::as_array)
-            .map_or(0, |a| a.len());
-    }
-    counts
+            .map_or(0, |a| a.len()),
+    ]
 }
 
 #[cfg(test)]

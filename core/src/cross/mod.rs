@@ -26,7 +26,7 @@ use crate::vocab::{RESERVED_ID_PREFIXES, RESERVED_NAMES, Role, Tier};
 
 pub use flow::validate_data_flow;
 pub use incremental::MergedSet;
-pub(crate) use incremental::claim_counts;
+pub use incremental::claim_counts;
 
 /// One capability of the merged set, as cross-validation sees it.
 #[derive(Debug, Clone, Copy)]

@@ -32,7 +32,7 @@ use std::sync::Arc;
 use serde_json::json;
 
 use super::{Registry, admit, capability_from_doc, materialize_fragments};
-use crate::cross::{Member, MergedSet};
+use crate::cross::{Member, MergedSet, claim_counts};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::doc::{JsonDoc, JsonRef};
 use crate::sanitize::sanitize_value;
@@ -141,9 +141,8 @@ impl Claimed {
         None
     }
 
-    /// Makes room for `members` to join (see [`MergedSet::reserve`]).
-    fn reserve(&mut self, members: &[Member<'_>]) {
-        let counts = crate::cross::claim_counts(members);
+    /// Makes room for names claimed `counts` times (see [`MergedSet::reserve`]).
+    fn reserve(&mut self, counts: [usize; 4]) {
         for (set, n) in self.0.iter_mut().zip(counts) {
             set.reserve(n);
         }
@@ -164,6 +163,8 @@ struct Prepared<'o> {
     /// capability each.
     cap: Arc<crate::Capability>,
     warnings: Vec<Diagnostic>,
+    /// Its [`claim_counts`], read while its document was fresh in cache.
+    claims: [usize; 4],
 }
 
 impl Registry {
@@ -216,8 +217,14 @@ impl Registry {
                 third_party: true,
             })
             .collect();
-        merged.reserve(&members);
-        claimed.reserve(&members);
+        let claims = pending.iter().fold([0; 4], |mut sum, p| {
+            for (total, n) in sum.iter_mut().zip(p.claims) {
+                *total += n;
+            }
+            sum
+        });
+        merged.reserve(members.len(), claims);
+        claimed.reserve(claims);
         let pending_ids: HashSet<&str> = members.iter().map(|m| m.id).collect();
         let admission = {
             let merged = std::cell::RefCell::new(&mut merged);
@@ -448,6 +455,7 @@ fn prepare(overlay: &Overlay) -> Result<Prepared<'_>, Vec<Diagnostic>> {
         .map_err(|m| vec![reject("overlay_manifest_invalid", folder, None, m)])?;
     Ok(Prepared {
         overlay,
+        claims: claim_counts(cap.manifest.root()),
         cap: Arc::new(cap),
         warnings,
     })
