@@ -8,35 +8,36 @@
 //! `validate_cross` + `validate_data_flow` + hook ordering over the whole set.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::Arc;
 
 use super::flow::{self, Producer, StepRef};
 use super::{Member, Role, families, lane_claims, messages, role, strings, tier};
 use crate::diagnostic::Diagnostic;
-use crate::doc::{JsonDoc, JsonRef};
+use crate::doc::JsonRef;
 use crate::index::order_hooks;
 use crate::vocab::{LoopPoint, RESERVED_ID_PREFIXES, Tier};
 
-/// Indexes of a clean merged set (owned, so the registry can change beside it).
+/// Indexes of a clean merged set. They borrow every name from the members' manifests,
+/// which outlive the set: admitting thousands of overlays copies no name and allocates
+/// no string, and dropping the set frees a few tables, not a block per name.
 #[derive(Debug, Clone, Default)]
-pub struct MergedSet {
-    ids: HashSet<String>,
-    runtimes: HashSet<String>,
-    tiers: HashMap<String, Tier>,
-    skill_owner: HashMap<String, Arc<str>>,
-    agent_owner: HashMap<String, Arc<str>>,
-    family_owner: HashMap<String, Arc<str>>,
-    config_owner: HashMap<String, Arc<str>>,
-    lanes: [HashMap<String, Arc<str>>; 4],
-    producers: HashMap<String, Vec<(usize, String, usize)>>,
-    artifact_rank: HashMap<String, usize>,
-    hooks: Vec<[Vec<(String, JsonDoc)>; 2]>,
+pub struct MergedSet<'a> {
+    ids: HashSet<&'a str>,
+    runtimes: HashSet<&'a str>,
+    tiers: HashMap<&'a str, Tier>,
+    skill_owner: HashMap<&'a str, &'a str>,
+    agent_owner: HashMap<&'a str, &'a str>,
+    family_owner: HashMap<&'a str, &'a str>,
+    config_owner: HashMap<&'a str, &'a str>,
+    lanes: [HashMap<&'a str, &'a str>; 4],
+    producers: HashMap<&'a str, Vec<Producer<'a>>>,
+    artifact_rank: HashMap<&'a str, usize>,
+    hooks: Vec<[Vec<(&'a str, JsonRef<'a>)>; 2]>,
 }
 
-impl MergedSet {
+impl<'a> MergedSet<'a> {
     /// Indexes `members` (map order), which must be clean.
     #[must_use]
-    pub fn new(members: &[Member<'_>]) -> MergedSet {
+    pub fn new(members: &[Member<'a>]) -> MergedSet<'a> {
         let mut set = MergedSet {
             hooks: LoopPoint::ALL.iter().map(|_| Default::default()).collect(),
             ..MergedSet::default()
@@ -68,55 +69,43 @@ impl MergedSet {
     }
 
     /// Adds a member that [`MergedSet::check`] accepted.
-    pub fn add(&mut self, m: &Member<'_>) {
-        let own = |s: &str| s.to_owned();
-        // One shared copy of the id for every name it claims.
-        let owner: Arc<str> = Arc::from(m.id);
-        self.ids.insert(own(m.id));
+    pub fn add(&mut self, m: &Member<'a>) {
+        let owner = m.id;
+        self.ids.insert(m.id);
         if let Some(t) = tier(m) {
-            self.tiers.insert(own(m.id), t);
+            self.tiers.insert(m.id, t);
         }
         let feature = role(m) == Some(Role::Feature);
         if role(m) == Some(Role::Runtime) {
-            self.runtimes.insert(own(m.id));
+            self.runtimes.insert(m.id);
         }
         if feature {
             for s in strings(m.manifest, "skills") {
-                self.skill_owner
-                    .entry(own(s))
-                    .or_insert_with(|| Arc::clone(&owner));
+                self.skill_owner.entry(s).or_insert(owner);
             }
             for a in strings(m.manifest, "agents") {
-                self.agent_owner
-                    .entry(own(a))
-                    .or_insert_with(|| Arc::clone(&owner));
+                self.agent_owner.entry(a).or_insert(owner);
             }
             for f in families(m.manifest) {
-                self.family_owner
-                    .entry(own(f))
-                    .or_insert_with(|| Arc::clone(&owner));
+                self.family_owner.entry(f).or_insert(owner);
             }
         }
         if let Some(config) = m.manifest.field("config").and_then(JsonRef::as_object) {
             for key in config.keys() {
-                self.config_owner
-                    .entry(own(key))
-                    .or_insert_with(|| Arc::clone(&owner));
+                self.config_owner.entry(key).or_insert(owner);
             }
         }
         for (set, keys) in lane_claims(m.manifest).into_iter().enumerate() {
             for key in keys {
-                self.lanes[set]
-                    .entry(own(key))
-                    .or_insert_with(|| Arc::clone(&owner));
+                self.lanes[set].entry(key).or_insert(owner);
             }
         }
         for s in flow::steps_of(m) {
             for artifact in flow::produced(s.step) {
                 let next = self.artifact_rank.len();
-                self.artifact_rank.entry(own(artifact)).or_insert(next);
-                let entry = (s.point.index(), own(m.id), s.index);
-                self.producers.entry(own(artifact)).or_default().push(entry);
+                self.artifact_rank.entry(artifact).or_insert(next);
+                let entry = (s.point.index(), m.id, s.index);
+                self.producers.entry(artifact).or_default().push(entry);
             }
         }
         if feature {
@@ -133,9 +122,7 @@ impl MergedSet {
                         .and_then(JsonRef::as_str)
                         .and_then(LoopPoint::parse);
                     if let Some(list) = point.and_then(|p| self.hooks.get_mut(p.index())) {
-                        // A copy of its own: the member's manifest is borrowed for this
-                        // call only.
-                        list[slot].push((own(m.id), hook.to_doc()));
+                        list[slot].push((m.id, hook));
                     }
                 }
             }
@@ -250,8 +237,8 @@ impl MergedSet {
             let (label, field) = messages::LANE_SETS[set];
             let mut seen: HashSet<&str> = HashSet::new();
             for key in keys.into_iter().filter(|k| seen.insert(k)) {
-                if let Some(other) = self.lanes[set].get(key).filter(|o| Arc::as_ref(o) != m.id) {
-                    let mut ids = [Arc::as_ref(other), m.id];
+                if let Some(other) = self.lanes[set].get(key).filter(|o| **o != m.id) {
+                    let mut ids = [*other, m.id];
                     ids.sort_unstable();
                     found.push(messages::lane(label, field, key, &ids));
                 }
@@ -267,10 +254,9 @@ impl MergedSet {
             return;
         }
         let existing = |artifact: &str| -> Vec<Producer<'_>> {
-            let list = self.producers.get(artifact).map_or(&[][..], Vec::as_slice);
-            list.iter()
-                .map(|(p, id, i)| (*p, id.as_str(), *i))
-                .collect()
+            self.producers
+                .get(artifact)
+                .map_or_else(Vec::new, Clone::clone)
         };
         // The candidate's artifacts, ranked after the set's in discovery order.
         let mut ranked: Vec<(usize, &str)> = Vec::new();
@@ -323,10 +309,7 @@ impl MergedSet {
                 if mine.is_empty() {
                     continue;
                 }
-                let mut entries: Vec<(&str, JsonRef<'_>)> = lists[slot]
-                    .iter()
-                    .map(|(id, h)| (id.as_str(), h.root()))
-                    .collect();
+                let mut entries: Vec<(&str, JsonRef<'_>)> = lists[slot].clone();
                 entries.extend(mine.into_iter().map(|h| (m.id, h)));
                 if let Err(cycle) = order_hooks(group, *point, &entries) {
                     out.push(*cycle);
@@ -364,6 +347,7 @@ mod tests {
 
     use super::*;
     use crate::Registry;
+    use crate::doc::JsonDoc;
     use crate::cross::{validate_cross, validate_data_flow};
     use crate::index::validate_hook_order;
 

@@ -112,12 +112,13 @@ fn claims(value: JsonRef<'_>) -> [(&'static str, &'static str, Vec<&str>); 4] {
 
 /// Names already claimed by the registry (first party and accepted overlays): an
 /// overlay claiming one is rejected before cross-validation, as in the peer's loader.
-struct Claimed([HashSet<String>; 4]);
+/// Borrowed, like [`MergedSet`]'s names, from the registry's index and the manifests.
+struct Claimed<'a>([HashSet<&'a str>; 4]);
 
-impl Claimed {
-    fn of(registry: &Registry) -> Claimed {
+impl<'a> Claimed<'a> {
+    fn of(registry: &'a Registry) -> Claimed<'a> {
         let index = registry.index();
-        let keys = |list: &[(String, String)]| list.iter().map(|(k, _)| k.clone()).collect();
+        let keys = |list: &'a [(String, String)]| list.iter().map(|(k, _)| k.as_str()).collect();
         Claimed([
             keys(index.by_skill()),
             keys(index.by_agent()),
@@ -125,7 +126,7 @@ impl Claimed {
             index
                 .command_families()
                 .iter()
-                .map(|(k, _)| k.clone())
+                .map(|(k, _)| k.as_str())
                 .collect(),
         ])
     }
@@ -148,9 +149,9 @@ impl Claimed {
         }
     }
 
-    fn add(&mut self, value: JsonRef<'_>) {
+    fn add(&mut self, value: JsonRef<'a>) {
         for ((_, _, names), taken) in claims(value).into_iter().zip(&mut self.0) {
-            taken.extend(names.into_iter().map(str::to_owned));
+            taken.extend(names);
         }
     }
 }
@@ -315,27 +316,34 @@ pub(super) fn by_passes(base: &Registry, overlays: &[Overlay]) -> Registry {
     let mut merged = MergedSet::new(&base.members());
     let mut claimed = Claimed::of(base);
     let mut reasons: Vec<Vec<Diagnostic>> = vec![Vec::new(); slots.len()];
+    let mut joined: Vec<usize> = Vec::new();
     let mut progress = true;
     while progress {
         progress = false;
-        for (k, slot) in slots.iter_mut().enumerate() {
-            let Some(p) = slot.as_ref() else { continue };
+        for (k, slot) in slots.iter().enumerate() {
+            let Some(p) = slot.as_ref().filter(|_| !joined.contains(&k)) else {
+                continue;
+            };
             let why = join_problems(&merged, &claimed, p);
             if !why.is_empty() {
                 reasons[k] = why;
                 continue;
             }
-            if let Some(p) = slot.take() {
-                merged.add(&Member {
-                    id: &p.cap.id,
-                    manifest: p.cap.manifest.root(),
-                    third_party: true,
-                });
-                claimed.add(p.cap.manifest.root());
-                next.insert(p.cap, true);
-                next.diagnostics.extend(p.warnings);
-                progress = true;
-            }
+            merged.add(&Member {
+                id: &p.cap.id,
+                manifest: p.cap.manifest.root(),
+                third_party: true,
+            });
+            claimed.add(p.cap.manifest.root());
+            joined.push(k);
+            progress = true;
+        }
+    }
+    drop((merged, claimed));
+    for &k in &joined {
+        if let Some(p) = slots[k].take() {
+            next.insert(p.cap, true);
+            next.diagnostics.extend(p.warnings);
         }
     }
     for (k, slot) in slots.iter().enumerate() {
@@ -347,7 +355,7 @@ pub(super) fn by_passes(base: &Registry, overlays: &[Overlay]) -> Registry {
 }
 
 /// The checks that depend on the registry so far: id, claimed names, merged-set rules.
-fn join_problems(merged: &MergedSet, claimed: &Claimed, p: &Prepared<'_>) -> Vec<Diagnostic> {
+fn join_problems(merged: &MergedSet<'_>, claimed: &Claimed<'_>, p: &Prepared<'_>) -> Vec<Diagnostic> {
     let folder = p.overlay.folder.as_str();
     if merged.contains(folder) {
         let message = format!(
