@@ -10,7 +10,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::flow::{self, Producer, StepRef};
-use super::{Member, Role, families, lane_claims, messages, role, strings, tier};
+use super::{Member, Names, Role, families, lane_claims, messages, role, strings, tier};
 use crate::diagnostic::Diagnostic;
 use crate::doc::JsonRef;
 use crate::index::order_hooks;
@@ -18,19 +18,20 @@ use crate::vocab::{LoopPoint, RESERVED_ID_PREFIXES, Tier};
 
 /// Indexes of a clean merged set. They borrow every name from the members' manifests,
 /// which outlive the set: admitting thousands of overlays copies no name and allocates
-/// no string, and dropping the set frees a few tables, not a block per name.
+/// no string, and dropping the set frees a few tables, not a block per name. Each table
+/// keeps its names' hashes beside them, so none has to be sized in advance.
 #[derive(Debug, Clone, Default)]
 pub struct MergedSet<'a> {
-    ids: HashSet<&'a str>,
-    runtimes: HashSet<&'a str>,
-    tiers: HashMap<&'a str, Tier>,
-    skill_owner: HashMap<&'a str, &'a str>,
-    agent_owner: HashMap<&'a str, &'a str>,
-    family_owner: HashMap<&'a str, &'a str>,
-    config_owner: HashMap<&'a str, &'a str>,
-    lanes: [HashMap<&'a str, &'a str>; 4],
-    producers: HashMap<&'a str, Vec<Producer<'a>>>,
-    artifact_rank: HashMap<&'a str, usize>,
+    ids: Names<'a, ()>,
+    runtimes: Names<'a, ()>,
+    tiers: Names<'a, Tier>,
+    skill_owner: Names<'a, &'a str>,
+    agent_owner: Names<'a, &'a str>,
+    family_owner: Names<'a, &'a str>,
+    config_owner: Names<'a, &'a str>,
+    lanes: [Names<'a, &'a str>; 4],
+    producers: Names<'a, Vec<Producer<'a>>>,
+    artifact_rank: Names<'a, usize>,
     hooks: Vec<[Vec<(&'a str, JsonRef<'a>)>; 2]>,
 }
 
@@ -48,20 +49,6 @@ impl<'a> MergedSet<'a> {
         set
     }
 
-    /// Makes room for `members` more members claiming `counts` names between them (as
-    /// summed from [`claim_counts`]), so that adding them one by one never grows a
-    /// table: growing one hashes every key it holds again, which for thousands of
-    /// overlays means reading them all back from cold memory.
-    pub fn reserve(&mut self, members: usize, counts: [usize; 4]) {
-        let n = members;
-        self.ids.reserve(n);
-        self.tiers.reserve(n);
-        self.skill_owner.reserve(counts[0]);
-        self.agent_owner.reserve(counts[1]);
-        self.config_owner.reserve(counts[2]);
-        self.family_owner.reserve(counts[3]);
-    }
-
     /// Whether a capability id is in the set.
     #[must_use]
     pub fn contains(&self, id: &str) -> bool {
@@ -73,7 +60,7 @@ impl<'a> MergedSet<'a> {
         let owner = m.id;
         self.ids.insert(m.id);
         if let Some(t) = tier(m) {
-            self.tiers.insert(m.id, t);
+            self.tiers.keep_first(m.id, t);
         }
         let feature = role(m) == Some(Role::Feature);
         if role(m) == Some(Role::Runtime) {
@@ -81,31 +68,31 @@ impl<'a> MergedSet<'a> {
         }
         if feature {
             for s in strings(m.manifest, "skills") {
-                self.skill_owner.entry(s).or_insert(owner);
+                self.skill_owner.keep_first(s, owner);
             }
             for a in strings(m.manifest, "agents") {
-                self.agent_owner.entry(a).or_insert(owner);
+                self.agent_owner.keep_first(a, owner);
             }
             for f in families(m.manifest) {
-                self.family_owner.entry(f).or_insert(owner);
+                self.family_owner.keep_first(f, owner);
             }
         }
         if let Some(config) = m.manifest.field("config").and_then(JsonRef::as_object) {
             for key in config.keys() {
-                self.config_owner.entry(key).or_insert(owner);
+                self.config_owner.keep_first(key, owner);
             }
         }
         for (set, keys) in lane_claims(m.manifest).into_iter().enumerate() {
             for key in keys {
-                self.lanes[set].entry(key).or_insert(owner);
+                self.lanes[set].keep_first(key, owner);
             }
         }
         for s in flow::steps_of(m) {
             for artifact in flow::produced(s.step) {
                 let next = self.artifact_rank.len();
-                self.artifact_rank.entry(artifact).or_insert(next);
+                self.artifact_rank.keep_first(artifact, next);
                 let entry = (s.point.index(), m.id, s.index);
-                self.producers.entry(artifact).or_default().push(entry);
+                self.producers.entry(artifact, Vec::new).push(entry);
             }
         }
         if feature {
@@ -145,7 +132,7 @@ impl<'a> MergedSet<'a> {
         let requires: Vec<&str> = strings(m.manifest, "requires").collect();
         for req in requires
             .iter()
-            .filter(|r| **r != m.id && !self.ids.contains(**r))
+            .filter(|r| **r != m.id && !self.ids.contains(r))
         {
             out.push(messages::requires_unknown(m.id, req));
         }
@@ -160,7 +147,7 @@ impl<'a> MergedSet<'a> {
                 let req_tier = if *req == m.id {
                     Some(own)
                 } else {
-                    self.tiers.get(*req).copied()
+                    self.tiers.get(req)
                 };
                 if let Some(t) = req_tier.filter(|t| t.rank() > own.rank()) {
                     out.push(messages::tier(m.id, own, req, t));
@@ -183,7 +170,7 @@ impl<'a> MergedSet<'a> {
     pub fn missing_ids<'s, 'm: 's>(&'s self, m: &Member<'m>) -> impl Iterator<Item = &'m str> + 's {
         let id = m.id;
         let requires =
-            strings(m.manifest, "requires").filter(move |r| *r != id && !self.ids.contains(*r));
+            strings(m.manifest, "requires").filter(move |r| *r != id && !self.ids.contains(r));
         let compat = match m.manifest.field("runtimeCompat") {
             Some(compat) if compat.is_object() && role(m) == Some(Role::Feature) => Some(compat),
             _ => None,
@@ -199,7 +186,7 @@ impl<'a> MergedSet<'a> {
                 .map(|notes| notes.keys().filter(|id| *id != "*"));
             fields.chain(notes.into_iter().flatten())
         });
-        requires.chain(listed.filter(move |id| !self.ids.contains(*id)))
+        requires.chain(listed.filter(move |id| !self.ids.contains(id)))
     }
 
     fn ownership(&self, m: &Member<'_>, out: &mut Vec<Diagnostic>) {
@@ -237,8 +224,8 @@ impl<'a> MergedSet<'a> {
             let (label, field) = messages::LANE_SETS[set];
             let mut seen: HashSet<&str> = HashSet::new();
             for key in keys.into_iter().filter(|k| seen.insert(k)) {
-                if let Some(other) = self.lanes[set].get(key).filter(|o| **o != m.id) {
-                    let mut ids = [*other, m.id];
+                if let Some(other) = self.lanes[set].get(key).filter(|o| *o != m.id) {
+                    let mut ids = [other, m.id];
                     ids.sort_unstable();
                     found.push(messages::lane(label, field, key, &ids));
                 }
@@ -254,9 +241,7 @@ impl<'a> MergedSet<'a> {
             return;
         }
         let existing = |artifact: &str| -> Vec<Producer<'_>> {
-            self.producers
-                .get(artifact)
-                .map_or_else(Vec::new, Clone::clone)
+            self.producers.get(artifact).unwrap_or_default()
         };
         // The candidate's artifacts, ranked after the set's in discovery order.
         let mut ranked: Vec<(usize, &str)> = Vec::new();
@@ -267,7 +252,6 @@ impl<'a> MergedSet<'a> {
                     let rank = self
                         .artifact_rank
                         .get(artifact)
-                        .copied()
                         .unwrap_or(self.artifact_rank.len() + ranked.len());
                     ranked.push((rank, artifact));
                 }
@@ -319,36 +303,14 @@ impl<'a> MergedSet<'a> {
     }
 }
 
-/// How many skills, agents, config keys and commands a manifest declares, in that order
-/// (an upper bound of what it claims). Read once per overlay while its document is
-/// fresh in cache, and summed for [`MergedSet::reserve`].
-#[must_use]
-pub fn claim_counts(manifest: JsonRef<'_>) -> [usize; 4] {
-    let field = |key| manifest.field(key);
-    [
-        field("skills")
-            .and_then(JsonRef::as_array)
-            .map_or(0, |a| a.len()),
-        field("agents")
-            .and_then(JsonRef::as_array)
-            .map_or(0, |a| a.len()),
-        field("config")
-            .and_then(JsonRef::as_object)
-            .map_or(0, crate::doc::Object::len),
-        field("commands")
-            .and_then(JsonRef::as_array)
-            .map_or(0, |a| a.len()),
-    ]
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::{Value, json};
 
     use super::*;
     use crate::Registry;
-    use crate::doc::JsonDoc;
     use crate::cross::{validate_cross, validate_data_flow};
+    use crate::doc::JsonDoc;
     use crate::index::validate_hook_order;
 
     fn full(members: &[Member<'_>]) -> Vec<Diagnostic> {

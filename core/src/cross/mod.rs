@@ -17,6 +17,7 @@
 mod flow;
 mod incremental;
 pub(crate) mod messages;
+mod names;
 
 use std::collections::{HashMap, HashSet};
 
@@ -26,7 +27,7 @@ use crate::vocab::{RESERVED_ID_PREFIXES, RESERVED_NAMES, Role, Tier};
 
 pub use flow::validate_data_flow;
 pub use incremental::MergedSet;
-pub use incremental::claim_counts;
+pub(crate) use names::Names;
 
 /// One capability of the merged set, as cross-validation sees it.
 #[derive(Debug, Clone, Copy)]

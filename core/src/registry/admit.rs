@@ -15,12 +15,21 @@
 //! one of its consumed artifacts joined. Every other check the passes would make fails
 //! again, so the admissions, their order and the final reasons are the same, with each
 //! overlay checked about once.
+//!
+//! The first pass checks every overlay, in order, against the set as it grows, which is
+//! what preparing them does too: the caller checks each one as soon as it is prepared,
+//! while its manifest is still in cache ([`Passes`] records the outcome), and only the
+//! checks after the first pass come from the queue. A candidate waits for another by its
+//! index among the sorted candidates; one that failed on its own (it does not parse or
+//! validate) never joins, so whoever waits for it is never checked again, as when the
+//! id is no candidate's at all.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap};
 
 use crate::cross::{Member, MergedSet, strings};
 use crate::diagnostic::Diagnostic;
 use crate::doc::JsonRef;
+use crate::registry::Overlay;
 
 /// What a failed overlay waits for (valid while `generation` is its current one).
 #[derive(Debug, Default)]
@@ -49,24 +58,23 @@ fn produced(manifest: JsonRef<'_>) -> impl Iterator<Item = &str> {
         .flat_map(|hook| strings(hook, "produces"))
 }
 
-/// A failed check: the problems, and the distinct ids whose absence causes some of them
-/// ([`blockers`]); `None` when one of those ids is no pending overlay's, so that it can
+/// The distinct candidates `m` waits for: the indexes, in `candidates` (sorted by
+/// folder, which is each one's id), of the ids it misses ([`MergedSet::missing_ids`]);
+/// `None` (stopping at the first) when one of those ids is no candidate's, so that it can
 /// never join.
-pub(super) type Failure<'m> = (Vec<Diagnostic>, Option<HashSet<&'m str>>);
-
-/// The distinct ids `m` misses ([`MergedSet::missing_ids`]) if all of them are ids of
-/// pending overlays; `None` (stopping at the first) when one is not.
-pub(super) fn blockers<'m>(
-    merged: &MergedSet,
-    m: &Member<'m>,
-    pending: &HashSet<&str>,
-) -> Option<HashSet<&'m str>> {
-    let mut distinct = HashSet::new();
+pub(super) fn blockers(
+    merged: &MergedSet<'_>,
+    m: &Member<'_>,
+    candidates: &[&Overlay],
+) -> Option<Vec<usize>> {
+    let mut distinct = Vec::new();
     for id in merged.missing_ids(m) {
-        if !pending.contains(id) {
-            return None;
+        let k = candidates
+            .binary_search_by(|o| o.folder.as_str().cmp(id))
+            .ok()?;
+        if !distinct.contains(&k) {
+            distinct.push(k);
         }
-        distinct.insert(id);
     }
     Some(distinct)
 }
@@ -76,103 +84,133 @@ pub(super) struct Admission {
     /// Admitted indexes, in admission order.
     pub order: Vec<usize>,
     /// Per index: the problems of its last check when nothing joined after it (so they
-    /// are the problems against the final set); `None` for the admitted and for those
-    /// the caller must check once more against the final set.
+    /// are the problems against the final set); `None` for the admitted, for those never
+    /// checked, and for those the caller must check once more against the final set.
     pub last_problems: Vec<Option<Vec<Diagnostic>>>,
 }
 
-/// Runs the pass rule over `members` (sorted order). `check` tells whether one member
-/// can join now; `join` admits it.
-pub(super) fn admission_order<'m>(
-    members: &[Member<'m>],
-    check: &mut dyn FnMut(usize) -> Result<(), Failure<'m>>,
-    join: &mut dyn FnMut(usize),
-) -> Admission {
-    let n = members.len();
-    let mut admitted = Vec::new();
-    let mut waits: Vec<Wait> = (0..n).map(|_| Wait::default()).collect();
-    let mut by_id: HashMap<&str, Vec<(usize, u32)>> = HashMap::new();
-    let mut by_artifact: HashMap<&str, Vec<(usize, u32)>> = HashMap::new();
-    // (pass, index): the next place the passes would check an overlay.
-    let mut queue: BTreeSet<(usize, usize)> = (0..n).map(|k| (0, k)).collect();
-    let mut done = vec![false; n];
-    // Per index: its last problems and how many had joined when they were found.
-    let mut last: Vec<Option<(usize, Vec<Diagnostic>)>> = (0..n).map(|_| None).collect();
-    while let Some((pass, k)) = queue.pop_first() {
-        let (problems, missing) = match check(k) {
-            Ok(()) => (Vec::new(), Some(HashSet::new())),
-            Err(failure) => failure,
-        };
-        if problems.is_empty() {
-            done[k] = true;
-            join(k);
-            admitted.push(k);
-            let m = &members[k];
-            let mut woken = Vec::new();
-            for &(j, generation) in by_id.get(m.id).into_iter().flatten() {
-                let w = &mut waits[j];
-                if !done[j] && w.generation == generation && w.missing > 0 {
-                    w.missing -= 1;
-                    woken.push(j);
-                }
+/// The pass rule over `n` candidates (sorted order), fed with the outcome of each check.
+///
+/// The first pass checks every candidate in order, so the caller runs it itself, each
+/// check right after the candidate is prepared, while its manifest is still in cache;
+/// [`Passes::next`] then gives the later checks, in the order the passes would make them.
+pub(super) struct Passes {
+    waits: Vec<Wait>,
+    /// Candidates waiting for the candidate of that index to join.
+    by_id: HashMap<usize, Vec<(usize, u32)>>,
+    /// Candidates waiting for a producer of that artifact to join (rare: only a
+    /// data-flow error waits for one).
+    by_artifact: HashMap<String, Vec<(usize, u32)>>,
+    /// (pass, index): the next place the passes would check a candidate, after the first.
+    queue: BTreeSet<(usize, usize)>,
+    done: Vec<bool>,
+    admitted: Vec<usize>,
+    /// Per index: its last problems and how many had joined when they were found.
+    last: Vec<Option<(usize, Vec<Diagnostic>)>>,
+}
+
+impl Passes {
+    pub(super) fn new(n: usize) -> Passes {
+        Passes {
+            waits: (0..n).map(|_| Wait::default()).collect(),
+            by_id: HashMap::new(),
+            by_artifact: HashMap::new(),
+            queue: BTreeSet::new(),
+            done: vec![false; n],
+            admitted: Vec::new(),
+            last: (0..n).map(|_| None).collect(),
+        }
+    }
+
+    /// The next check after the first pass: `(pass, index)`.
+    pub(super) fn next(&mut self) -> Option<(usize, usize)> {
+        self.queue.pop_first()
+    }
+
+    /// Candidate `k`, checked in `pass`, joined (the caller has added it to the set).
+    pub(super) fn joined(&mut self, pass: usize, k: usize, m: &Member<'_>) {
+        self.done[k] = true;
+        self.admitted.push(k);
+        let mut woken = Vec::new();
+        for &(j, generation) in self.by_id.get(&k).into_iter().flatten() {
+            let w = &mut self.waits[j];
+            if !self.done[j] && w.generation == generation && w.missing > 0 {
+                w.missing -= 1;
+                woken.push(j);
             }
+        }
+        if !self.by_artifact.is_empty() {
             for artifact in produced(m.manifest) {
-                for &(j, generation) in by_artifact.get(artifact).into_iter().flatten() {
-                    let w = &mut waits[j];
-                    if !done[j] && w.generation == generation {
+                for &(j, generation) in self.by_artifact.get(artifact).into_iter().flatten() {
+                    let w = &mut self.waits[j];
+                    if !self.done[j] && w.generation == generation {
                         w.produced = true;
                         woken.push(j);
                     }
                 }
             }
-            for j in woken {
-                let w = &mut waits[j];
-                let ready = w.missing == 0 && (!w.needs_producer || w.produced);
-                if ready && !done[j] {
-                    w.generation += 1;
-                    queue.insert((if j > k { pass } else { pass + 1 }, j));
-                }
-            }
-            continue;
         }
-        // Failed: wait for what could change the answer, or for nothing.
-        let m = &members[k];
+        for j in woken {
+            let w = &mut self.waits[j];
+            let ready = w.missing == 0 && (!w.needs_producer || w.produced);
+            if ready && !self.done[j] {
+                w.generation += 1;
+                // In the first pass only candidates before `k` have been checked, so every
+                // one woken then is checked again in the second.
+                self.queue.insert((if j > k { pass } else { pass + 1 }, j));
+            }
+        }
+    }
+
+    /// Candidate `k` failed with `problems`; `missing` are its [`blockers`]. It waits
+    /// for what could change the answer, or for nothing.
+    pub(super) fn failed(
+        &mut self,
+        k: usize,
+        m: &Member<'_>,
+        problems: Vec<Diagnostic>,
+        missing: Option<Vec<usize>>,
+    ) {
         let needs_producer = problems.iter().any(|d| d.code.starts_with("consumes_"));
-        last[k] = Some((admitted.len(), problems));
-        // An id that no pending overlay has never joins: this one stays rejected.
-        let Some(missing) = missing else { continue };
-        let w = &mut waits[k];
+        self.last[k] = Some((self.admitted.len(), problems));
+        // An id that is no candidate's never joins: this one stays rejected.
+        let Some(missing) = missing else { return };
+        let w = &mut self.waits[k];
         w.generation += 1;
         w.missing = missing.len();
         w.needs_producer = needs_producer;
         w.produced = false;
         if missing.is_empty() && !needs_producer {
-            continue;
+            return;
         }
         for id in missing {
-            by_id.entry(id).or_default().push((k, w.generation));
+            self.by_id.entry(id).or_default().push((k, w.generation));
         }
         if needs_producer {
             for artifact in consumed(m.manifest) {
-                by_artifact
-                    .entry(artifact)
+                self.by_artifact
+                    .entry(artifact.to_owned())
                     .or_default()
                     .push((k, w.generation));
             }
         }
     }
-    let joined = admitted.len();
-    let last_problems = last
-        .into_iter()
-        .zip(&done)
-        .map(|(found, done)| match found {
-            Some((at, problems)) if at == joined && !done => Some(problems),
-            _ => None,
-        })
-        .collect();
-    Admission {
-        order: admitted,
-        last_problems,
+
+    pub(super) fn finish(self) -> Admission {
+        let joined = self.admitted.len();
+        let last_problems = self
+            .last
+            .into_iter()
+            .zip(&self.done)
+            .map(|(found, done)| match found {
+                Some((at, problems)) if at == joined && !done => Some(problems),
+                _ => None,
+            })
+            .collect();
+        Admission {
+            order: self.admitted,
+            last_problems,
+        }
     }
 }
 
@@ -231,9 +269,19 @@ mod tests {
             })
             .collect();
         cap["steps"] = Value::Array(steps);
+        // Now and then one that fails on its own, before admission, which others may
+        // still require.
+        let manifest = match rng.below(12) {
+            0 => String::from("{\"id\": "),
+            1 => {
+                cap["tier"] = json!("bogus");
+                cap.to_string()
+            }
+            _ => cap.to_string(),
+        };
         Overlay {
             folder: id.to_owned(),
-            manifest: cap.to_string(),
+            manifest,
             fragments: Vec::new(),
         }
     }
@@ -253,9 +301,13 @@ mod tests {
         let base = Registry::first_party();
         let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
         let (mut joined, mut rejected, mut reordered) = (0, 0, 0);
+        let (mut unreadable, mut invalid) = (0, 0);
         for _ in 0..300 {
             let list: Vec<Overlay> = IDS.iter().map(|id| overlay(&mut rng, id)).collect();
             let fast = base.with_overlays(&list);
+            let count = |code: &str| fast.diagnostics().iter().filter(|d| d.code == code).count();
+            unreadable += count("overlay_manifest_invalid");
+            invalid += count("invalid_enum");
             let slow = by_passes(base, &list);
             assert_eq!(snapshot(&fast), snapshot(&slow), "{list:#?}");
             let added: Vec<&str> = fast
@@ -271,8 +323,9 @@ mod tests {
                 .count();
         }
         assert!(
-            joined > 200 && rejected > 300 && reordered > 20,
-            "{joined} joined, {rejected} rejected, {reordered} out of sorted order"
+            joined > 200 && rejected > 300 && reordered > 20 && unreadable > 50 && invalid > 50,
+            "{joined} joined, {rejected} rejected, {reordered} out of sorted order, \
+             {unreadable} unreadable, {invalid} with an invalid tier"
         );
     }
 

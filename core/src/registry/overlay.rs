@@ -26,13 +26,13 @@
 //! overlay that requires another one that sorts after it still joins. When two
 //! overlays conflict with each other, the first in sorted order that can join wins.
 
-use std::collections::HashSet;
+use std::cell::OnceCell;
 use std::sync::Arc;
 
 use serde_json::json;
 
 use super::{Registry, admit, capability_from_doc, materialize_fragments};
-use crate::cross::{Member, MergedSet, claim_counts};
+use crate::cross::{Member, MergedSet, Names};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::doc::{JsonDoc, JsonRef};
 use crate::sanitize::sanitize_value;
@@ -113,7 +113,7 @@ fn claims(value: JsonRef<'_>) -> [(&'static str, &'static str, Vec<&str>); 4] {
 /// Names already claimed by the registry (first party and accepted overlays): an
 /// overlay claiming one is rejected before cross-validation, as in the peer's loader.
 /// Borrowed, like [`MergedSet`]'s names, from the registry's index and the manifests.
-struct Claimed<'a>([HashSet<&'a str>; 4]);
+struct Claimed<'a>([Names<'a, ()>; 4]);
 
 impl<'a> Claimed<'a> {
     fn of(registry: &'a Registry) -> Claimed<'a> {
@@ -133,7 +133,7 @@ impl<'a> Claimed<'a> {
 
     fn conflict(&self, value: JsonRef<'_>, folder: &str) -> Option<Diagnostic> {
         for ((kind, field, names), taken) in claims(value).into_iter().zip(&self.0) {
-            if let Some(name) = names.into_iter().find(|n| taken.contains(*n)) {
+            if let Some(name) = names.into_iter().find(|n| taken.contains(n)) {
                 let code = format!("overlay_{}_conflict", kind.replace(' ', "_"));
                 let message = format!("owns {kind} \"{name}\" already owned by another capability");
                 return Some(reject(&code, folder, Some(field), message));
@@ -142,16 +142,11 @@ impl<'a> Claimed<'a> {
         None
     }
 
-    /// Makes room for names claimed `counts` times (see [`MergedSet::reserve`]).
-    fn reserve(&mut self, counts: [usize; 4]) {
-        for (set, n) in self.0.iter_mut().zip(counts) {
-            set.reserve(n);
-        }
-    }
-
     fn add(&mut self, value: JsonRef<'a>) {
         for ((_, _, names), taken) in claims(value).into_iter().zip(&mut self.0) {
-            taken.extend(names);
+            for name in names {
+                taken.insert(name);
+            }
         }
     }
 }
@@ -164,8 +159,6 @@ struct Prepared<'o> {
     /// capability each.
     cap: Arc<crate::Capability>,
     warnings: Vec<Diagnostic>,
-    /// Its [`claim_counts`], read while its document was fresh in cache.
-    claims: [usize; 4],
 }
 
 impl Registry {
@@ -178,7 +171,9 @@ impl Registry {
         let mut sorted: Vec<&Overlay> = overlays.iter().collect();
         sorted.sort();
         sorted.dedup();
-        let mut pending: Vec<Prepared<'_>> = Vec::with_capacity(sorted.len());
+        // Rejections found before admission, in sorted order: they come first.
+        let mut early: Vec<(&str, Vec<Diagnostic>)> = Vec::new();
+        let mut candidates: Vec<&Overlay> = Vec::with_capacity(sorted.len());
         let mut i = 0;
         while i < sorted.len() {
             let same = sorted[i..]
@@ -191,75 +186,82 @@ impl Registry {
                     "{same} different overlays share the folder name \"{}\"; none is loaded",
                     sanitize_value(folder)
                 );
-                next.rejected(
+                early.push((
                     folder,
                     vec![reject("overlay_folder_ambiguous", folder, None, message)],
-                );
+                ));
             } else {
-                match prepare(sorted[i]) {
-                    Ok(prepared) => pending.push(prepared),
-                    Err(reasons) => next.rejected(folder, reasons),
-                }
+                candidates.push(sorted[i]);
             }
             i += same;
         }
-        if pending.is_empty() {
-            return next;
-        }
-        let mut merged = MergedSet::new(&self.members());
-        let mut claimed = Claimed::of(self);
-        // The pass rule (module docs), run by `admit` so that each overlay is checked
-        // about once; whatever is left is rejected with its reasons against the final set.
-        let members: Vec<Member<'_>> = pending
-            .iter()
-            .map(|p| Member {
+        let n = candidates.len();
+        // Filled as each candidate is prepared, and only read after: the sets below
+        // borrow names from the prepared manifests while later ones are still being added.
+        let slots: Vec<OnceCell<Prepared<'_>>> = (0..n).map(|_| OnceCell::new()).collect();
+        let member = |k: usize| {
+            slots[k].get().map(|p| Member {
                 id: &p.cap.id,
                 manifest: p.cap.manifest.root(),
                 third_party: true,
             })
-            .collect();
-        let claims = pending.iter().fold([0; 4], |mut sum, p| {
-            for (total, n) in sum.iter_mut().zip(p.claims) {
-                *total += n;
-            }
-            sum
-        });
-        merged.reserve(members.len(), claims);
-        claimed.reserve(claims);
-        let pending_ids: HashSet<&str> = members.iter().map(|m| m.id).collect();
-        let admission = {
-            let merged = std::cell::RefCell::new(&mut merged);
-            let claimed = std::cell::RefCell::new(&mut claimed);
-            let mut check = |k: usize| {
-                let merged = merged.borrow();
-                let why = join_problems(&merged, &claimed.borrow(), &pending[k]);
-                if why.is_empty() {
-                    Ok(())
-                } else {
-                    Err((why, admit::blockers(&merged, &members[k], &pending_ids)))
-                }
-            };
-            let mut join = |k: usize| {
-                merged.borrow_mut().add(&members[k]);
-                claimed.borrow_mut().add(members[k].manifest);
-            };
-            admit::admission_order(&members, &mut check, &mut join)
         };
-        let mut joined = vec![false; pending.len()];
+        let mut merged = MergedSet::new(&self.members());
+        let mut claimed = Claimed::of(self);
+        let mut passes = admit::Passes::new(n);
+        // One check by the pass rule (module docs): join, or wait for what could change
+        // the answer.
+        let mut check = |passes: &mut admit::Passes, pass: usize, k: usize| {
+            let Some(m) = member(k) else { return };
+            let why = join_problems(&merged, &claimed, &m, &candidates[k].folder);
+            if why.is_empty() {
+                merged.add(&m);
+                claimed.add(m.manifest);
+                passes.joined(pass, k, &m);
+            } else {
+                let missing = admit::blockers(&merged, &m, &candidates);
+                passes.failed(k, &m, why, missing);
+            }
+        };
+        // The first pass checks each candidate as soon as it is prepared, while its
+        // manifest is still in cache; `passes` then runs the later checks, each overlay
+        // checked again only when something it waits for has joined.
+        for (k, overlay) in candidates.iter().enumerate() {
+            match prepare(overlay) {
+                Ok(prepared) => {
+                    let _ = slots[k].set(prepared);
+                    check(&mut passes, 0, k);
+                }
+                Err(reasons) => early.push((&overlay.folder, reasons)),
+            }
+        }
+        while let Some((pass, k)) = passes.next() {
+            check(&mut passes, pass, k);
+        }
+        let admission = passes.finish();
+        let mut joined = vec![false; n];
         for &k in &admission.order {
             joined[k] = true;
         }
-        let reasons: Vec<Option<Vec<Diagnostic>>> = admission
-            .last_problems
-            .into_iter()
-            .enumerate()
-            .map(|(k, last)| {
-                (!joined[k])
-                    .then(|| last.unwrap_or_else(|| join_problems(&merged, &claimed, &pending[k])))
-            })
-            .collect();
-        drop(members);
-        let mut slots: Vec<Option<Prepared<'_>>> = pending.into_iter().map(Some).collect();
+        let reasons: Vec<Option<Vec<Diagnostic>>> =
+            admission
+                .last_problems
+                .into_iter()
+                .enumerate()
+                .map(|(k, last)| {
+                    let m = member(k).filter(|_| !joined[k])?;
+                    Some(last.unwrap_or_else(|| {
+                        join_problems(&merged, &claimed, &m, &candidates[k].folder)
+                    }))
+                })
+                .collect();
+        drop((merged, claimed));
+        early.sort_by(|a, b| a.0.cmp(b.0));
+        for (folder, reasons) in early {
+            next.rejected(folder, reasons);
+        }
+        let mut slots: Vec<Option<Prepared<'_>>> =
+            slots.into_iter().map(OnceCell::into_inner).collect();
         for k in admission.order {
             if let Some(p) = slots[k].take() {
                 next.insert(p.cap, true);
@@ -324,17 +326,18 @@ pub(super) fn by_passes(base: &Registry, overlays: &[Overlay]) -> Registry {
             let Some(p) = slot.as_ref().filter(|_| !joined.contains(&k)) else {
                 continue;
             };
-            let why = join_problems(&merged, &claimed, p);
+            let m = Member {
+                id: &p.cap.id,
+                manifest: p.cap.manifest.root(),
+                third_party: true,
+            };
+            let why = join_problems(&merged, &claimed, &m, &p.overlay.folder);
             if !why.is_empty() {
                 reasons[k] = why;
                 continue;
             }
-            merged.add(&Member {
-                id: &p.cap.id,
-                manifest: p.cap.manifest.root(),
-                third_party: true,
-            });
-            claimed.add(p.cap.manifest.root());
+            merged.add(&m);
+            claimed.add(m.manifest);
             joined.push(k);
             progress = true;
         }
@@ -355,8 +358,12 @@ pub(super) fn by_passes(base: &Registry, overlays: &[Overlay]) -> Registry {
 }
 
 /// The checks that depend on the registry so far: id, claimed names, merged-set rules.
-fn join_problems(merged: &MergedSet<'_>, claimed: &Claimed<'_>, p: &Prepared<'_>) -> Vec<Diagnostic> {
-    let folder = p.overlay.folder.as_str();
+fn join_problems(
+    merged: &MergedSet<'_>,
+    claimed: &Claimed<'_>,
+    m: &Member<'_>,
+    folder: &str,
+) -> Vec<Diagnostic> {
     if merged.contains(folder) {
         let message = format!(
             "id \"{}\" collides with an already-registered capability",
@@ -364,14 +371,10 @@ fn join_problems(merged: &MergedSet<'_>, claimed: &Claimed<'_>, p: &Prepared<'_>
         );
         return vec![reject("overlay_id_conflict", folder, Some("id"), message)];
     }
-    if let Some(conflict) = claimed.conflict(p.cap.manifest.root(), folder) {
+    if let Some(conflict) = claimed.conflict(m.manifest, folder) {
         return vec![conflict];
     }
-    merged.check(&Member {
-        id: &p.cap.id,
-        manifest: p.cap.manifest.root(),
-        third_party: true,
-    })
+    merged.check(m)
 }
 
 /// The checks of one overlay on its own: prefix, size, parse, validation, files.
@@ -463,7 +466,6 @@ fn prepare(overlay: &Overlay) -> Result<Prepared<'_>, Vec<Diagnostic>> {
         .map_err(|m| vec![reject("overlay_manifest_invalid", folder, None, m)])?;
     Ok(Prepared {
         overlay,
-        claims: claim_counts(cap.manifest.root()),
         cap: Arc::new(cap),
         warnings,
     })
