@@ -60,7 +60,7 @@ impl<'a> MergedSet<'a> {
         let owner = m.id;
         self.ids.insert(m.id);
         if let Some(t) = tier(m) {
-            self.tiers.keep_first(m.id, t);
+            self.tiers.set(m.id, t);
         }
         let feature = role(m) == Some(Role::Feature);
         if role(m) == Some(Role::Runtime) {

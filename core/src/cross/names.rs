@@ -102,6 +102,12 @@ impl<'a, V> Names<'a, V> {
         self.table.entry(name).or_insert_with(make)
     }
 
+    /// Sets the value of `text` (a later value replaces an earlier one).
+    pub(crate) fn set(&mut self, text: &'a str, value: V) {
+        let name = self.name(text);
+        self.table.insert(name, value);
+    }
+
     /// Adds `text` with `value` unless it is already in the table (the first one stays).
     pub(crate) fn keep_first(&mut self, text: &'a str, value: V) {
         self.entry(text, || value);
@@ -143,6 +149,9 @@ mod tests {
         assert_eq!(owners.get("skill-a"), Some("ext-1"));
         assert_eq!(owners.get("skill-b"), Some("ext-2"));
         assert_eq!(owners.get("skill-c"), None);
+        assert_eq!(owners.len(), 2);
+        owners.set("skill-a", "ext-3");
+        assert_eq!(owners.get("skill-a"), Some("ext-3"));
         assert_eq!(owners.len(), 2);
     }
 

@@ -301,13 +301,25 @@ mod tests {
         let base = Registry::first_party();
         let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
         let (mut joined, mut rejected, mut reordered) = (0, 0, 0);
-        let (mut unreadable, mut invalid) = (0, 0);
+        let (mut unreadable, mut invalid, mut ambiguous) = (0, 0, 0);
         for _ in 0..300 {
-            let list: Vec<Overlay> = IDS.iter().map(|id| overlay(&mut rng, id)).collect();
+            let mut list: Vec<Overlay> = IDS.iter().map(|id| overlay(&mut rng, id)).collect();
+            // Now and then an exact duplicate (counted once) or a different overlay with
+            // the same folder (all of that folder's are rejected, however many require it).
+            let k = rng.below(IDS.len());
+            match rng.below(8) {
+                0 => list.push(list[k].clone()),
+                1 => list.push(Overlay {
+                    manifest: format!("{} ", list[k].manifest),
+                    ..list[k].clone()
+                }),
+                _ => {}
+            }
             let fast = base.with_overlays(&list);
             let count = |code: &str| fast.diagnostics().iter().filter(|d| d.code == code).count();
             unreadable += count("overlay_manifest_invalid");
             invalid += count("invalid_enum");
+            ambiguous += count("overlay_folder_ambiguous");
             let slow = by_passes(base, &list);
             assert_eq!(snapshot(&fast), snapshot(&slow), "{list:#?}");
             let added: Vec<&str> = fast
@@ -323,9 +335,14 @@ mod tests {
                 .count();
         }
         assert!(
-            joined > 200 && rejected > 300 && reordered > 20 && unreadable > 50 && invalid > 50,
+            joined > 200
+                && rejected > 300
+                && reordered > 20
+                && unreadable > 50
+                && invalid > 50
+                && ambiguous > 20,
             "{joined} joined, {rejected} rejected, {reordered} out of sorted order, \
-             {unreadable} unreadable, {invalid} with an invalid tier"
+             {unreadable} unreadable, {invalid} with an invalid tier, {ambiguous} ambiguous"
         );
     }
 

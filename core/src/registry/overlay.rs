@@ -182,14 +182,7 @@ impl Registry {
                 .count();
             let folder = &sorted[i].folder;
             if same > 1 {
-                let message = format!(
-                    "{same} different overlays share the folder name \"{}\"; none is loaded",
-                    sanitize_value(folder)
-                );
-                early.push((
-                    folder,
-                    vec![reject("overlay_folder_ambiguous", folder, None, message)],
-                ));
+                early.push((folder, vec![ambiguous(folder, same)]));
             } else {
                 candidates.push(sorted[i]);
             }
@@ -297,6 +290,15 @@ impl Registry {
     }
 }
 
+/// `same` different overlays name `folder`: none of them is loaded.
+fn ambiguous(folder: &str, same: usize) -> Diagnostic {
+    let message = format!(
+        "{same} different overlays share the folder name \"{}\"; none is loaded",
+        sanitize_value(folder)
+    );
+    reject("overlay_folder_ambiguous", folder, None, message)
+}
+
 /// The pass rule run literally (one check per pending overlay per pass): the reference
 /// that the admission in `admit` must equal.
 #[cfg(test)]
@@ -306,9 +308,15 @@ pub(super) fn by_passes(base: &Registry, overlays: &[Overlay]) -> Registry {
     sorted.sort();
     sorted.dedup();
     let mut slots: Vec<Option<Prepared<'_>>> = Vec::new();
+    let mut last_ambiguous: Option<&str> = None;
     for o in &sorted {
-        if sorted.iter().filter(|x| x.folder == o.folder).count() > 1 {
-            return base.with_overlays(overlays); // ambiguity is not what is compared
+        let same = sorted.iter().filter(|x| x.folder == o.folder).count();
+        if same > 1 {
+            if last_ambiguous != Some(o.folder.as_str()) {
+                next.rejected(&o.folder, vec![ambiguous(&o.folder, same)]);
+                last_ambiguous = Some(&o.folder);
+            }
+            continue;
         }
         match prepare(o) {
             Ok(p) => slots.push(Some(p)),
