@@ -199,20 +199,23 @@ impl Registry {
                 third_party: true,
             })
         };
-        let mut merged = MergedSet::new(&self.members());
-        let mut claimed = Claimed::of(self);
+        // The merged set and the claimed names, built when the first candidate is
+        // prepared (a call whose overlays are all rejected on their own builds neither).
+        let mut sets: Option<(MergedSet<'_>, Claimed<'_>)> = None;
         let mut passes = admit::Passes::new(n);
         // One check by the pass rule (module docs): join, or wait for what could change
         // the answer.
         let mut check = |passes: &mut admit::Passes, pass: usize, k: usize| {
             let Some(m) = member(k) else { return };
-            let why = join_problems(&merged, &claimed, &m, &candidates[k].folder);
+            let (merged, claimed) =
+                sets.get_or_insert_with(|| (MergedSet::new(&self.members()), Claimed::of(self)));
+            let why = join_problems(merged, claimed, &m, &candidates[k].folder);
             if why.is_empty() {
                 merged.add(&m);
                 claimed.add(m.manifest);
                 passes.joined(pass, k, &m);
             } else {
-                let missing = admit::blockers(&merged, &m, &candidates);
+                let missing = admit::blockers(merged, &m, &candidates);
                 passes.failed(k, &m, why, missing);
             }
         };
@@ -243,12 +246,13 @@ impl Registry {
                 .enumerate()
                 .map(|(k, last)| {
                     let m = member(k).filter(|_| !joined[k])?;
+                    let (merged, claimed) = sets.as_ref()?;
                     Some(last.unwrap_or_else(|| {
-                        join_problems(&merged, &claimed, &m, &candidates[k].folder)
+                        join_problems(merged, claimed, &m, &candidates[k].folder)
                     }))
                 })
                 .collect();
-        drop((merged, claimed));
+        drop(sets);
         early.sort_by(|a, b| a.0.cmp(b.0));
         for (folder, reasons) in early {
             next.rejected(folder, reasons);
