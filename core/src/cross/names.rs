@@ -138,7 +138,50 @@ impl<'a> FromIterator<&'a str> for Names<'a, ()> {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::HashMap;
+
+    use quickcheck_macros::quickcheck;
+
     use super::*;
+
+    /// Any sequence of `set`, `keep_first` and lookups answers as a `HashMap` of owned
+    /// strings does. Names are drawn from a small pool so that repeats are common, and
+    /// the table grows several times on the long sequences.
+    #[quickcheck]
+    #[allow(clippy::needless_pass_by_value)] // Reason: quickcheck hands its inputs by value.
+    fn a_table_answers_as_a_map_of_owned_strings(ops: Vec<(u8, u16, u32)>) -> bool {
+        let pool: Vec<String> = (0..300).map(|i| format!("n{i}")).collect();
+        let mut table: Names<'_, u32> = Names::default();
+        let mut model: HashMap<String, u32> = HashMap::new();
+        for (op, name, value) in ops {
+            let text = pool[usize::from(name) % pool.len()].as_str();
+            match op % 4 {
+                0 => {
+                    table.set(text, value);
+                    model.insert(text.to_owned(), value);
+                }
+                1 => {
+                    table.keep_first(text, value);
+                    model.entry(text.to_owned()).or_insert(value);
+                }
+                2 => {
+                    let kept = table.entry(text, || 0);
+                    *kept = kept.wrapping_add(value % 7);
+                    let want = model.entry(text.to_owned()).or_insert(0);
+                    *want = want.wrapping_add(value % 7);
+                }
+                _ => {
+                    let probe = text.to_owned();
+                    if table.get(&probe) != model.get(text).copied()
+                        || table.contains(&probe) != model.contains_key(text)
+                    {
+                        return false;
+                    }
+                }
+            }
+        }
+        table.len() == model.len() && pool.iter().all(|t| table.get(t) == model.get(t).copied())
+    }
 
     #[test]
     fn the_first_value_of_a_name_stays() {
