@@ -252,11 +252,18 @@ mod tests {
             requires.push("ghost");
         }
         let tier = ["core", "standard", "full"][rng.below(3)];
+        // Now and then a runtime named by the id of another overlay: it joins as a
+        // feature, never as a runtime, so the compatibility error stays once it has.
+        let supported = if rng.below(10) == 0 {
+            vec!["claude", IDS[rng.below(IDS.len())]]
+        } else {
+            vec!["*"]
+        };
         let mut cap = json!({
             "id": id, "role": "feature", "version": "1.0.0", "title": "Acme",
             "description": "d", "tier": tier,
             "requires": requires, "engines": {"gsd": ">=1.0.0"},
-            "runtimeCompat": {"supported": ["*"], "unsupported": []},
+            "runtimeCompat": {"supported": supported, "unsupported": []},
             "skills": [id], "agents": [], "hooks": [],
             "config": {}, "steps": [], "contributions": [], "gates": [],
         });
@@ -301,8 +308,8 @@ mod tests {
         let base = Registry::first_party();
         let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
         let (mut joined, mut rejected, mut reordered) = (0, 0, 0);
-        let (mut unreadable, mut invalid, mut ambiguous) = (0, 0, 0);
-        for _ in 0..300 {
+        let (mut unreadable, mut invalid, mut ambiguous, mut unknown_runtime) = (0, 0, 0, 0);
+        for _ in 0..500 {
             let mut list: Vec<Overlay> = IDS.iter().map(|id| overlay(&mut rng, id)).collect();
             // Now and then an exact duplicate (counted once) or a different overlay with
             // the same folder (all of that folder's are rejected, however many require it).
@@ -320,6 +327,7 @@ mod tests {
             unreadable += count("overlay_manifest_invalid");
             invalid += count("invalid_enum");
             ambiguous += count("overlay_folder_ambiguous");
+            unknown_runtime += count("runtime_compat_unknown_runtime");
             let slow = by_passes(base, &list);
             assert_eq!(snapshot(&fast), snapshot(&slow), "{list:#?}");
             let added: Vec<&str> = fast
@@ -335,14 +343,16 @@ mod tests {
                 .count();
         }
         assert!(
-            joined > 200
-                && rejected > 300
-                && reordered > 20
-                && unreadable > 50
-                && invalid > 50
-                && ambiguous > 20,
+            joined > 300
+                && rejected > 500
+                && reordered > 30
+                && unreadable > 100
+                && invalid > 100
+                && ambiguous > 30
+                && unknown_runtime > 100,
             "{joined} joined, {rejected} rejected, {reordered} out of sorted order, \
-             {unreadable} unreadable, {invalid} with an invalid tier, {ambiguous} ambiguous"
+             {unreadable} unreadable, {invalid} with an invalid tier, {ambiguous} ambiguous, \
+             {unknown_runtime} naming a runtime that is not one"
         );
     }
 
