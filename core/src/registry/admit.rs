@@ -83,6 +83,8 @@ pub(super) fn blockers(
 pub(super) struct Admission {
     /// Admitted indexes, in admission order.
     pub order: Vec<usize>,
+    /// Per index: whether it was admitted.
+    pub joined: Vec<bool>,
     /// Per index: the problems of its last check when nothing joined after it (so they
     /// are the problems against the final set); `None` for the admitted, for those never
     /// checked, and for those the caller must check once more against the final set.
@@ -209,6 +211,7 @@ impl Passes {
             .collect();
         Admission {
             order: self.admitted,
+            joined: self.done,
             last_problems,
         }
     }

@@ -161,6 +161,18 @@ struct Prepared<'o> {
     warnings: Vec<Diagnostic>,
 }
 
+impl Prepared<'_> {
+    /// The overlay as cross-validation sees it (its id is its folder name: validation
+    /// rejects any other).
+    fn member(&self) -> Member<'_> {
+        Member {
+            id: &self.cap.id,
+            manifest: self.cap.manifest.root(),
+            third_party: true,
+        }
+    }
+}
+
 impl Registry {
     /// A new registry with `overlays` added (see the module docs for the rules). Never
     /// fails: each rejected overlay leaves its reasons as error diagnostics plus one
@@ -192,13 +204,7 @@ impl Registry {
         // Filled as each candidate is prepared, and only read after: the sets below
         // borrow names from the prepared manifests while later ones are still being added.
         let slots: Vec<OnceCell<Prepared<'_>>> = (0..n).map(|_| OnceCell::new()).collect();
-        let member = |k: usize| {
-            slots[k].get().map(|p| Member {
-                id: &p.cap.id,
-                manifest: p.cap.manifest.root(),
-                third_party: true,
-            })
-        };
+        let member = |k: usize| slots[k].get().map(Prepared::member);
         // The merged set and the claimed names, built when the first candidate is
         // prepared (a call whose overlays are all rejected on their own builds neither).
         let mut sets: Option<(MergedSet<'_>, Claimed<'_>)> = None;
@@ -209,7 +215,7 @@ impl Registry {
             let Some(m) = member(k) else { return };
             let (merged, claimed) =
                 sets.get_or_insert_with(|| (MergedSet::new(&self.members()), Claimed::of(self)));
-            let why = join_problems(merged, claimed, &m, &candidates[k].folder);
+            let why = join_problems(merged, claimed, &m);
             if why.is_empty() {
                 merged.add(&m);
                 claimed.add(m.manifest);
@@ -235,23 +241,16 @@ impl Registry {
             check(&mut passes, pass, k);
         }
         let admission = passes.finish();
-        let mut joined = vec![false; n];
-        for &k in &admission.order {
-            joined[k] = true;
-        }
-        let reasons: Vec<Option<Vec<Diagnostic>>> =
-            admission
-                .last_problems
-                .into_iter()
-                .enumerate()
-                .map(|(k, last)| {
-                    let m = member(k).filter(|_| !joined[k])?;
-                    let (merged, claimed) = sets.as_ref()?;
-                    Some(last.unwrap_or_else(|| {
-                        join_problems(merged, claimed, &m, &candidates[k].folder)
-                    }))
-                })
-                .collect();
+        let reasons: Vec<Option<Vec<Diagnostic>>> = admission
+            .last_problems
+            .into_iter()
+            .enumerate()
+            .map(|(k, last)| {
+                let m = member(k).filter(|_| !admission.joined[k])?;
+                let (merged, claimed) = sets.as_ref()?;
+                Some(last.unwrap_or_else(|| join_problems(merged, claimed, &m)))
+            })
+            .collect();
         drop(sets);
         early.sort_by(|a, b| a.0.cmp(b.0));
         for (folder, reasons) in early {
@@ -338,12 +337,8 @@ pub(super) fn by_passes(base: &Registry, overlays: &[Overlay]) -> Registry {
             let Some(p) = slot.as_ref().filter(|_| !joined.contains(&k)) else {
                 continue;
             };
-            let m = Member {
-                id: &p.cap.id,
-                manifest: p.cap.manifest.root(),
-                third_party: true,
-            };
-            let why = join_problems(&merged, &claimed, &m, &p.overlay.folder);
+            let m = p.member();
+            let why = join_problems(&merged, &claimed, &m);
             if !why.is_empty() {
                 reasons[k] = why;
                 continue;
@@ -370,12 +365,9 @@ pub(super) fn by_passes(base: &Registry, overlays: &[Overlay]) -> Registry {
 }
 
 /// The checks that depend on the registry so far: id, claimed names, merged-set rules.
-fn join_problems(
-    merged: &MergedSet<'_>,
-    claimed: &Claimed<'_>,
-    m: &Member<'_>,
-    folder: &str,
-) -> Vec<Diagnostic> {
+/// `m` is a prepared overlay, whose id is its folder name.
+fn join_problems(merged: &MergedSet<'_>, claimed: &Claimed<'_>, m: &Member<'_>) -> Vec<Diagnostic> {
+    let folder = m.id;
     if merged.contains(folder) {
         let message = format!(
             "id \"{}\" collides with an already-registered capability",
