@@ -299,8 +299,9 @@ export declare function resolveRuntimeNameFromCandidates(candidates: Array<strin
 export declare function resolveScope(runtime: string, scope: string, host?: any, explicitDir?: string | undefined | null, registry?: Registry | undefined | null): any
 
 /**
- * The trigger surface of a runtime across scopes, with `shadowedBy` on every loser.
- * `input` is `{ stems, routerStems?, childToRouters? }`.
+ * The trigger surface of a runtime across scopes, with `shadowedBy` on every loser, over
+ * stems taken as they are (the compat module answers as the peer, whose resolver takes any
+ * string). `input` is `{ stems, routerStems?, childToRouters? }`.
  */
 export declare function resolveTriggerSurface(runtime: string, scopes: Array<string>, input: any, registry?: Registry | undefined | null): Array<any>
 

@@ -8,11 +8,13 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-/// Everything the resolver may know about the machine it plans for.
+/// Everything the resolver may know about the machine it plans for. A member it does not
+/// know is an error, never ignored.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Host {
-    /// The user's home directory (an absolute POSIX path; used verbatim, never normalised).
+    /// The user's home directory (an absolute POSIX path; used verbatim, never normalised;
+    /// a plan refuses one that is not absolute or holds NUL).
     pub home: String,
     /// The working directory: the project root for the `local` scope and the anchor of
     /// relative paths (`path.resolve`).

@@ -96,7 +96,7 @@ pub use surface::{
 };
 pub use trigger::{
     Registration, ShadowedBy, Trigger, TriggerInput, TriggerIter, TriggerParts, TriggerSurface,
-    Triggers, resolve_trigger_surface,
+    Triggers, resolve_trigger_surface, resolve_trigger_surface_lenient,
 };
 pub use validate::{
     Body, ParsedManifest, parse_manifest, validate_body, validate_capability, warning_records,

@@ -33,7 +33,7 @@ pub use placements::{Placement, PlacementIter, Placements};
 
 /// Install-profile allow-lists; `None` installs everything of that class.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ProfileSelection {
     /// Command stems to install (as commands and skills); `None` = all.
     #[serde(default)]
@@ -45,7 +45,7 @@ pub struct ProfileSelection {
 
 /// Everything one plan is computed from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PlanRequest {
     /// Runtime id (exact).
     pub runtime: String,
@@ -157,17 +157,43 @@ fn check_stem(stem: &str, field: impl FnOnce() -> String) -> Result<(), Error> {
     Ok(())
 }
 
-/// `host.cwd` must be absolute: every destination is resolved against it.
-fn check_cwd(host: &Host) -> Result<(), Error> {
-    if !path::is_absolute(&host.cwd) {
+/// The host facts a plan stands on: `host.cwd` (every destination is resolved against
+/// it) and `host.home` (the global config homes and `~` live under it) must be absolute
+/// paths without NUL (a C caller would read a path with one as cut short there). No
+/// environment value may hold NUL either (no real environment can: an override read from
+/// one becomes a path), nor `explicitDir`.
+fn check_host(host: &Host, explicit_dir: Option<&str>) -> Result<(), Error> {
+    for (field, value) in [("host.cwd", &host.cwd), ("host.home", &host.home)] {
+        if !path::is_absolute(value) || value.contains('\0') {
+            return Err(Error::new(
+                ErrorCode::InvalidHost,
+                format!(
+                    "{field} must be an absolute path without NUL, got {}",
+                    serde_json::to_string(value).unwrap_or_default()
+                ),
+            )
+            .with_field(field));
+        }
+    }
+    if let Some((name, value)) = host.env.iter().find(|(_, value)| value.contains('\0')) {
         return Err(Error::new(
             ErrorCode::InvalidHost,
             format!(
-                "host.cwd must be an absolute path, got {}",
-                serde_json::to_string(&host.cwd).unwrap_or_default()
+                "host.env.{name} must not contain NUL, got {}",
+                serde_json::to_string(value).unwrap_or_default()
             ),
         )
-        .with_field("host.cwd"));
+        .with_field(format!("host.env.{name}")));
+    }
+    if let Some(dir) = explicit_dir.filter(|dir| dir.contains('\0')) {
+        return Err(Error::new(
+            ErrorCode::InvalidArgument,
+            format!(
+                "explicitDir must not contain NUL, got {}",
+                serde_json::to_string(dir).unwrap_or_default()
+            ),
+        )
+        .with_field("explicitDir"));
     }
     Ok(())
 }
@@ -179,11 +205,22 @@ fn check_stems(
     router_stems: &[String],
     child_to_routers: &BTreeMap<String, Vec<String>>,
 ) -> Result<(), Error> {
-    let lists = [
-        ("commands", commands),
-        ("agents", agents),
-        ("routerStems", router_stems),
-    ];
+    check_stem_lists(
+        [
+            ("commands", commands),
+            ("agents", agents),
+            ("routerStems", router_stems),
+        ],
+        child_to_routers,
+    )
+}
+
+/// Every stem of `lists` (each named for the error, `commands[3]`) and of
+/// `child_to_routers` must be plain ([`check_stem`]).
+pub(crate) fn check_stem_lists<const N: usize>(
+    lists: [(&str, &[String]); N],
+    child_to_routers: &BTreeMap<String, Vec<String>>,
+) -> Result<(), Error> {
     for (name, list) in lists {
         for (index, stem) in list.iter().enumerate() {
             check_stem(stem, || format!("{name}[{index}]"))?;
@@ -295,13 +332,14 @@ fn shadow_detail(t: Trigger<'_>, by: ShadowedBy) -> ShadowDetail {
 ///
 /// # Errors
 /// [`ErrorCode::UnknownRuntime`], [`ErrorCode::NoConfigHome`] (vscode),
-/// [`ErrorCode::InvalidHost`] (relative `host.cwd`), [`ErrorCode::InvalidArgument`] (a stem
-/// that is empty, `.`/`..`, or contains `/`, `\` or NUL), [`ErrorCode::InvalidDescriptor`],
+/// [`ErrorCode::InvalidHost`] (a `host.cwd` or `host.home` that is not absolute or holds NUL),
+/// [`ErrorCode::InvalidArgument`] (a stem that is empty, `.`/`..`, or contains `/`, `\`, a
+/// control, bidi or invisible character; an `explicitDir` with NUL), [`ErrorCode::InvalidDescriptor`],
 /// [`ErrorCode::DestinationOutsideConfigHome`].
 pub fn resolve_install_plan(registry: &Registry, request: &PlanRequest) -> Result<Plan, Error> {
     let runtime = request.runtime.as_str();
     let descriptor = lookup_runtime(registry, runtime)?;
-    check_cwd(&request.host)?;
+    check_host(&request.host, request.explicit_dir.as_deref())?;
     check_stems(
         &request.commands,
         &request.agents,
@@ -435,6 +473,52 @@ mod tests {
         }
         let selected = select(&stems, allow.as_ref(), distinct);
         selected.len() == expected.len() && selected.iter().eq(expected.iter().copied())
+    }
+
+    /// A misspelt member of any input is an error naming it, never a default in its place
+    /// (`existing_paths` for `existingPaths` would silently probe nothing).
+    #[test]
+    fn inputs_refuse_unknown_members() {
+        let host = r#"{"home":"/h","cwd":"/w"}"#;
+        let cases = [
+            (
+                r#"{"home":"/h","cwd":"/w","existing_paths":["/h/.x"]}"#.to_owned(),
+                "existing_paths",
+            ),
+            (
+                format!(
+                    r#"{{"runtime":"claude","scope":"global","host":{host},"explicit_dir":"/x"}}"#
+                ),
+                "explicit_dir",
+            ),
+            (
+                format!(
+                    r#"{{"runtime":"claude","scope":"global","host":{host},"profile":{{"skill":[]}}}}"#
+                ),
+                "skill",
+            ),
+            (r#"{"stems":["a"],"routers":[]}"#.to_owned(), "routers"),
+            (r#"{"homes":{},"home":{}}"#.to_owned(), "home"),
+            (
+                r#"{"homes":{"/h/.claude":{"manifestText":""}}}"#.to_owned(),
+                "manifestText",
+            ),
+        ];
+        for (index, (text, member)) in cases.iter().enumerate() {
+            let message = match index {
+                0 => serde_json::from_str::<Host>(text).err(),
+                1 | 2 => serde_json::from_str::<PlanRequest>(text).err(),
+                3 => serde_json::from_str::<crate::TriggerInput>(text).err(),
+                _ => serde_json::from_str::<crate::SurfaceFacts>(text).err(),
+            }
+            .map(|e| e.to_string());
+            let expected = format!("unknown field `{member}`");
+            assert!(
+                message.as_deref().is_some_and(|m| m.starts_with(&expected)),
+                "{text}: {message:?}"
+            );
+        }
+        assert!(serde_json::from_str::<Host>(host).is_ok());
     }
 
     #[test]

@@ -25,7 +25,7 @@ use crate::layout::{compose_command_filename, is_namespaced_by_dir};
 use crate::path;
 use crate::registry::Registry;
 use crate::scope::{SCOPE_ORDER, resolve_scope, scope_probe_paths};
-use crate::trigger::{TriggerInput, Triggers, resolve_trigger_surface};
+use crate::trigger::{TriggerInput, Triggers, resolve_trigger_surface_lenient};
 use crate::vocab::{ArtifactKindName, Scope};
 
 /// Diagnostic code: a config home or its manifest is a symbolic link and was not followed.
@@ -35,7 +35,7 @@ pub const CODE_SURFACE_PROBE_MISSING: &str = "install_surface_probe_missing";
 
 /// What the edge found at one config home (`lstat` facts and the manifest text).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ConfigHomeFacts {
     /// `lstat(configHome).isSymbolicLink()` (false when nothing is there).
     #[serde(default)]
@@ -52,7 +52,7 @@ pub struct ConfigHomeFacts {
 /// The edge's facts for every config home it was asked about, keyed by the config home
 /// exactly as [`probe_requests`] spells it. A missing entry reads as an empty directory.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SurfaceFacts {
     /// Facts by config home.
     #[serde(default)]
@@ -446,7 +446,7 @@ fn resolve_one(
             stems: stems.into_iter().collect(),
             ..TriggerInput::default()
         };
-        resolve_trigger_surface(registry, runtime, &trigger_scopes, &input)?
+        resolve_trigger_surface_lenient(registry, runtime, &trigger_scopes, &input)?
     };
     Ok(InstalledRuntimeSurface {
         runtime: runtime.to_owned(),

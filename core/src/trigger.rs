@@ -23,7 +23,7 @@ pub use list::{Trigger, TriggerIter, Triggers};
 
 /// The source inventory the trigger surface is computed over.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TriggerInput {
     /// Command stems (file names under `commands/gsd/` without `.md`), in caller order.
     #[serde(default)]
@@ -261,9 +261,12 @@ fn precedence_index(precedence: &[TriggerKind], kind: TriggerKind) -> usize {
 
 /// Resolves the trigger surface of `runtime` at `scopes` (order and duplicates of `scopes`
 /// do not matter: candidates follow [`SCOPE_ORDER`], then layout entries, then stems).
+/// Every stem must be a plain file stem, as a plan's must: a stem becomes a destination.
 ///
 /// # Errors
-/// [`crate::ErrorCode::UnknownRuntime`].
+/// [`crate::ErrorCode::UnknownRuntime`]; [`crate::ErrorCode::InvalidArgument`] naming the
+/// first stem that is not plain (`stems[2]`, `routerStems[0]`, `childToRouters`,
+/// `childToRouters.<child>`).
 pub fn resolve_trigger_surface(
     registry: &Registry,
     runtime: &str,
@@ -271,13 +274,48 @@ pub fn resolve_trigger_surface(
     input: &TriggerInput,
 ) -> Result<Triggers, Error> {
     let descriptor = lookup_runtime(registry, runtime)?;
-    Ok(surface_of(
+    crate::plan::check_stem_lists(
+        [
+            ("stems", &input.stems),
+            ("routerStems", &input.router_stems),
+        ],
+        &input.child_to_routers,
+    )?;
+    Ok(surface_over(descriptor, scopes, input))
+}
+
+/// [`resolve_trigger_surface`] over stems taken as they are, as the peer's resolver takes
+/// any string: for a layer that must answer as the peer does, and for stems read back
+/// from an install on disk (which are reported, never written to).
+///
+/// # Errors
+/// [`crate::ErrorCode::UnknownRuntime`].
+pub fn resolve_trigger_surface_lenient(
+    registry: &Registry,
+    runtime: &str,
+    scopes: &[Scope],
+    input: &TriggerInput,
+) -> Result<Triggers, Error> {
+    Ok(surface_over(
+        lookup_runtime(registry, runtime)?,
+        scopes,
+        input,
+    ))
+}
+
+/// The trigger surface of a known runtime over `input`'s stems as given.
+fn surface_over(
+    descriptor: &RuntimeDescriptor,
+    scopes: &[Scope],
+    input: &TriggerInput,
+) -> Triggers {
+    surface_of(
         descriptor,
         scopes,
         &Stems::All(&input.stems),
         (&input.router_stems, &input.child_to_routers),
         false,
-    ))
+    )
 }
 
 /// [`resolve_trigger_surface`] of a known runtime over borrowed inputs (the plan passes its

@@ -6,8 +6,9 @@ mod util;
 use std::collections::{BTreeMap, BTreeSet};
 
 use gsd_core::{
-    ErrorCode, Host, Registry, Scope, TriggerInput, format_gsd_slash, install_intent, parse_scope,
-    resolve_config_home, resolve_layout, resolve_scope, resolve_trigger_surface, scope_probe_paths,
+    ErrorCode, Host, PlanRequest, Registry, Scope, TriggerInput, Triggers, format_gsd_slash,
+    install_intent, parse_scope, resolve_config_home, resolve_install_plan, resolve_layout,
+    resolve_scope, resolve_trigger_surface, resolve_trigger_surface_lenient, scope_probe_paths,
 };
 use serde_json::{Value, json};
 
@@ -487,6 +488,7 @@ fn trigger_surfaces_equal_the_peer() {
     }
     let answers = ask("trigger", &cases);
     let mut compared = 0usize;
+    let mut refused = 0usize;
     for (case, answer) in cases.iter().zip(&answers) {
         let scopes: Vec<Scope> = case["scopes"]
             .as_array()
@@ -498,12 +500,9 @@ fn trigger_surfaces_equal_the_peer() {
             "stems": case["stems"], "routerStems": case["routerStems"], "childToRouters": case["childToRouters"],
         }))
         .expect("input");
-        let ours = resolve_trigger_surface(
-            registry(),
-            case["runtime"].as_str().unwrap_or_default(),
-            &scopes,
-            &input,
-        );
+        let runtime = case["runtime"].as_str().unwrap_or_default();
+        let ours = resolve_trigger_surface_lenient(registry(), runtime, &scopes, &input);
+        refused += usize::from(checked_refuses(runtime, &scopes, &input, &ours));
         match (&answer["ok"], ours) {
             (Value::Array(peer), Ok(ours)) => {
                 compared += peer.len();
@@ -527,9 +526,104 @@ fn trigger_surfaces_equal_the_peer() {
         }
     }
     println!(
-        "trigger-surface cases compared: {} ({compared} candidates)",
+        "trigger-surface cases compared: {} ({compared} candidates, {refused} refused by the checked resolver)",
         cases.len()
     );
+    assert!(refused > 0, "no case had a stem a plan refuses");
+}
+
+/// Whether the checked resolver refuses `input` where the lenient one (the peer's rule)
+/// answered `lenient`. Either way it agrees: it answers the same, or it refuses a stem
+/// that a plan refuses too.
+fn checked_refuses(
+    runtime: &str,
+    scopes: &[Scope],
+    input: &TriggerInput,
+    lenient: &Result<Triggers, gsd_core::Error>,
+) -> bool {
+    match (
+        resolve_trigger_surface(registry(), runtime, scopes, input),
+        lenient,
+    ) {
+        (Ok(checked), Ok(lenient)) => {
+            assert_eq!(&checked, lenient, "{runtime}");
+            false
+        }
+        (Err(err), Ok(_)) => {
+            assert_eq!(err.code(), ErrorCode::InvalidArgument, "{err:?}");
+            let stem = named_stem(input, err.field().unwrap_or_default());
+            assert!(
+                !plan_takes(&stem),
+                "a plan takes {stem:?}, the checked trigger resolver refused it"
+            );
+            true
+        }
+        (checked, Err(lenient)) => {
+            assert_eq!(
+                checked.err().map(|e| e.code()),
+                Some(lenient.code()),
+                "{runtime}"
+            );
+            false
+        }
+    }
+}
+
+/// Whether a claude plan takes `stem` as a command stem (or refuses it as
+/// `INVALID_ARGUMENT`: the one rule every stem is checked by).
+fn plan_takes(stem: &str) -> bool {
+    let request = PlanRequest {
+        runtime: "claude".into(),
+        scope: Scope::Global,
+        host: Host::new("/home/u", "/work/p"),
+        explicit_dir: None,
+        commands: vec![stem.to_owned()],
+        agents: Vec::new(),
+        router_stems: Vec::new(),
+        child_to_routers: BTreeMap::new(),
+        profile: None,
+    };
+    match resolve_install_plan(registry(), &request) {
+        Ok(_) => true,
+        Err(err) if err.code() == ErrorCode::InvalidArgument => false,
+        Err(err) => panic!("a plan of one stem failed otherwise: {err:?}"),
+    }
+}
+
+/// The stem of `input` that a checked resolver's error names (`stems[2]`, `routerStems[0]`,
+/// `childToRouters` for a child: the first child that is not plain, `childToRouters.<child>`
+/// for an owner: its first owner that is not plain).
+fn named_stem(input: &TriggerInput, field: &str) -> String {
+    let indexed = |name: &str, list: &[String]| {
+        let index = field
+            .strip_prefix(name)?
+            .strip_prefix('[')?
+            .strip_suffix(']')?;
+        list.get(index.parse::<usize>().ok()?).cloned()
+    };
+    indexed("stems", &input.stems)
+        .or_else(|| indexed("routerStems", &input.router_stems))
+        .or_else(|| {
+            let child = field.strip_prefix("childToRouters.")?;
+            input
+                .child_to_routers
+                .get(child)?
+                .iter()
+                .find(|s| !plan_takes(s))
+                .cloned()
+        })
+        .or_else(|| {
+            (field == "childToRouters")
+                .then(|| {
+                    input
+                        .child_to_routers
+                        .keys()
+                        .find(|s| !plan_takes(s))
+                        .cloned()
+                })
+                .flatten()
+        })
+        .unwrap_or_else(|| panic!("the error names no stem of the input: {field}"))
 }
 
 #[test]

@@ -31,8 +31,8 @@ test('plans equal the peer part by part: 18 runtimes × 2 scopes × 3 hosts, ful
   let plans = 0;
   for (const runtime of RUNTIMES.filter((r) => r !== 'vscode')) {
     for (const scope of ['global', 'local']) {
-      for (const host of HOSTS) {
-        const label = `${runtime} ${scope} ${host.label}`;
+      for (const { label: hostLabel, ...host } of HOSTS) {
+        const label = `${runtime} ${scope} ${hostLabel}`;
         const plan = gsd.resolveInstallPlan(runtime, scope, host, inventory);
         const { provenance, ...resolved } = plan.scope;
         assert.deepStrictEqual(resolved, { ...peerScopeOf(runtime, scope, host) }, `${label}: scope`);
@@ -68,7 +68,7 @@ test('plans equal the peer part by part: 18 runtimes × 2 scopes × 3 hosts, ful
 });
 
 test('a plan is a deep-frozen plain value, identical for identical input', () => {
-  const host = HOSTS[0];
+  const { label: _label, ...host } = HOSTS[0];
   const a = gsd.resolveInstallPlan('codex', 'global', host, inventory);
   const b = gsd.resolveInstallPlan('codex', 'global', host, inventory);
   assert.deepStrictEqual(a, b);
@@ -94,7 +94,7 @@ test('errors carry code and field', () => {
     [() => gsd.resolveInstallPlan('claude', 'GLOBAL'), 'INVALID_SCOPE', 'scope'],
     [() => gsd.resolveInstallPlan('vscode', 'global'), 'NO_CONFIG_HOME', 'runtime.configHome.kind'],
     [() => gsd.resolveInstallPlan('claude', 'global', { home: '/h', cwd: '/w' }, { commands: ['../evil'] }), 'INVALID_ARGUMENT', null],
-    [() => gsd.resolveInstallPlan('claude', 'global', { home: '/h', cwd: '/w' }, { bogus: 1 }), 'INVALID_ARGUMENT', 'options'],
+    [() => gsd.resolveInstallPlan('claude', 'global', { home: '/h', cwd: '/w' }, { bogus: 1 }), 'INVALID_ARGUMENT', 'bogus'],
     [() => gsd.resolveInstallPlan('claude', 'global', { cwd: '/w' }), 'INVALID_ARGUMENT', 'host'],
     [() => gsd.resolveInstallPlan('claude', 'global', 'home'), 'INVALID_ARGUMENT', 'host'],
     [() => gsd.resolveInstallPlan(7, 'global'), 'INVALID_ARGUMENT', 'runtime'],

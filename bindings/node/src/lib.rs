@@ -271,8 +271,9 @@ pub fn resolve_layout(
     convert::to_value(env, &layout)
 }
 
-/// The trigger surface of a runtime across scopes, with `shadowedBy` on every loser.
-/// `input` is `{ stems, routerStems?, childToRouters? }`.
+/// The trigger surface of a runtime across scopes, with `shadowedBy` on every loser, over
+/// stems taken as they are (the compat module answers as the peer, whose resolver takes any
+/// string). `input` is `{ stems, routerStems?, childToRouters? }`.
 #[napi(catch_unwind, ts_return_type = "Array<any>")]
 pub fn resolve_trigger_surface(
     env: Env,
@@ -288,7 +289,7 @@ pub fn resolve_trigger_surface(
     let input: gsd_core::TriggerInput = convert::from_value(env, "input", input)?;
     let triggers = core(
         env,
-        gsd_core::resolve_trigger_surface(registry, &runtime, &scopes, &input),
+        gsd_core::resolve_trigger_surface_lenient(registry, &runtime, &scopes, &input),
     )?;
     convert::to_value(env, &triggers)
 }

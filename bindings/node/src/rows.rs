@@ -686,17 +686,30 @@ mod tests {
         let plan =
             |home: &str| plan_of("claude", gsd_core::Scope::Global, home).expect("claude plans");
         assert!(super::placement_fields(&plan("/home/u").placements).is_some());
-        for home in ["/home/a\0b", "/home/a\u{1}b"] {
-            let plan = plan(home);
-            assert!(
-                plan.placements
-                    .get(0)
-                    .expect("placement")
-                    .destination
-                    .starts_with(home)
-            );
-            assert_eq!(super::placement_fields(&plan.placements), None, "{home:?}");
-        }
+        // A plan refuses a home holding NUL; U+0001 is a legal path byte and reaches the rows.
+        assert_eq!(
+            plan_of("claude", gsd_core::Scope::Global, "/home/a\0b")
+                .err()
+                .map(|e| e.code()),
+            Some(gsd_core::ErrorCode::InvalidHost)
+        );
+        let home = "/home/a\u{1}b";
+        let plan = plan(home);
+        assert!(
+            plan.placements
+                .get(0)
+                .expect("placement")
+                .destination
+                .starts_with(home)
+        );
+        assert_eq!(super::placement_fields(&plan.placements), None, "{home:?}");
+        // Placements built by hand may still hold NUL: the rows refuse them too.
+        let mut held = gsd_core::Placements::default();
+        held.push(gsd_core::Placement {
+            destination: "/home/a\0b/x.md",
+            ..plan.placements.get(0).expect("placement")
+        });
+        assert_eq!(super::placement_fields(&held), None);
         assert_eq!(
             super::placement_fields(&gsd_core::Placements::default()).as_deref(),
             Some("\0")

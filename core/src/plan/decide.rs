@@ -28,7 +28,7 @@ use crate::vocab::{ArtifactKindName, Scope};
 
 use super::placement::{agent_file_extension, placements_checked, placements_plain, plain_count};
 use super::{
-    Inputs, InstallManifestRecord, Placements, Plan, ProfileSelection, UninstallItem, check_cwd,
+    Inputs, InstallManifestRecord, Placements, Plan, ProfileSelection, UninstallItem, check_host,
     check_stems, select, shadow_diagnostics, trigger_routers,
 };
 
@@ -171,7 +171,7 @@ pub fn decide_install_plan<'a>(
     profile: Option<&'a ProfileSelection>,
 ) -> Result<PlanDecision<'a>, Error> {
     let descriptor = lookup_runtime(registry, runtime)?;
-    check_cwd(host)?;
+    check_host(host, explicit_dir)?;
     decide(
         descriptor,
         runtime,
