@@ -78,6 +78,9 @@ Object.defineProperties(native.Registry.prototype, {
 /** The shared result of a list call that found nothing. */
 const EMPTY = Object.freeze([]);
 
+/** The largest `sampleLimit` the addon takes (32 bits); a larger one means the same: every sample. */
+const MAX_SAMPLE_LIMIT = 0xffffffff;
+
 /**
  * A parsed list, deep-frozen; the shared {@link EMPTY} when it has no item.
  * @param {any[]} items
@@ -197,13 +200,30 @@ function hostArg(host) {
   return { ...rest, existingPaths: [...existingPaths] };
 }
 
-/** @param {unknown} options */
-function optionsArg(options) {
+/**
+ * @param {unknown} options
+ * @param {string} [field] the argument's name in an error
+ */
+function optionsArg(options, field = 'options') {
   if (options === undefined || options === null) return {};
   if (typeof options !== 'object' || Array.isArray(options)) {
-    throw invalidArgument('options', `options must be an object, got ${render(options)}`);
+    throw invalidArgument(field, `${field} must be an object, got ${render(options)}`);
   }
   return /** @type {Record<string, any>} */ (options);
+}
+
+/**
+ * `value` as it is, once it is known to be data JSON can spell (no cycle, no BigInt):
+ * anything else could not cross, and the addon's own message would name no field. For the
+ * calls that take data as objects; the plan calls send JSON text (`jsonArg`) instead.
+ * @template T
+ * @param {T} value
+ * @param {string} field
+ * @returns {T}
+ */
+function dataArg(value, field) {
+  if (value !== undefined && value !== null) jsonArg(value, field);
+  return value;
 }
 
 /** @param {unknown} value */
@@ -224,7 +244,7 @@ function resolveScope(runtime, scope, host, options) {
     native.resolveScope(
       requireString(runtime, 'runtime'),
       requireString(scope, 'scope'),
-      hostArg(host),
+      dataArg(hostArg(host), 'host'),
       optionalString(explicitDir, 'explicitDir'),
       registryOrDefault(registry),
     ),
@@ -239,7 +259,7 @@ function resolveScope(runtime, scope, host, options) {
  */
 function resolveConfigHome(runtime, host, options) {
   const { registry } = optionsArg(options);
-  return deepFreeze(native.resolveConfigHome(requireString(runtime, 'runtime'), hostArg(host), registryOrDefault(registry)));
+  return deepFreeze(native.resolveConfigHome(requireString(runtime, 'runtime'), dataArg(hostArg(host), 'host'), registryOrDefault(registry)));
 }
 
 /**
@@ -257,7 +277,7 @@ function resolveLayout(runtime, configDir, scope, host, options) {
       requireString(runtime, 'runtime'),
       requireString(configDir, 'configDir'),
       requireString(scope, 'scope'),
-      hostArg(host),
+      dataArg(hostArg(host), 'host'),
       registryOrDefault(registry),
     ),
   );
@@ -279,7 +299,7 @@ function resolveTriggerSurface(runtime, scopes, input, options) {
       native.resolveTriggerSurfaceJson(
         requireString(runtime, 'runtime'),
         scopes,
-        /** @type {string} */ (jsonArg(optionsArg(input), 'input')),
+        /** @type {string} */ (jsonArg(optionsArg(input, 'input'), 'input')),
         registryOrDefault(registry),
       ),
     ),
@@ -1132,7 +1152,7 @@ function formatGsdSlash(commandName, runtime) {
 /** @param {unknown} manifest */
 function manifestText(manifest) {
   if (typeof manifest === 'string') return manifest;
-  if (manifest !== null && typeof manifest === 'object') return JSON.stringify(manifest);
+  if (manifest !== null && typeof manifest === 'object') return /** @type {string} */ (jsonArg(manifest, 'manifest'));
   throw invalidArgument('manifest', `manifest must be JSON text or an object, got ${render(manifest)}`);
 }
 
@@ -1186,7 +1206,12 @@ function warningRecords(manifest) {
 function resolveInstalledSurfaces(runtime, host, options) {
   const { facts, registry } = optionsArg(options);
   return deepFreeze(
-    native.resolveInstalledSurfaces(optionalString(runtime, 'runtime'), hostArg(host), facts ?? undefined, registryOrDefault(registry)),
+    native.resolveInstalledSurfaces(
+      optionalString(runtime, 'runtime'),
+      dataArg(hostArg(host), 'host'),
+      dataArg(facts ?? undefined, 'facts'),
+      registryOrDefault(registry),
+    ),
   );
 }
 
@@ -1203,7 +1228,14 @@ function buildShadowReport(runtime, host, options) {
     throw invalidArgument('sampleLimit', `sampleLimit must be a non-negative integer, got ${render(sampleLimit)}`);
   }
   return deepFreeze(
-    native.buildShadowReport(requireString(runtime, 'runtime'), hostArg(host), facts ?? undefined, sampleLimit, registryOrDefault(registry)),
+    native.buildShadowReport(
+      requireString(runtime, 'runtime'),
+      dataArg(hostArg(host), 'host'),
+      dataArg(facts ?? undefined, 'facts'),
+      // A limit past any sample count means every sample; the addon takes 32 bits.
+      sampleLimit === undefined ? undefined : Math.min(sampleLimit, MAX_SAMPLE_LIMIT),
+      registryOrDefault(registry),
+    ),
   );
 }
 
@@ -1216,7 +1248,7 @@ function buildShadowReport(runtime, host, options) {
 function buildRegistry(overlays, options) {
   const { registry } = optionsArg(options);
   if (!Array.isArray(overlays)) throw invalidArgument('overlays', `overlays must be an array, got ${render(overlays)}`);
-  return registryOrDefault(registry).withOverlays(overlays);
+  return registryOrDefault(registry).withOverlays(dataArg(overlays, 'overlays'));
 }
 
 /**
@@ -1230,7 +1262,7 @@ function resolveProfile(modes, sources, options) {
   const { registry } = optionsArg(options);
   if (!Array.isArray(modes)) throw invalidArgument('modes', `modes must be an array, got ${render(modes)}`);
   modes.forEach((m, i) => requireString(m, `modes[${i}]`));
-  return deepFreeze(native.resolveProfile(modes, optionsArg(sources), registryOrDefault(registry)));
+  return deepFreeze(native.resolveProfile(modes, dataArg(optionsArg(sources, 'sources'), 'sources'), registryOrDefault(registry)));
 }
 
 /**

@@ -50,3 +50,57 @@ test('a registry argument that is not a Registry fails with INVALID_ARGUMENT on 
   assert.equal(err.code, 'INVALID_ARGUMENT');
   assert.equal(err.field, 'registry');
 });
+
+test('data that cannot cross, misspelt members and unsafe values fail on their field', () => {
+  const host = { home: '/h', cwd: '/w' };
+  const cyclic = { ...host };
+  cyclic.self = cyclic;
+  const facts = { homes: {} };
+  facts.homes.loop = facts;
+  const cases = [
+    [() => gsd.resolveScope('claude', 'global', cyclic), 'INVALID_ARGUMENT', 'host'],
+    [() => gsd.resolveConfigHome('claude', { ...host, env: { X: 1n } }), 'INVALID_ARGUMENT', 'host'],
+    [() => gsd.resolveConfigHome('claude', { ...host, env: { CLAUDE_CONFIG_DIR: 5 } }), 'INVALID_ARGUMENT', 'host.env.CLAUDE_CONFIG_DIR'],
+    [() => gsd.resolveLayout('claude', '/h/.claude', 'global', { ...host, existingPaths: [1] }), 'INVALID_ARGUMENT', 'host.existingPaths[0]'],
+    [() => gsd.resolveInstalledSurfaces('claude', host, { facts }), 'INVALID_ARGUMENT', 'facts'],
+    [() => gsd.buildShadowReport('claude', host, { facts: { homes: { '/h/.claude': { manifestText: '' } } } }), 'INVALID_ARGUMENT', 'facts.homes./h/.claude.manifestText'],
+    [() => gsd.buildRegistry([{ folder: 'a', manifest: 1n }]), 'INVALID_ARGUMENT', 'overlays'],
+    [() => gsd.resolveProfile(['core'], { commands: [{ stem: 'a', body: 1n }] }), 'INVALID_ARGUMENT', 'sources'],
+    [() => gsd.validateCapability({ id: 1n }, 'x'), 'INVALID_ARGUMENT', 'manifest'],
+    [() => gsd.resolveInstallPlan('claude', 'global', { ...host, enviroment: {} }), 'INVALID_ARGUMENT', 'host.enviroment'],
+    [() => gsd.resolveInstallPlan('claude', 'global', { home: '', cwd: '/w' }), 'INVALID_HOST', 'host.home'],
+    [() => gsd.resolveInstallPlan('claude', 'local', { home: 'h', cwd: '/w' }), 'INVALID_HOST', 'host.home'],
+    [() => gsd.resolveInstallPlan('claude', 'global', { ...host, env: { CLAUDE_CONFIG_DIR: '/c\u0000x' } }), 'INVALID_HOST', 'host.env.CLAUDE_CONFIG_DIR'],
+    [() => gsd.resolveInstallPlan('claude', 'global', host, { explicitDir: '/c\u0000x' }), 'INVALID_ARGUMENT', 'explicitDir'],
+    [() => gsd.resolveTriggerSurface('claude', ['global'], { stems: ['ok', '../../etc/x'] }), 'INVALID_ARGUMENT', 'stems[1]'],
+    [() => gsd.resolveTriggerSurface('claude', ['global'], { stems: ['a'], childToRouters: { a: ['ns/x'] } }), 'INVALID_ARGUMENT', 'childToRouters.a'],
+    [() => gsd.resolveTriggerSurface('claude', ['global', 'Local'], { stems: ['a'] }), 'INVALID_SCOPE', 'scopes[1]'],
+    [() => gsd.resolveTriggerSurface('claude', ['global'], 5), 'INVALID_ARGUMENT', 'input'],
+  ];
+  for (const [call, code, field] of cases) {
+    const err = thrown(call);
+    assert.equal(err.code, code, err.message);
+    assert.equal(err.field, field, err.message);
+    // A scope error keeps the peer's wording; every other message names its field.
+    if (code !== 'INVALID_SCOPE') assert.ok(err.message.includes(field), err.message);
+  }
+});
+
+test('a sample limit past 32 bits means every sample, as any limit past the count does', () => {
+  const host = { home: '/h', cwd: '/w' };
+  const installed = (scope, files) => ({ manifest: JSON.stringify({ manifestVersion: 2, runtime: 'claude', scope, files }) });
+  const stems = ['help', 'plan-phase', 'verify'];
+  const facts = {
+    homes: {
+      '/h/.claude': installed('global', Object.fromEntries(stems.map((s) => [`skills/gsd-${s}/SKILL.md`, '0']))),
+      '/w/.claude': installed('local', Object.fromEntries(stems.map((s) => [`commands/gsd-${s}.md`, '0']))),
+    },
+  };
+  const all = gsd.buildShadowReport('claude', host, { facts, sampleLimit: 1000 });
+  const one = gsd.buildShadowReport('claude', host, { facts, sampleLimit: 1 });
+  assert.equal(all.report.shadowed, true);
+  assert.notDeepStrictEqual(all.lines, one.lines, 'the limit shows in the lines');
+  for (const sampleLimit of [2 ** 32, 2 ** 32 + 1, Number.MAX_SAFE_INTEGER]) {
+    assert.deepStrictEqual(gsd.buildShadowReport('claude', host, { facts, sampleLimit }), all, String(sampleLimit));
+  }
+});

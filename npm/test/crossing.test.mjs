@@ -100,8 +100,9 @@ test('a plan over an inventory round-trips through JSON; structuredClone refuses
 test('plan inputs that JSON cannot carry, or of the wrong shape, fail on their field', () => {
   const cases = [
     [{ commands: [1n] }, 'options', /^options is invalid: /],
-    [{ commands: 'plan-phase' }, 'options', /^options is invalid: invalid type: string "plan-phase", expected a sequence$/],
-    [{ bogus: 1 }, 'options', /^options is invalid: unknown field `bogus`/],
+    [{ commands: 'plan-phase' }, 'commands', /^commands is invalid: invalid type: string "plan-phase", expected a sequence$/],
+    [{ commands: ['help', 7] }, 'commands[1]', /^commands\[1\] is invalid: invalid type: integer `7`, expected a string$/],
+    [{ bogus: 1 }, 'bogus', /^bogus is invalid: unknown field `bogus`/],
   ];
   for (const [opts, field, message] of cases) {
     const err = thrown(() => gsd.resolveInstallPlan('claude', 'global', host, opts));
@@ -193,7 +194,7 @@ test('resolveTriggerSurface crosses as text: the peer surface across scopes, dee
   assert.ok(Object.isFrozen(ours) && Object.isFrozen(ours[0]));
   const bad = thrown(() => gsd.resolveTriggerSurface('claude', ['global'], { stems: 'x' }));
   assert.equal(bad.code, 'INVALID_ARGUMENT');
-  assert.equal(bad.field, 'input');
+  assert.equal(bad.field, 'stems');
   assert.doesNotMatch(bad.message, / at line \d+ column \d+/);
   assert.equal(thrown(() => gsd.resolveTriggerSurface('nope', ['global'], { stems: 'x' })).code, 'UNKNOWN_RUNTIME');
 });

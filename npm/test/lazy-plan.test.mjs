@@ -260,14 +260,14 @@ test('inventory(): a frozen copy, checked once; errors name their field', () => 
   const cases = [
     [() => gsd.inventory({ commands: ['ok', '../evil'] }), 'INVALID_ARGUMENT', 'commands[1]'],
     [() => gsd.inventory({ childToRouters: { 'a/b': ['ns-x'] } }), 'INVALID_ARGUMENT', 'childToRouters'],
-    [() => gsd.inventory({ stems: [] }), 'INVALID_ARGUMENT', 'inventory'],
-    [() => gsd.inventory({ commands: 'help' }), 'INVALID_ARGUMENT', 'inventory'],
+    [() => gsd.inventory({ stems: [] }), 'INVALID_ARGUMENT', 'stems'],
+    [() => gsd.inventory({ commands: 'help' }), 'INVALID_ARGUMENT', 'commands'],
     [() => gsd.inventory({ commands: [1n] }), 'INVALID_ARGUMENT', 'inventory'],
     [() => gsd.inventory([]), 'INVALID_ARGUMENT', 'inventory'],
     [() => gsd.inventory('help'), 'INVALID_ARGUMENT', 'inventory'],
     [() => lazy('claude', 'global', { commands: ['help'] }), 'INVALID_ARGUMENT', 'commands'],
     [() => lazy('claude', 'global', { childToRouters: {} }), 'INVALID_ARGUMENT', 'childToRouters'],
-    [() => lazy('claude', 'global', { bogus: 1 }), 'INVALID_ARGUMENT', 'options'],
+    [() => lazy('claude', 'global', { bogus: 1 }), 'INVALID_ARGUMENT', 'bogus'],
     [() => gsd.resolveInstallPlan('claude', 'global', host, { inventory: { ...raw } }), 'INVALID_ARGUMENT', 'inventory'],
     [() => gsd.resolveInstallPlan('claude', 'global', host, { inventory: 'x' }), 'INVALID_ARGUMENT', 'inventory'],
     [() => lazy('nope', 'global'), 'UNKNOWN_RUNTIME', 'runtime'],
@@ -458,10 +458,10 @@ test('errors raise at call time through the lengths-only call too, with the same
   // cross as JSON (planHead).
   const cases = [
     [() => gsd.resolveInstallPlan('claude', 'global', { home: '/h', cwd: 'rel' }, { inventory }), 'INVALID_HOST', 'host.cwd', 'planHeadAt'],
-    [() => gsd.resolveInstallPlan('claude', 'local', { home: '/h', cwd: '/w', env: 'x' }, { inventory }), 'INVALID_ARGUMENT', 'host', 'planHead'],
+    [() => gsd.resolveInstallPlan('claude', 'local', { home: '/h', cwd: '/w', env: 'x' }, { inventory }), 'INVALID_ARGUMENT', 'host.env', 'planHead'],
     [() => gsd.resolveInstallPlan('claude', 'global', { cwd: '/w' }, { inventory }), 'INVALID_ARGUMENT', 'host', 'planHead'],
-    [() => lazy('claude', 'global', { bogus: 1 }), 'INVALID_ARGUMENT', 'options', 'planHead'],
-    [() => lazy('claude', 'global', { profile: { skills: 'x' } }), 'INVALID_ARGUMENT', 'options', 'planHead'],
+    [() => lazy('claude', 'global', { bogus: 1 }), 'INVALID_ARGUMENT', 'bogus', 'planHead'],
+    [() => lazy('claude', 'global', { profile: { skills: 'x' } }), 'INVALID_ARGUMENT', 'profile.skills', 'planHead'],
   ];
   for (const [call, code, field, path] of cases) {
     let err;

@@ -36,7 +36,7 @@ test('buildRegistry: argument errors carry code and field', () => {
   assert.equal(thrown(() => gsd.buildRegistry('x')).field, 'overlays');
   const err = thrown(() => gsd.buildRegistry([{ folder: 'a' }]));
   assert.equal(err.code, 'INVALID_ARGUMENT');
-  assert.equal(err.field, 'overlays');
+  assert.equal(err.field, 'overlays[0]');
 });
 
 test('installed surfaces: facts as data equal reading the same files from disk, and the peer', (t) => {

@@ -41,27 +41,53 @@ pub fn core<T>(env: Env, result: Result<T, CoreError>) -> JsResult<T> {
     result.map_err(|e| to_js(env, &e))
 }
 
-/// Deserializes a JS argument, naming the argument when its shape is wrong.
+/// Deserializes a JS argument, naming the field at fault ([`field_at`]).
 pub fn from_value<T: for<'de> Deserialize<'de>>(
     env: Env,
     field: &str,
     value: Value,
 ) -> JsResult<T> {
-    serde_json::from_value(value)
-        .map_err(|e| invalid_argument(env, field, &format!("{field} is invalid: {e}")))
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let at = field_at(field, e.path());
+        invalid_argument(env, &at, &format!("{at} is invalid: {}", e.inner()))
+    })
 }
 
 /// Deserializes a JS argument given as JSON text (`JSON.stringify` on the JS side: one
-/// string crosses instead of every property), naming the argument when its shape is wrong.
+/// string crosses instead of every property), naming the field at fault ([`field_at`]).
 /// The message is the one [`from_value`] gives: serde's position suffix is left out, since
 /// the caller never wrote that text.
 pub fn from_json<T: for<'de> Deserialize<'de>>(env: Env, field: &str, text: &str) -> JsResult<T> {
-    serde_json::from_str(text).map_err(|e| {
-        let full = e.to_string();
-        let suffix = format!(" at line {} column {}", e.line(), e.column());
+    let mut reader = serde_json::Deserializer::from_str(text);
+    serde_path_to_error::deserialize(&mut reader).map_err(|e| {
+        let at = field_at(field, e.path());
+        let inner = e.inner();
+        let full = inner.to_string();
+        let suffix = format!(" at line {} column {}", inner.line(), inner.column());
         let message = full.strip_suffix(&suffix).unwrap_or(&full);
-        invalid_argument(env, field, &format!("{field} is invalid: {message}"))
+        invalid_argument(env, &at, &format!("{at} is invalid: {message}"))
     })
+}
+
+/// The arguments whose members the API names on their own (`commands[2]`, as the core's
+/// own errors name them), not under the argument's name.
+const BAGS: [&str; 3] = ["options", "input", "inventory"];
+
+/// The field a shape error of argument `argument` names: the argument itself when the
+/// error is at its top, else the path to the value at fault inside it, under the
+/// argument's name (`host.env.HOME`, `overlays[2].manifest`) or, for an options bag, alone
+/// (`commands[1]`).
+fn field_at(argument: &str, path: &serde_path_to_error::Path) -> String {
+    let inner = path.to_string();
+    if inner == "." {
+        argument.to_owned()
+    } else if BAGS.contains(&argument) {
+        inner
+    } else if inner.starts_with('[') {
+        format!("{argument}{inner}")
+    } else {
+        format!("{argument}.{inner}")
+    }
 }
 
 /// A list result as JSON text, or `None` when it is empty (the common case of a valid
@@ -204,10 +230,21 @@ pub struct DecisionOptions {
     pub profile: Option<ProfileSelection>,
 }
 
-/// Parses a list of scope ids (each exactly `global` or `local`).
+/// Parses a list of scope ids (each exactly `global` or `local`); an error names the
+/// entry (`scopes[1]`).
 pub fn scopes(env: Env, ids: &[String]) -> JsResult<Vec<gsd_core::Scope>> {
     ids.iter()
-        .map(|id| core(env, gsd_core::parse_scope(id)))
+        .enumerate()
+        .map(|(index, id)| {
+            gsd_core::parse_scope(id).map_err(|e| {
+                fail(
+                    env,
+                    e.code(),
+                    e.message(),
+                    Some(&format!("scopes[{index}]")),
+                )
+            })
+        })
         .collect()
 }
 
