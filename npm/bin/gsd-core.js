@@ -11,13 +11,21 @@ const EXIT_OK = 0;
 const EXIT_FAILURE = 1;
 const EXIT_USAGE = 2;
 
-const color = !('NO_COLOR' in process.env) && Boolean(process.stdout.isTTY);
-const paint = (code) => (text) => (color ? `\u001b[${code}m${text}\u001b[0m` : String(text));
-const bold = paint('1');
-const dim = paint('2');
-const red = paint('31');
-const yellow = paint('33');
-const green = paint('32');
+/**
+ * The painters of one output stream. Colour is decided per stream: stdout may be a terminal
+ * while stderr goes to a file (or the reverse), and escape codes must never reach a file.
+ * @param {NodeJS.WriteStream} stream
+ */
+function paletteFor(stream) {
+  const color = !('NO_COLOR' in process.env) && Boolean(stream.isTTY);
+  const paint = (code) => (text) => (color ? `\u001b[${code}m${text}\u001b[0m` : String(text));
+  return { bold: paint('1'), dim: paint('2'), red: paint('31'), yellow: paint('33'), green: paint('32') };
+}
+const { bold, dim, red, yellow, green } = paletteFor(process.stdout);
+const stderrRed = paletteFor(process.stderr).red;
+
+/** Profile names the core knows, most restrictive first. */
+const KNOWN_PROFILES = api.vocabulary.profileRank;
 
 /** Peer flag spellings that are not a runtime id. */
 const RUNTIME_ALIASES = Object.freeze({ 'devin-desktop': 'windsurf' });
@@ -27,7 +35,8 @@ const HELP = `gsd-core <command> [options]
 Commands:
   plan       Show the install plan for one or more runtimes at one scope
   doctor     Per runtime: config dir and provenance, installed scopes, shadowed triggers
-  validate   Validate capability manifests: validate <folder|capability.json>
+  validate   Validate capability manifests: validate <folder|capability.json>; a folder
+             of capability folders is also admitted as overlays onto the first-party registry
   runtimes   List the registered runtimes
 
 plan options:
@@ -37,13 +46,20 @@ plan options:
   -g, --global             Global scope (the runtime's config directory; default)
   -l, --local              Local scope (the project's config directory under cwd)
   -c, --config-dir <path>  Explicit config directory (global scope, one runtime)
-  --profile=<name>         Install profile (core, standard, full; default full)
+  --profile=<name>         Install profile (${KNOWN_PROFILES.join(', ')}, or several joined
+                           by commas; default full)
   --source <dir>           GSD package root to inventory (commands/gsd/*.md, agents/*.md)
-  --json                   Print the plan(s) as JSON
+  --json                   Print the plan(s) as JSON: one runtime's plan, an array for
+                           several or --all (a runtime --all skips is named on stderr)
 
 doctor options:
   --<runtime>, --all       Runtimes to inspect (default: all)
   --json                   Print the report as JSON
+
+validate options:
+  --first-party            The folder is the first-party capability tree: check each manifest,
+                           without admitting the folders as overlays onto the registry
+  --json                   Print the results as JSON
 
 Common options:
   -h, --help               Show this help
@@ -52,11 +68,38 @@ Colour is used only on a terminal and never when NO_COLOR is set.
 
 Exit codes:
   0  success (doctor: no errors; validate: no error diagnostics)
-  1  a failure: an error from the core, doctor found errors, validation errors
+  1  a failure: an error from the core, doctor found errors, validation errors, a file
+     under --source that cannot be read
   2  usage error: unknown command or flag, contradictory flags, missing argument
 `;
 
 class UsageError extends Error {}
+
+/**
+ * A file or folder under `--source` that exists but cannot be read: a failure (exit 1), not
+ * a usage error, since the command line itself was right.
+ */
+class SourceReadError extends Error {}
+
+/** The OS error of a failed read as the overlay loader writes it: `EACCES (os error 13)`. */
+function describeOsError(err) {
+  const code = overlays.escapeText(String(err?.code ?? err?.message ?? err));
+  return typeof err?.errno === 'number' ? `${code} (os error ${Math.abs(err.errno)})` : code;
+}
+
+/** The failure of reading `what` under `--source`: one line with the path and the OS error. */
+function unreadableSource(what, err) {
+  return new SourceReadError(`--source: cannot read ${overlays.escapeText(what)}: ${describeOsError(err)}`);
+}
+
+/** The text of one file under `--source`; a failed read is reported, never thrown raw. */
+function readSourceFile(file) {
+  try {
+    return require('node:fs').readFileSync(file, 'utf8');
+  } catch (err) {
+    throw unreadableSource(file, err);
+  }
+}
 
 function runtimeIds() {
   return api.firstPartyRegistry().runtimeIds();
@@ -108,14 +151,19 @@ function cmdRuntimes(args) {
   return EXIT_OK;
 }
 
-/** Lists `*.md` regular files of a folder (sorted), as a usage error when unreadable. */
+/**
+ * Lists `*.md` regular files of a folder (sorted). A folder that is not there means the
+ * `--source` argument is wrong (a usage error); one that is there but cannot be listed is
+ * a failure.
+ */
 function markdownFiles(dir) {
   const fs = require('node:fs');
   let entries;
   try {
     entries = fs.readdirSync(dir, { withFileTypes: true });
   } catch (err) {
-    throw new UsageError(`--source: cannot read ${dir}: ${err.code ?? err.message}`);
+    const failure = unreadableSource(dir, err);
+    throw err?.code === 'ENOENT' || err?.code === 'ENOTDIR' ? new UsageError(failure.message) : failure;
   }
   return entries.filter((e) => e.isFile() && e.name.endsWith('.md')).map((e) => e.name).sort();
 }
@@ -126,7 +174,6 @@ function markdownFiles(dir) {
  * which child.
  */
 function readInventory(source) {
-  const fs = require('node:fs');
   const path = require('node:path');
   const commandsDir = path.join(source, 'commands', 'gsd');
   const commands = markdownFiles(commandsDir).map((f) => f.slice(0, -3));
@@ -134,23 +181,28 @@ function readInventory(source) {
   const routerStems = commands.filter((stem) => stem.startsWith('ns-'));
   const childToRouters = {};
   for (const router of routerStems) {
-    for (const child of api.parseRequires(fs.readFileSync(path.join(commandsDir, `${router}.md`), 'utf8'))) {
+    for (const child of api.parseRequires(readSourceFile(path.join(commandsDir, `${router}.md`)))) {
       (childToRouters[child] ??= []).push(router);
     }
   }
   return { commands, agents, routerStems, childToRouters };
 }
 
-/** Every regular file under `dir` (relative `/` paths), skipping symbolic links. */
+/**
+ * Every regular file under `dir` (relative `/` paths), skipping symbolic links. A missing
+ * `dir` holds nothing (a source tree need not have workflows); a folder that exists but
+ * cannot be listed is a failure, since skipping it would change the profile silently.
+ */
 function walk(dir, prefix = '') {
   const fs = require('node:fs');
   const path = require('node:path');
   const out = [];
-  let entries = [];
+  let entries;
   try {
     entries = fs.readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return out;
+  } catch (err) {
+    if (prefix === '' && err?.code === 'ENOENT') return out;
+    throw unreadableSource(dir, err);
   }
   for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
     const rel = prefix ? `${prefix}/${e.name}` : e.name;
@@ -160,17 +212,31 @@ function walk(dir, prefix = '') {
   return out;
 }
 
+/**
+ * Checks a `--profile` value: each comma-separated name must be a profile the core knows.
+ * The core reads an unknown name as `full` (an installed marker it cannot read must not
+ * shrink an install), which on the command line would hide a typo: here it is refused.
+ */
+function checkProfileNames(value) {
+  const known = KNOWN_PROFILES.join(', ');
+  if (value.trim() === '') throw new UsageError(`--profile requires a name (${known})`);
+  for (const name of value.split(',').map((n) => n.trim())) {
+    if (KNOWN_PROFILES.includes(name)) continue;
+    const why = name === '' ? 'has an empty name in its list' : `names an unknown profile '${overlays.escapeText(name)}'`;
+    throw new UsageError(`--profile=${overlays.escapeText(value)} ${why}; known profiles: ${known}`);
+  }
+}
+
 /** The profile selection of a plan: `null` for full, else the skills and agents to keep. */
 function readProfile(name, source) {
   if (name === undefined || name === 'full') return null;
-  if (source === undefined) throw new UsageError(`--profile=${name} needs --source <dir> (the commands and workflows it selects from)`);
-  const fs = require('node:fs');
+  if (source === undefined) throw new UsageError(`--profile=${overlays.escapeText(name)} needs --source <dir> (the commands and workflows it selects from)`);
   const path = require('node:path');
   const commandsDir = path.join(source, 'commands', 'gsd');
   const workflowsDir = path.join(source, 'gsd-core', 'workflows');
   const sources = {
-    commands: markdownFiles(commandsDir).map((f) => ({ stem: f.slice(0, -3), body: fs.readFileSync(path.join(commandsDir, f), 'utf8') })),
-    workflows: walk(workflowsDir).map((rel) => ({ path: rel, body: fs.readFileSync(path.join(workflowsDir, rel), 'utf8') })),
+    commands: markdownFiles(commandsDir).map((f) => ({ stem: f.slice(0, -3), body: readSourceFile(path.join(commandsDir, f)) })),
+    workflows: walk(workflowsDir).map((rel) => ({ path: rel, body: readSourceFile(path.join(workflowsDir, rel)) })),
   };
   const profile = api.resolveProfile([name], sources);
   if (profile.skills === '*') return null;
@@ -246,7 +312,7 @@ function cmdPlan(args) {
   const runtimes = selectedRuntimes(values);
   if (runtimes.length === 0) throw new UsageError('choose at least one runtime (--claude, --codex, ... or --all)');
   if (values['config-dir'] !== undefined && runtimes.length > 1) throw new UsageError('--config-dir applies to one runtime; it cannot be combined with several');
-  if (values.profile !== undefined && values.profile.trim() === '') throw new UsageError('--profile requires a name (core, standard, full)');
+  if (values.profile !== undefined) checkProfileNames(values.profile);
   const scope = values.local ? 'local' : 'global';
   const inventory = values.source === undefined ? {} : readInventory(values.source);
   const options = { ...inventory, explicitDir: values['config-dir'], profile: readProfile(values.profile, values.source) };
@@ -258,19 +324,24 @@ function cmdPlan(args) {
       plans.push(api.resolveInstallPlan(runtime, scope, undefined, options));
     } catch (err) {
       if (values.all && err.code === 'NO_CONFIG_HOME') {
-        skipped.push(runtime);
+        skipped.push({ runtime, code: err.code, reason: err.message });
         continue;
       }
       if (!api.errorCodes.includes(err.code)) throw err;
       failed = true;
-      process.stderr.write(`gsd-core: ${runtime}: ${red(describeError(err))}\n`);
+      process.stderr.write(`gsd-core: ${runtime}: ${stderrRed(describeError(err))}\n`);
     }
   }
   if (values.json) {
-    print(JSON.stringify(runtimes.length === 1 && !values.all ? plans[0] ?? null : plans, null, 2));
+    // One runtime prints its plan, several (or --all) an array; a runtime --all skips is
+    // said on stderr, so the JSON keeps one shape and the skip is never silent.
+    print(JSON.stringify(runtimes.length === 1 && !values.all ? (plans[0] ?? null) : plans, null, 2));
+    for (const { runtime, code, reason } of skipped) {
+      process.stderr.write(`gsd-core: ${runtime} skipped (${code}): ${reason}\n`);
+    }
   } else {
     if (plans.length > 0) print(plans.map(renderPlan).join('\n\n'));
-    for (const runtime of skipped) print(dim(`${runtime}: no installable config directory (skipped)`));
+    for (const { runtime } of skipped) print(dim(`${runtime}: no installable config directory (skipped)`));
   }
   return failed ? EXIT_FAILURE : EXIT_OK;
 }
@@ -312,10 +383,39 @@ function cmdDoctor(args) {
     }
     for (const line of r.lines) print(yellow(`  ${line}`));
   }
+  // The installed-surface diagnostics cover every runtime whatever was selected, and one
+  // config home may serve several runtimes and scopes: each line names the file and its owners.
+  const owners = ownersByConfigHome(installed.surfaces);
   for (const d of installed.diagnostics) {
-    print(`${d.severity === 'error' ? red(d.severity) : yellow(d.severity)} ${d.code}: ${d.message}`);
+    print(`${d.severity === 'error' ? red(d.severity) : yellow(d.severity)} ${d.code}${describeLocation(d, owners)}: ${d.message}`);
   }
   return errors.length > 0 ? EXIT_FAILURE : EXIT_OK;
+}
+
+/** `configHome -> ['claude global', 'claude local', ...]` over the installed surfaces. */
+function ownersByConfigHome(surfaces) {
+  const owners = new Map();
+  for (const surface of surfaces) {
+    for (const s of surface.scopes) {
+      if (!owners.has(s.configHome)) owners.set(s.configHome, []);
+      owners.get(s.configHome).push(`${surface.runtime} ${s.scope}`);
+    }
+  }
+  return owners;
+}
+
+/**
+ * Where an installed-surface diagnostic comes from, as ` (claude global, claude local:
+ * /home/u/.claude/gsd-file-manifest.json)`: the diagnostic carries the config home in
+ * `detail.configHome` and the file under it in `field`. Empty when it names no config home.
+ */
+function describeLocation(d, owners) {
+  const home = d.detail?.configHome;
+  if (typeof home !== 'string') return '';
+  const at = d.field ? require('node:path').join(home, d.field) : home;
+  const who = owners.get(home) ?? [];
+  const shown = overlays.escapeText(at);
+  return who.length > 0 ? ` (${who.join(', ')}: ${shown})` : ` (${shown})`;
 }
 
 /** A diagnostic produced by the CLI edge itself (the overlay loader's shape and codes). */
@@ -349,9 +449,11 @@ function validateFolder(dir, folder) {
 /**
  * The capability folders named by a target: a capability.json, a capability folder, or an
  * overlay root. Reading follows the rules of `loadOverlayDir`, so the CLI and the API
- * refuse the same trees with the same codes.
+ * refuse the same trees with the same codes. The folders of an overlay root are also
+ * admitted onto the first-party registry, as `loadOverlayDir` does, unless `firstParty`
+ * says the root is the first-party capability tree itself (whose every id is taken).
  */
-function validateTarget(target) {
+function validateTarget(target, firstParty) {
   const fs = require('node:fs');
   const path = require('node:path');
   let stat;
@@ -380,7 +482,30 @@ function validateTarget(target) {
     ...diagnostics.map((d) => ({ path: path.join(target, d.capabilityId), folder: d.capabilityId, diagnostics: [d] })),
     ...admitted.map((o) => validateText(path.join(target, o.folder, 'capability.json'), o.folder, o.manifest)),
   ];
+  if (!firstParty) addAdmissionDiagnostics(results, admitted, target);
   return results.sort((a, b) => Buffer.compare(Buffer.from(a.folder), Buffer.from(b.folder)));
+}
+
+/**
+ * Admits the folders that were read onto the first-party registry (what `loadOverlayDir`
+ * does with them) and adds what admission reports (`requires_unknown`,
+ * `overlay_id_conflict`, `overlay_rejected`...) to the folder it names. A manifest that
+ * fails its own checks is reported by admission with the same records again: those are
+ * listed once.
+ */
+function addAdmissionDiagnostics(results, admitted, target) {
+  const byFolder = new Map(results.map((r) => [r.folder, r]));
+  const key = (d) => JSON.stringify([d.code, d.field ?? null, d.message]);
+  for (const d of api.buildRegistry(admitted).diagnostics()) {
+    const folder = d.capabilityId ?? '';
+    let result = byFolder.get(folder);
+    if (result === undefined) {
+      result = { path: require('node:path').join(target, folder), folder, diagnostics: [] };
+      byFolder.set(folder, result);
+      results.push(result);
+    }
+    if (!result.diagnostics.some((known) => key(known) === key(d))) result.diagnostics.push(d);
+  }
 }
 
 function lstatOrNull(file) {
@@ -392,10 +517,10 @@ function lstatOrNull(file) {
 }
 
 function cmdValidate(args) {
-  const { values, positionals } = parse(args, { json: { type: 'boolean' } });
+  const { values, positionals } = parse(args, { json: { type: 'boolean' }, 'first-party': { type: 'boolean' } });
   if (values.help) return print(HELP);
   if (positionals.length !== 1) throw new UsageError('validate takes exactly one folder or capability.json');
-  const results = validateTarget(positionals[0]);
+  const results = validateTarget(positionals[0], values['first-party'] === true);
   const failed = results.some((r) => r.diagnostics.some((d) => d.severity === 'error'));
   if (values.json) {
     print(JSON.stringify(results, null, 2));
@@ -445,8 +570,12 @@ function main(argv) {
       process.stderr.write(`gsd-core: ${err.message}\nRun 'gsd-core --help' for usage.\n`);
       return EXIT_USAGE;
     }
+    if (err instanceof SourceReadError) {
+      process.stderr.write(`gsd-core: ${stderrRed(err.message)}\n`);
+      return EXIT_FAILURE;
+    }
     if (typeof err?.code === 'string' && api.errorCodes.includes(err.code)) {
-      process.stderr.write(`gsd-core: ${red(describeError(err))}\n`);
+      process.stderr.write(`gsd-core: ${stderrRed(describeError(err))}\n`);
       return EXIT_FAILURE;
     }
     throw err;

@@ -37,10 +37,12 @@ test('--help documents the exit codes and exits 0', (t) => {
   assert.match(run.stdout, /2 {2}usage error/);
 });
 
-import { mkdirSync, writeFileSync, symlinkSync, copyFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync, symlinkSync, copyFileSync, readFileSync, chmodSync, accessSync, constants as fsConstants } from 'node:fs';
 import { join } from 'node:path';
-import { execFileSync } from 'node:child_process';
-import { require, peerRoot } from './helpers.mjs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { require, peerRoot, thrown } from './helpers.mjs';
+
+const api = require('../index.js');
 
 const peerScope = peer('install-scope');
 const peerLayout = peer('runtime-artifact-layout');
@@ -80,10 +82,19 @@ test('plan with the peer package as source calls out shadowed triggers', (t) => 
   assert.match(run.stdout, /! gsd-help \(global commands\) is shadowed by global skills/);
 });
 
-test('plan --all skips the runtime without a config home and succeeds', (t) => {
-  const run = cli(['plan', '--all', '--json'], { home: tempDir(t) });
+test('plan --all --json prints the plans and names, with its reason, the runtime it skips on stderr', (t) => {
+  const home = tempDir(t);
+  const run = cli(['plan', '--all', '-g', '--json'], { home });
   assert.equal(run.status, 0, run.stderr);
-  assert.deepStrictEqual(JSON.parse(run.stdout).map((p) => p.runtime), peerRuntimes.filter((r) => r !== 'vscode'));
+  const out = JSON.parse(run.stdout);
+  assert.deepStrictEqual(out.map((p) => p.runtime), peerRuntimes.filter((r) => r !== 'vscode'));
+  const why = thrown(() => api.resolveInstallPlan('vscode', 'global', { home, cwd: home, env: {} }));
+  assert.equal(why.code, 'NO_CONFIG_HOME');
+  assert.equal(run.stderr, `gsd-core: vscode skipped (NO_CONFIG_HOME): ${why.message}\n`);
+  // Text mode says the same; runtimes named one by one keep their array.
+  assert.match(cli(['plan', '--all', '-g'], { home }).stdout, /^vscode: no installable config directory \(skipped\)$/m);
+  const named = JSON.parse(cli(['plan', '--claude', '--codex', '--json'], { home }).stdout);
+  assert.deepStrictEqual(named.map((p) => p.runtime), ['claude', 'codex']);
 });
 
 test('plan usage errors exit 2: contradictory, unknown or missing flags', (t) => {
@@ -111,9 +122,15 @@ test('plan for a runtime without a config home exits 1 with the error code', (t)
   assert.match(run.stderr, /NO_CONFIG_HOME: .*\(field: runtime\.configHome\.kind\)/);
 });
 
-test('validate: the first-party capabilities are valid', () => {
-  const run = cli(['validate', join(npmDirOf(), '..', 'capabilities')]);
+test('validate --first-party: the first-party capabilities are valid; as overlays every id is taken', () => {
+  const firstParty = join(npmDirOf(), '..', 'capabilities');
+  const run = cli(['validate', '--first-party', firstParty]);
   assert.equal(run.status, 0, run.stdout + run.stderr);
+  const asOverlays = cli(['validate', firstParty, '--json']);
+  assert.equal(asOverlays.status, 1);
+  const results = JSON.parse(asOverlays.stdout);
+  assert.deepStrictEqual(results.map((r) => r.folder), Object.keys(api.firstPartyRegistry().toPeerJson().capabilities).sort());
+  for (const r of results) assert.deepStrictEqual(r.diagnostics.map((d) => d.code), ['overlay_id_conflict', 'overlay_rejected'], r.folder);
 });
 
 test('validate: typed diagnostics, symlinks and non-regular files refused, exit 1', (t) => {
@@ -131,7 +148,8 @@ test('validate: typed diagnostics, symlinks and non-regular files refused, exit 
   assert.equal(run.status, 1, run.stderr);
   const byFolder = Object.fromEntries(JSON.parse(run.stdout).map((r) => [r.folder, r.diagnostics.map((d) => d.code)]));
   assert.deepStrictEqual(byFolder.bad.slice(0, 2), ['invalid_id', 'missing_field']);
-  assert.deepStrictEqual(byFolder.deep, ['manifest_too_deep']);
+  // The manifest check, then what admission onto the registry says of the same manifest.
+  assert.deepStrictEqual(byFolder.deep, ['manifest_too_deep', 'overlay_manifest_invalid', 'overlay_rejected']);
   assert.deepStrictEqual(byFolder.fifo, ['overlay_not_regular_file']);
   assert.deepStrictEqual(byFolder.linkfile, ['overlay_symlink_refused']);
   assert.deepStrictEqual(byFolder.linkdir, ['overlay_symlink_refused']);
@@ -204,4 +222,175 @@ test('plan --profile=core selects the peer core profile skills and agents', (t) 
   const agents = plan.placements.filter((p) => p.kind === 'agents').map((p) => p.stem);
   assert.ok(agents.length > 0 && agents.every((a) => expected.agents.has(a)), agents.join(','));
   assert.equal(cli(['plan', '--claude', '--profile=core'], { home: tempDir(t) }).status, 2, 'a profile needs --source');
+});
+
+/** A copy of the first-party `tdd` manifest under another id, with what it owns removed. */
+function featureManifest(id, requires) {
+  const manifest = JSON.parse(readFileSync(join(npmDirOf(), '..', 'capabilities', 'tdd', 'capability.json'), 'utf8'));
+  return JSON.stringify({ ...manifest, id, requires, config: {}, contributions: [], gates: [] }, null, 2);
+}
+
+test('validate <overlay root> reports what admission onto the first-party registry rejects', (t) => {
+  const root = tempDir(t);
+  mkdirSync(join(root, 'acme-needs'));
+  writeFileSync(join(root, 'acme-needs', 'capability.json'), featureManifest('acme-needs', ['acme-missing']));
+  mkdirSync(join(root, 'claude'));
+  copyFileSync(join(npmDirOf(), '..', 'capabilities', 'claude', 'capability.json'), join(root, 'claude', 'capability.json'));
+  mkdirSync(join(root, 'acme-fine'));
+  writeFileSync(join(root, 'acme-fine', 'capability.json'), featureManifest('acme-fine', ['tdd']));
+  // Each manifest passes its own checks: only admission can refuse the first two.
+  for (const id of ['acme-needs', 'claude', 'acme-fine']) {
+    assert.deepStrictEqual(api.validateCapability(readFileSync(join(root, id, 'capability.json'), 'utf8'), id), [], id);
+  }
+  const run = cli(['validate', root, '--json']);
+  assert.equal(run.status, 1, run.stderr);
+  const byFolder = Object.fromEntries(JSON.parse(run.stdout).map((r) => [r.folder, r.diagnostics]));
+  const fromApi = { 'acme-fine': [] };
+  for (const d of api.loadOverlayDir(root).diagnostics) (fromApi[d.capabilityId] ??= []).push(d);
+  assert.deepStrictEqual(byFolder, fromApi);
+  assert.deepStrictEqual(byFolder['acme-needs'].map((d) => d.code), ['requires_unknown', 'overlay_rejected']);
+  assert.deepStrictEqual(byFolder.claude.map((d) => d.code), ['overlay_id_conflict', 'overlay_rejected']);
+  const text = cli(['validate', root]);
+  assert.equal(text.status, 1);
+  assert.match(text.stdout, /^✗ acme-needs .*\n {4}error requires_unknown \[requires\]: capability "acme-needs" requires "acme-missing" which does not exist$/m);
+  assert.match(text.stdout, /^✗ claude .*\n {4}error overlay_id_conflict \[id\]: /m);
+  assert.match(text.stdout, /^✓ acme-fine /m);
+  // A single manifest is checked on its own, as before: the copy of claude is a valid manifest.
+  assert.equal(cli(['validate', join(root, 'claude')]).status, 0);
+});
+
+/**
+ * Runs the CLI as uid 65534 when the tests run as root (mode bits do not stop root), else
+ * as this user after checking that mode 000 does stop it: the unreadable case must really
+ * be exercised, never skipped.
+ */
+function cliWithoutReadAccess(args, { home, locked }) {
+  const asRoot = process.getuid() === 0;
+  if (!asRoot) {
+    assert.throws(() => accessSync(locked, fsConstants.R_OK), { code: 'EACCES' }, 'mode 000 does not stop this user: the case cannot be exercised');
+  }
+  const run = spawnSync(process.execPath, [join(npmDirOf(), 'bin', 'gsd-core.js'), ...args], {
+    cwd: home,
+    env: { PATH: process.env.PATH, NO_COLOR: '1', HOME: home },
+    encoding: 'utf8',
+    ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
+  });
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+/** A small GSD package root: one command, one router, one workflow; readable by anyone. */
+function sourceTree(t) {
+  const source = tempDir(t);
+  chmodSync(source, 0o755);
+  mkdirSync(join(source, 'commands', 'gsd'), { recursive: true });
+  mkdirSync(join(source, 'agents'));
+  mkdirSync(join(source, 'gsd-core', 'workflows'), { recursive: true });
+  writeFileSync(join(source, 'commands', 'gsd', 'help.md'), '# help\n');
+  writeFileSync(join(source, 'commands', 'gsd', 'ns-x.md'), '---\nrequires: [help]\n---\n');
+  writeFileSync(join(source, 'gsd-core', 'workflows', 'plan.md'), '# plan\n');
+  return source;
+}
+
+test('plan --source: an unreadable file is one line naming it and the OS error, exit 1', (t) => {
+  const home = tempDir(t);
+  chmodSync(home, 0o755);
+  const source = sourceTree(t);
+  const router = join(source, 'commands', 'gsd', 'ns-x.md');
+  chmodSync(router, 0o000);
+  const run = cliWithoutReadAccess(['plan', '--claude', '--source', source], { home, locked: router });
+  assert.equal(run.status, 1, run.stderr);
+  assert.equal(run.stderr, `gsd-core: --source: cannot read ${router}: EACCES (os error 13)\n`);
+  assert.equal(run.stdout, '');
+  // The profile reads every command and workflow: an unreadable workflow is reported the same way.
+  chmodSync(router, 0o644);
+  const workflow = join(source, 'gsd-core', 'workflows', 'plan.md');
+  chmodSync(workflow, 0o000);
+  const profile = cliWithoutReadAccess(['plan', '--claude', '--profile=core', '--source', source], { home, locked: workflow });
+  assert.equal(profile.status, 1, profile.stderr);
+  assert.equal(profile.stderr, `gsd-core: --source: cannot read ${workflow}: EACCES (os error 13)\n`);
+  // A folder that is there but cannot be listed is a failure too, never skipped.
+  chmodSync(workflow, 0o644);
+  const workflows = join(source, 'gsd-core', 'workflows');
+  chmodSync(workflows, 0o000);
+  const folder = cliWithoutReadAccess(['plan', '--claude', '--profile=core', '--source', source], { home, locked: workflows });
+  assert.equal(folder.status, 1, folder.stderr);
+  assert.equal(folder.stderr, `gsd-core: --source: cannot read ${workflows}: EACCES (os error 13)\n`);
+  // Readable again, the same tree plans.
+  chmodSync(workflows, 0o755);
+  const readable = cli(['plan', '--claude', '--profile=core', '--source', source], { home });
+  assert.equal(readable.status, 0, readable.stderr);
+});
+
+/**
+ * Runs the CLI with colour allowed (no NO_COLOR) and the named streams claiming to be a
+ * terminal: a preloaded module sets `isTTY` before the CLI decides on colour.
+ */
+function cliOnTerminal(t, args, { ttys, env = {} }) {
+  const dir = tempDir(t);
+  const preload = join(dir, 'tty.cjs');
+  writeFileSync(preload, ttys.map((name) => `Object.defineProperty(process.${name}, 'isTTY', { value: true });\n`).join(''));
+  const run = spawnSync(process.execPath, ['--require', preload, join(npmDirOf(), 'bin', 'gsd-core.js'), ...args], {
+    cwd: dir,
+    env: { PATH: process.env.PATH, HOME: dir, ...env },
+    encoding: 'utf8',
+  });
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+test('colour is decided per stream, and never with NO_COLOR', (t) => {
+  const ESC = /\u001b\[/;
+  // stdout a terminal, stderr a file: the error on stderr stays plain, the table on stdout is coloured.
+  const toFile = cliOnTerminal(t, ['plan', '--vscode'], { ttys: ['stdout'] });
+  assert.equal(toFile.status, 1);
+  assert.match(toFile.stderr, /^gsd-core: vscode: NO_CONFIG_HOME: /);
+  assert.doesNotMatch(toFile.stderr, ESC);
+  assert.match(cliOnTerminal(t, ['runtimes'], { ttys: ['stdout'] }).stdout, /^\u001b\[1mRUNTIME/);
+  // stderr a terminal, stdout a file: the error is red, stdout stays plain.
+  const toTerminal = cliOnTerminal(t, ['plan', '--vscode'], { ttys: ['stderr'] });
+  assert.match(toTerminal.stderr, /^gsd-core: vscode: \u001b\[31mNO_CONFIG_HOME: .*\u001b\[0m$/m);
+  assert.doesNotMatch(cliOnTerminal(t, ['runtimes'], { ttys: ['stderr'] }).stdout, ESC);
+  // Both terminals, NO_COLOR set: no colour anywhere.
+  for (const args of [['plan', '--vscode'], ['runtimes']]) {
+    const run = cliOnTerminal(t, args, { ttys: ['stdout', 'stderr'], env: { NO_COLOR: '1' } });
+    assert.doesNotMatch(run.stdout + run.stderr, ESC, args.join(' '));
+  }
+});
+
+test('doctor names the runtime, scope and file of a diagnostic from another runtime', (t) => {
+  const home = tempDir(t);
+  const project = join(home, 'project');
+  mkdirSync(join(home, '.claude'), { recursive: true });
+  mkdirSync(project);
+  writeFileSync(join(home, '.claude', 'gsd-file-manifest.json'), '{not json');
+  const json = JSON.parse(cli(['doctor', '--codex', '--json'], { home, cwd: project }).stdout);
+  const [corrupt] = json.diagnostics;
+  assert.deepStrictEqual([corrupt.code, corrupt.field, corrupt.detail.configHome], ['install_manifest_corrupt', 'gsd-file-manifest.json', join(home, '.claude')]);
+  const run = cli(['doctor', '--codex'], { home, cwd: project });
+  assert.equal(run.status, 0, run.stderr);
+  const file = join(home, '.claude', 'gsd-file-manifest.json');
+  assert.ok(run.stdout.split('\n').includes(`warning install_manifest_corrupt (claude global: ${file}): ${corrupt.message}`), run.stdout);
+});
+
+test('plan --profile with a name the core does not know is a usage error listing the known ones', (t) => {
+  const home = tempDir(t);
+  const known = api.vocabulary.profileRank;
+  assert.deepStrictEqual([...known], ['core', 'standard', 'full']);
+  const cases = [
+    ['bogus', "names an unknown profile 'bogus'"],
+    ['core,bogus', "names an unknown profile 'bogus'"],
+    ['core,', 'has an empty name in its list'],
+  ];
+  for (const [value, why] of cases) {
+    // With or without --source: the name is checked before anything is read.
+    for (const args of [['plan', '--claude', `--profile=${value}`, '--source', peerRoot], ['plan', '--claude', `--profile=${value}`]]) {
+      const run = cli(args, { home });
+      assert.equal(run.status, 2, `${args.join(' ')}: ${run.stderr}`);
+      assert.equal(run.stdout, '');
+      assert.equal(run.stderr.split('\n')[0], `gsd-core: --profile=${value} ${why}; known profiles: ${known.join(', ')}`);
+    }
+  }
+  // Known names, alone or joined, still plan.
+  for (const value of ['standard', 'core,standard', 'full']) {
+    assert.equal(cli(['plan', '--claude', `--profile=${value}`, '--source', peerRoot, '--json'], { home }).status, 0, value);
+  }
 });
