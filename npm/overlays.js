@@ -277,6 +277,19 @@ function readCapabilityFolder(dirPath, name, root = { used: 0 }) {
   if (invalidUtf8At(nameBytes) !== -1) {
     return { diagnostic: diagnostic('overlay_not_utf8', folder, null, `overlay folder name '${folder}' is not valid UTF-8`) };
   }
+  // The core would carry the name raw as the `capabilityId` of its own diagnostics; a name
+  // that does not print as itself is refused here, shown escaped. (It could never be
+  // admitted: a capability id is kebab-case and equals its folder name.)
+  if (folder !== nameBytes.toString('utf8')) {
+    return {
+      diagnostic: diagnostic(
+        'overlay_unsafe_name',
+        folder,
+        null,
+        `overlay folder name '${folder}' holds a control, bidi or zero-width character or a backslash (shown escaped); the overlay folder is refused unread`,
+      ),
+    };
+  }
   const listing = listFolder(folder, dirAbs);
   if (listing.diagnostic) return { diagnostic: listing.diagnostic };
   const files = /** @type {Array<{ rel: string, abs: Buffer }>} */ (listing.files);
@@ -330,6 +343,21 @@ function readCapabilityFolder(dirPath, name, root = { used: 0 }) {
 }
 
 /**
+ * `dir` without its trailing `/` and `/.` components, lexically (no link is resolved):
+ * `root/`, `root/.` and `root/.//.` are `root`; `/` and `/.` are `/`, `./` is `.`; a `..`
+ * is kept (it names another directory).
+ * @param {string} dir
+ */
+function trimTrailing(dir) {
+  let out = dir;
+  for (;;) {
+    if (out.length > 1 && out.endsWith('/')) out = out.slice(0, -1);
+    else if (out.endsWith('/.')) out = out.slice(0, -1);
+    else return out;
+  }
+}
+
+/**
  * Reads an overlay root: `{ overlays, diagnostics }` (overlays as core data, edge
  * diagnostics in folder order). Throws `INVALID_ARGUMENT` (field `dir`) when the root is
  * not a real directory.
@@ -338,15 +366,18 @@ function readCapabilityFolder(dirPath, name, root = { used: 0 }) {
 function readOverlayDir(dir) {
   if (typeof dir !== 'string' || dir === '') throw invalidDir(`dir must be a non-empty string, got ${JSON.stringify(dir) ?? 'undefined'}`);
   const shown = escapeText(dir);
+  // `link/` and `link/.` name the link's target, and lstat follows them: the root is
+  // inspected and read without its trailing `/` and `/.` components (lexically).
+  const rootPath = trimTrailing(dir);
   let stat;
   try {
-    stat = fs.lstatSync(dir);
+    stat = fs.lstatSync(rootPath);
   } catch (err) {
     throw invalidDir(`dir '${shown}' cannot be inspected: ${escapeText(osCode(err))}`);
   }
   if (stat.isSymbolicLink()) throw invalidDir(`dir '${shown}' is a symbolic link; the overlay root must be a real directory`);
   if (!stat.isDirectory()) throw invalidDir(`dir '${shown}' is not a directory`);
-  const root = Buffer.from(path.resolve(dir));
+  const root = Buffer.from(path.resolve(rootPath));
   let names;
   try {
     names = /** @type {Buffer[]} */ (fs.readdirSync(root, { encoding: 'buffer' }));

@@ -211,6 +211,26 @@ test('overlays: a non-UTF-8 fragment or manifest refuses the folder', (t) => {
   assert.deepStrictEqual(codes(result), ['overlay_not_utf8@acme-latin:capability.json', `overlay_not_utf8@acme-notes:${FRAGMENT}`]);
 });
 
+test('overlays: a folder name that would not print as itself is refused, shown escaped (as the C loader)', (t) => {
+  const root = tempDir(t);
+  capability(root, 'acme-notes');
+  for (const name of ['acme\u001b[31m', 'acme\u202eton', 'back\\slash']) {
+    mkdirSync(join(root, name));
+    writeFileSync(join(root, name, 'capability.json'), JSON.stringify({ ...FEATURE, id: 'acme-esc' }));
+  }
+  const result = load(root);
+  assert.deepStrictEqual(result.accepted, ['acme-notes']);
+  const refused = (shown) => ({
+    code: 'overlay_unsafe_name',
+    severity: 'error',
+    capabilityId: shown,
+    message: `overlay folder name '${shown}' holds a control, bidi or zero-width character or a backslash (shown escaped); the overlay folder is refused unread`,
+  });
+  // Folder order is bytewise: `a` (0x61) sorts before `b`; ESC (0x1b) before U+202E (0xe2).
+  assert.deepStrictEqual(result.diagnostics, [refused('acme\\u{1b}[31m'), refused('acme\\u{202e}ton'), refused('back\\\\slash')]);
+  assertClean(result);
+});
+
 test('overlays: a file name that is not UTF-8 is refused, and file names are escaped in messages', (t) => {
   const root = tempDir(t);
   const dir = capability(root, 'acme-notes');
@@ -288,8 +308,13 @@ test('overlays: the root must be a real directory (INVALID_ARGUMENT, field dir)'
   }
   const linkRoot = tempDir(t);
   symlinkSync(root, join(linkRoot, 'overlays'));
-  const { error } = load(join(linkRoot, 'overlays'));
-  assert.deepStrictEqual([error.code, error.field], ['INVALID_ARGUMENT', 'dir']);
+  // However it is spelled: lstat follows a link named with a trailing `/` or `/.`.
+  for (const tail of ['', '/', '/.', '//', '/./', '/.//.']) {
+    const { error } = load(join(linkRoot, 'overlays') + tail);
+    assert.deepStrictEqual([error?.code, error?.field], ['INVALID_ARGUMENT', 'dir'], tail);
+    assert.match(error.message, /is a symbolic link/, tail);
+  }
+  for (const tail of ['/', '/.', '/.//./']) assert.deepStrictEqual(load(root + tail).accepted, ['acme-notes'], tail);
   assert.throws(() => api.loadOverlayDir(42), { code: 'INVALID_ARGUMENT', field: 'dir' });
 });
 
