@@ -13,8 +13,8 @@
 # 2. callgrind instruction counts of the same workloads (needs valgrind; stable on a busy
 #    machine): count(reps = 2) - count(reps = 1) = one repetition, setup excluded.
 # 3. the Node side-by-side bench against the peer (benches/node-bench.mjs); our addon is
-#    built first when the workspace has the Node binding (`cargo build --workspace --release`
-#    and copying the .so to npm/gsd-core.linux-x64-gnu.node).
+#    built first when the workspace has the Node binding (`cargo build --release -p
+#    gsd-core-node` and copying the .so to npm/gsd-core.linux-x64-gnu.node).
 # 2a. P5 in wall time (`workload scale-wall`): 1k and 10k trigger stems, then overlays, timed
 #    in turn in one process (the drift between criterion's two runs is larger than 1.2x).
 # 2b. heap use of the same workloads (benches/memory.rs, a counting allocator): allocations,
