@@ -50,7 +50,11 @@ export declare class Registry {
    * Returned as JSON text; `index.js` parses it into `Registry.prototype.toPeerJson()`.
    */
   toPeerJsonText(): string
-  /** Every id reachable from `id` through `requires` (the start id only through a cycle). */
+  /**
+   * Every id reachable from `id` through `requires` (the start id only through a cycle).
+   * An `id` that is not a string is `INVALID_ARGUMENT` on `id` (this method is called on
+   * the registry itself, with no package function to check it first).
+   */
   requiresClosure(id: string): Array<string>
   /**
    * A new registry: this one plus third-party overlay folders

@@ -37,6 +37,12 @@ test('buildRegistry: argument errors carry code and field', () => {
   const err = thrown(() => gsd.buildRegistry([{ folder: 'a' }]));
   assert.equal(err.code, 'INVALID_ARGUMENT');
   assert.equal(err.field, 'overlays[0]');
+  // A registry's own method is typed at the crossing too.
+  for (const id of [5, undefined, {}]) {
+    const bad = thrown(() => gsd.firstPartyRegistry().requiresClosure(id));
+    assert.deepStrictEqual([bad.code, bad.field], ['INVALID_ARGUMENT', 'id'], String(id));
+    assert.match(bad.message, /^id must be a capability id \(a string\), got a value of type /);
+  }
 });
 
 test('installed surfaces: facts as data equal reading the same files from disk, and the peer', (t) => {

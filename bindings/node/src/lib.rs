@@ -84,9 +84,26 @@ impl Registry {
     }
 
     /// Every id reachable from `id` through `requires` (the start id only through a cycle).
+    /// An `id` that is not a string is `INVALID_ARGUMENT` on `id` (this method is called on
+    /// the registry itself, with no package function to check it first).
     #[napi(catch_unwind)]
-    pub fn requires_closure(&self, id: String) -> Vec<String> {
-        self.inner.requires_closure(&id)
+    pub fn requires_closure(
+        &self,
+        env: Env,
+        #[napi(ts_arg_type = "string")] id: napi::Unknown<'_>,
+    ) -> napi::Result<Vec<String>, JsCode> {
+        let kind = id.get_type().unwrap_or(napi::ValueType::Unknown);
+        if kind != napi::ValueType::String {
+            let kind = format!("{kind:?}").to_lowercase();
+            return Err(error::invalid_argument(
+                env,
+                "id",
+                &format!("id must be a capability id (a string), got a value of type {kind}"),
+            ));
+        }
+        let id = <String as napi::bindgen_prelude::FromNapiValue>::from_unknown(id)
+            .map_err(|e| error::invalid_argument(env, "id", &format!("id is invalid: {e}")))?;
+        Ok(self.inner.requires_closure(&id))
     }
 
     /// A new registry: this one plus third-party overlay folders
