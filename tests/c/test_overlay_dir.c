@@ -264,6 +264,44 @@ static void test_non_utf8(gsd_registry *base) {
                 "[]");
 }
 
+/* A folder name that would not print as itself (ESC, U+202E, a backslash) is refused by the
+   loader, escaped in capabilityId and message alike; the core never sees it, so no
+   diagnostic carries it raw. A non-UTF-8 folder name stays overlay_not_utf8. */
+static void test_unsafe_folder_names(gsd_registry *base) {
+    char manifest[2048];
+    gsd_bytes diags = {NULL, 0}, ids = {NULL, 0};
+    make_dir("unsafe-names");
+    write_feature("unsafe-names", "acme-notes");
+    make_dir("unsafe-names/acme\x1b[31m");
+    snprintf(manifest, sizeof manifest, FEATURE, "acme-esc");
+    write_text("unsafe-names/acme\x1b[31m/capability.json", manifest);
+    make_dir("unsafe-names/acme\xe2\x80\xaeton"); /* U+202E RIGHT-TO-LEFT OVERRIDE */
+    write_text("unsafe-names/acme\xe2\x80\xaeton/capability.json", manifest);
+    make_dir("unsafe-names/back\\slash");
+    write_text("unsafe-names/back\\slash/capability.json", manifest);
+    make_dir("unsafe-names/bad\xff");
+    write_text("unsafe-names/bad\xff/capability.json", manifest);
+    expect_load(base, "unsafe-names",
+                "[" DIAG_NO_FIELD("overlay_unsafe_name", "acme\\\\u{1b}[31m",
+                                  "overlay folder name 'acme\\\\u{1b}[31m' holds a control, bidi or zero-width "
+                                  "character or a backslash (shown escaped); the overlay folder is refused unread")
+                "," DIAG_NO_FIELD("overlay_unsafe_name", "acme\\\\u{202e}ton",
+                                  "overlay folder name 'acme\\\\u{202e}ton' holds a control, bidi or zero-width "
+                                  "character or a backslash (shown escaped); the overlay folder is refused unread")
+                "," DIAG_NO_FIELD("overlay_unsafe_name", "back\\\\\\\\slash",
+                                  "overlay folder name 'back\\\\\\\\slash' holds a control, bidi or zero-width "
+                                  "character or a backslash (shown escaped); the overlay folder is refused unread")
+                "," DIAG_NO_FIELD("overlay_not_utf8", "bad\\\\xff",
+                                  "overlay folder name 'bad\\\\xff' is not valid UTF-8") "]",
+                "[\"acme-notes\"]");
+    /* nothing raw anywhere in the result */
+    CHECK(load(base, "unsafe-names", &diags, &ids) == GSD_STATUS_OK);
+    CHECK(diags.ptr != NULL && strchr((const char *)diags.ptr, '\x1b') == NULL);
+    CHECK(diags.ptr != NULL && strstr((const char *)diags.ptr, "\xe2\x80\xae") == NULL);
+    gsd_bytes_free(&diags);
+    gsd_bytes_free(&ids);
+}
+
 /* The unreadable tree: capability.json of one folder and a fragment of another are mode 000. */
 static const char *const UNREADABLE_DIAGNOSTICS =
     "[{\"code\":\"overlay_unreadable\",\"severity\":\"error\",\"capabilityId\":\"acme-locked-fragment\","
@@ -645,6 +683,29 @@ static void test_root_failures(gsd_registry *base) {
     make_link("valid", "root-link");
     snprintf(expected, sizeof expected, "dir '%s' is a symbolic link", at("root-link"));
     expect_root_failure(base, STR(at("root-link")), GSD_STATUS_INVALID_ARGUMENT, "INVALID_ARGUMENT", expected);
+    /* a trailing `/` or `/.` names the link's target; the link is refused all the same */
+    {
+        static const char *const suffixes[] = {"/", "/.", "//", "/./", "/.//.", "/././"};
+        for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+            char dir[1100];
+            snprintf(dir, sizeof dir, "%s%s", at("root-link"), suffixes[i]);
+            snprintf(expected, sizeof expected,
+                     "dir '%s' is a symbolic link; the overlay root must be a real directory", dir);
+            expect_root_failure(base, STR(dir), GSD_STATUS_INVALID_ARGUMENT, "INVALID_ARGUMENT", expected);
+        }
+    }
+    /* the same spellings of a real directory load it (`..` is kept: link/.. is a real dir) */
+    {
+        static const char *const spellings[] = {"valid/", "valid/.", "valid/.//./", "valid/acme-notes/.."};
+        for (size_t i = 0; i < sizeof spellings / sizeof spellings[0]; i++) {
+            gsd_bytes diags = {NULL, 0}, ids = {NULL, 0};
+            CHECK(load(base, spellings[i], &diags, &ids) == GSD_STATUS_OK);
+            CHECK(bytes_eq(&diags, "[]"));
+            CHECK(bytes_eq(&ids, "[\"acme-notes\"]"));
+            gsd_bytes_free(&diags);
+            gsd_bytes_free(&ids);
+        }
+    }
     write_text("root-file", "x");
     snprintf(expected, sizeof expected, "dir '%s' is not a directory", at("root-file"));
     expect_root_failure(base, STR(at("root-file")), GSD_STATUS_INVALID_ARGUMENT, "INVALID_ARGUMENT", expected);
@@ -705,6 +766,7 @@ int main(void) {
     test_directory_named_manifest(base);
     test_missing_manifest(base);
     test_non_utf8(base);
+    test_unsafe_folder_names(base);
     test_unreadable_files(base);
     test_too_many_files_and_too_deep(base);
     test_creation_order_does_not_matter(base);

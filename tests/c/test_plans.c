@@ -106,6 +106,26 @@ static void expect_failure(gsd_registry *registry, const char *request, size_t l
 
 #define FAIL(request, status, name, message) expect_failure(registry, STR(request), status, name, message)
 
+/* One request of the wrong shape: INVALID_ARGUMENT, the exact message, and the field (the
+   path of the value at fault; NULL: the request itself), out left untouched. */
+static void expect_shape_failure(gsd_registry *registry, const char *request, const char *field,
+                                 const char *message) {
+    gsd_bytes out = {&sentinel_byte, 3};
+    gsd_error *err = NULL;
+    gsd_status got = gsd_resolve_install_plans(registry, STR(request), &out, &err);
+    CHECK_ERROR(got, err, GSD_STATUS_INVALID_ARGUMENT, "INVALID_ARGUMENT");
+    CHECK_MESSAGE(err, message);
+    if (field != NULL) {
+        CHECK(str_eq(gsd_error_field(err), field));
+    } else {
+        CHECK(gsd_error_field(err) == NULL);
+    }
+    CHECK(out.ptr == &sentinel_byte && out.len == 3);
+    gsd_error_free(err);
+}
+
+#define SHAPE(request, field, message) expect_shape_failure(registry, request, field, message)
+
 static void test_failures(gsd_registry *registry) {
     static const char bad_utf8[] = "{\"runtime\":\"cl\xff\"}";
     gsd_bytes out = {&sentinel_byte, 3};
@@ -121,24 +141,43 @@ static void test_failures(gsd_registry *registry) {
          NULL);
     FAIL("{\"runtime\":\"claude\",\"scopes\":[\"global\"],\"host\":{\"home\":\"/h\",\"cwd\":\"rel\"}}",
          GSD_STATUS_INVALID_HOST, "INVALID_HOST", NULL);
-    FAIL("{\"runtime\":\"claude\",\"scope\":\"global\"," HOST "}", GSD_STATUS_INVALID_ARGUMENT, "INVALID_ARGUMENT",
-         "request_json is not a valid request: unknown field `scope`, expected `scopes` (an array of scopes)");
-    FAIL("{\"runtime\":\"claude\"," HOST "}", GSD_STATUS_INVALID_ARGUMENT, "INVALID_ARGUMENT",
-         "request_json is not a valid request: missing field `scopes`");
-    FAIL("{\"runtime\":\"claude\",\"scopes\":\"global\"," HOST "}", GSD_STATUS_INVALID_ARGUMENT, "INVALID_ARGUMENT",
-         NULL);
-    FAIL("{\"runtime\":\"claude\",\"scopes\":[1]," HOST "}", GSD_STATUS_INVALID_ARGUMENT, "INVALID_ARGUMENT", NULL);
+    SHAPE("{\"runtime\":\"claude\",\"scope\":\"global\"," HOST "}", "scope",
+          "request_json is not a valid request: scope: unknown field `scope`, expected `scopes` (an array of scopes)");
+    /* the shape is checked before the scopes: a `scope` member is INVALID_ARGUMENT even when
+       its value is not a scope, and so is any malformed request holding a bad scope */
+    SHAPE("{\"runtime\":\"claude\",\"scope\":\"bogus\",\"scopes\":[\"local\"]," HOST "}", "scope",
+          "request_json is not a valid request: scope: unknown field `scope`, expected `scopes` (an array of scopes)");
+    SHAPE("{\"runtime\":\"claude\",\"scopes\":[\"bogus\"]}", NULL,
+          "request_json is not a valid request: missing field `host`");
+    SHAPE("{\"runtime\":\"claude\",\"scopes\":[\"Local\",1]," HOST "}", "scopes[1]",
+          "request_json is not a valid request: scopes[1]: invalid type: integer `1`, expected a string");
+    SHAPE("{\"runtime\":\"claude\",\"scopes\":[\"bogus\"],\"host\":[\"/h\",\"/w\"]}", "host",
+          "request_json is not a valid request: host: invalid type: sequence, expected struct Host");
+    SHAPE("[\"claude\",[\"Global\"],{\"home\":\"/h\",\"cwd\":\"/w\"}]", NULL,
+          "request_json is not a valid request: expected an object");
+    SHAPE("{\"runtime\":\"claude\"," HOST "}", NULL, "request_json is not a valid request: missing field `scopes`");
+    SHAPE("{\"runtime\":\"claude\",\"scopes\":\"global\"," HOST "}", "scopes",
+          "request_json is not a valid request: scopes: invalid type: string \"global\", expected a sequence");
+    SHAPE("{\"runtime\":\"claude\",\"scopes\":[1]," HOST "}", "scopes[0]",
+          "request_json is not a valid request: scopes[0]: invalid type: integer `1`, expected a string");
+    /* the rest of the request names its field as gsd_resolve_install_plan does */
+    SHAPE("{\"runtime\":\"claude\",\"scopes\":[\"global\"],\"host\":{\"home\":\"/h\",\"cwd\":1}}", "host.cwd",
+          "request_json is not a valid request: host.cwd: invalid type: integer `1`, expected a string");
+    SHAPE("{\"runtime\":\"claude\",\"scopes\":[\"global\"]," HOST ",\"commands\":[\"help\",null]}", "commands[1]",
+          "request_json is not a valid request: commands[1]: invalid type: null, expected a string");
+    SHAPE("{\"runtime\":\"claude\",\"scopes\":[\"global\"],\"host\":{\"home\":\"/h\",\"cwd\":\"/w\",\"enviroment\":{}}}",
+          "host.enviroment",
+          "request_json is not a valid request: host.enviroment: unknown field `enviroment`, expected one of `home`, "
+          "`cwd`, `env`, `existingPaths`");
     /* no scopes: an empty set, not an error */
     CHECK(gsd_resolve_install_plans(registry, STR("{\"runtime\":\"claude\",\"scopes\":[]," HOST "}"), &out, NULL) ==
           GSD_STATUS_OK);
     CHECK(bytes_eq(&out, "{\"plans\":[],\"triggers\":[],\"diagnostics\":[]}"));
     gsd_bytes_free(&out);
     out.ptr = &sentinel_byte;
-    FAIL("[\"global\"]", GSD_STATUS_INVALID_ARGUMENT, "INVALID_ARGUMENT",
-         "request_json is not a valid request: expected an object");
-    FAIL("{\"scopes\":[\"global\"]," HOST "}", GSD_STATUS_INVALID_ARGUMENT, "INVALID_ARGUMENT",
-         "request_json is not a valid request: missing field `runtime`");
-    FAIL("{\"runtime\": ", GSD_STATUS_INVALID_ARGUMENT, "INVALID_ARGUMENT", NULL);
+    SHAPE("[\"global\"]", NULL, "request_json is not a valid request: expected an object");
+    SHAPE("{\"scopes\":[\"global\"]," HOST "}", NULL, "request_json is not a valid request: missing field `runtime`");
+    SHAPE("{\"runtime\": ", NULL, "request_json is not a valid request: EOF while parsing a value at line 1 column 12");
     expect_failure(registry, NULL, 0, GSD_STATUS_NULL_ARGUMENT, "NULL_ARGUMENT", "request_json must not be NULL");
     expect_failure(NULL, STR("{}"), GSD_STATUS_NULL_ARGUMENT, "NULL_ARGUMENT", "registry must not be NULL");
     expect_failure(registry, bad_utf8, sizeof bad_utf8 - 1, GSD_STATUS_INVALID_UTF8, "INVALID_UTF8",

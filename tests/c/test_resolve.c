@@ -156,6 +156,140 @@ static void test_failures(gsd_registry *registry) {
     gsd_error_free(err);
 }
 
+/* The request's shape is checked before its scopes: a malformed request is INVALID_ARGUMENT
+   even when it also holds a bad scope, its field the path of the value at fault (NULL for
+   the request itself); only a well-formed one gets INVALID_SCOPE (field "scope").
+   Requests and their records are JSON objects: an array read by position is refused,
+   whatever its scope. */
+static void test_shape_before_scope(gsd_registry *registry) {
+    static const struct {
+        json_fn fn;
+        const char *request;
+        gsd_status status;
+        const char *message;
+        const char *field;
+    } cases[] = {
+        /* gsd_resolve_trigger_surface has no `scope` member: unknown, not a bad scope */
+        {gsd_resolve_trigger_surface, "{\"runtime\":\"claude\",\"scope\":\"bogus\",\"scopes\":[\"global\"]}",
+         GSD_STATUS_INVALID_ARGUMENT,
+         "request_json is not a valid request: scope: unknown field `scope`, expected one of `runtime`, `scopes`, "
+         "`stems`, `routerStems`, `childToRouters`",
+         "scope"},
+        {gsd_resolve_trigger_surface, "{\"runtime\":\"claude\",\"scopes\":[\"Global\"],\"stems\":\"help\"}",
+         GSD_STATUS_INVALID_ARGUMENT,
+         "request_json is not a valid request: stems: invalid type: string \"help\", expected a sequence", "stems"},
+        {gsd_resolve_install_plan, "{\"runtime\":\"claude\",\"scope\":\"Global\"}", GSD_STATUS_INVALID_ARGUMENT,
+         "request_json is not a valid request: missing field `host`", NULL},
+        /* a missing member names the object that lacks it */
+        {gsd_resolve_scope, "{\"runtime\":\"claude\",\"scope\":\"bogus\",\"host\":{\"home\":\"/h\"}}",
+         GSD_STATUS_INVALID_ARGUMENT, "request_json is not a valid request: host: missing field `cwd`", "host"},
+        /* the array form, by position, is not a request */
+        {gsd_resolve_install_plan, "[\"claude\",\"global\",{\"home\":\"/h\",\"cwd\":\"/w\"}]",
+         GSD_STATUS_INVALID_ARGUMENT,
+         "request_json is not a valid request: invalid type: sequence, expected struct PlanRequest", NULL},
+        {gsd_resolve_install_plan, "[\"claude\",\"Global\",{\"home\":\"/h\",\"cwd\":\"/w\"}]",
+         GSD_STATUS_INVALID_ARGUMENT,
+         "request_json is not a valid request: invalid type: sequence, expected struct PlanRequest", NULL},
+        {gsd_resolve_scope, " \n[\"claude\",\"local\",{\"home\":\"/h\",\"cwd\":\"/w\"}]",
+         GSD_STATUS_INVALID_ARGUMENT,
+         "request_json is not a valid request: invalid type: sequence, expected struct ScopeRequest", NULL},
+        {gsd_resolve_trigger_surface, "[\"claude\",[\"global\"]]", GSD_STATUS_INVALID_ARGUMENT,
+         "request_json is not a valid request: invalid type: sequence, expected struct TriggerRequest", NULL},
+        /* ... at any depth: host is an object too */
+        {gsd_resolve_install_plan, "{\"runtime\":\"claude\",\"scope\":\"global\",\"host\":[\"/h\",\"/w\"]}",
+         GSD_STATUS_INVALID_ARGUMENT,
+         "request_json is not a valid request: host: invalid type: sequence, expected struct Host", "host"},
+        {gsd_resolve_config_home, "{\"runtime\":\"claude\",\"host\":[\"/h\",\"/w\"]}", GSD_STATUS_INVALID_ARGUMENT,
+         "request_json is not a valid request: host: invalid type: sequence, expected struct Host", "host"},
+        /* well-formed: the scope decides */
+        {gsd_resolve_install_plan, "{\"runtime\":\"claude\",\"scope\":\"Global\"," HOST "}", GSD_STATUS_INVALID_SCOPE,
+         "id must be one of 'global' | 'local', got \"Global\"", "scope"},
+        {gsd_resolve_trigger_surface, "{\"runtime\":\"claude\",\"scopes\":[\"global\",\"bogus\"]}",
+         GSD_STATUS_INVALID_SCOPE, "id must be one of 'global' | 'local', got \"bogus\"", "scope"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gsd_bytes out = {&sentinel_byte, 3};
+        gsd_error *err = NULL;
+        gsd_status got = cases[i].fn(registry, STR(cases[i].request), &out, &err);
+        CHECK(got == cases[i].status);
+        if (got != cases[i].status) fprintf(stderr, "  case %zu: status %u\n", i, (unsigned)got);
+        CHECK(gsd_error_code(err) == cases[i].status);
+        CHECK_MESSAGE(err, cases[i].message);
+        if (cases[i].field != NULL) {
+            CHECK(str_eq(gsd_error_field(err), cases[i].field));
+        } else {
+            CHECK(gsd_error_field(err) == NULL);
+        }
+        CHECK(out.ptr == &sentinel_byte && out.len == 3);
+        gsd_error_free(err);
+    }
+}
+
+/* A shape error names the value at fault: gsd_error_field is its path inside the request
+   (members joined by '.', list entries as [i]; an unknown member is named itself), and the
+   message carries the same path before serde's reason. Invalid JSON names no field and
+   keeps serde's line and column. */
+static void test_shape_error_fields(gsd_registry *registry) {
+#define PLAN_HEAD "{\"runtime\":\"claude\",\"scope\":\"global\","
+#define HOST_MEMBERS "\"home\":\"/home/u\",\"cwd\":\"/work/p\""
+    static const struct {
+        json_fn fn;
+        const char *request;
+        const char *field;
+        const char *message;
+    } cases[] = {
+        /* a mistyped host member */
+        {gsd_resolve_install_plan, PLAN_HEAD "\"host\":{\"home\":\"/home/u\",\"cwd\":1}}", "host.cwd",
+         "request_json is not a valid request: host.cwd: invalid type: integer `1`, expected a string"},
+        {gsd_resolve_config_home,
+         "{\"runtime\":\"claude\",\"host\":{" HOST_MEMBERS ",\"env\":{\"CLAUDE_CONFIG_DIR\":7}}}",
+         "host.env.CLAUDE_CONFIG_DIR",
+         "request_json is not a valid request: host.env.CLAUDE_CONFIG_DIR: invalid type: integer `7`, expected a "
+         "string"},
+        {gsd_resolve_scope,
+         "{\"runtime\":\"claude\",\"scope\":\"local\",\"host\":{" HOST_MEMBERS ",\"existingPaths\":[true]}}",
+         "host.existingPaths[0]",
+         "request_json is not a valid request: host.existingPaths[0]: invalid type: boolean `true`, expected a "
+         "string"},
+        /* a non-string in commands */
+        {gsd_resolve_install_plan, PLAN_HEAD HOST ",\"commands\":[\"help\",1]}", "commands[1]",
+         "request_json is not a valid request: commands[1]: invalid type: integer `1`, expected a string"},
+        /* an unknown host member: the member itself */
+        {gsd_resolve_install_plan, PLAN_HEAD "\"host\":{" HOST_MEMBERS ",\"enviroment\":{}}}", "host.enviroment",
+         "request_json is not a valid request: host.enviroment: unknown field `enviroment`, expected one of "
+         "`home`, `cwd`, `env`, `existingPaths`"},
+        /* an array in place of host */
+        {gsd_resolve_install_plan, PLAN_HEAD "\"host\":[\"/home/u\",\"/work/p\"]}", "host",
+         "request_json is not a valid request: host: invalid type: sequence, expected struct Host"},
+        {gsd_surface_probe_requests, "{\"host\":[\"/home/u\",\"/work/p\"]}", "host",
+         "request_json is not a valid request: host: invalid type: sequence, expected struct Host"},
+        /* a non-string in scopes, next to a bad scope: the shape still decides */
+        {gsd_resolve_trigger_surface, "{\"runtime\":\"claude\",\"scopes\":[\"Global\",1]}", "scopes[1]",
+         "request_json is not a valid request: scopes[1]: invalid type: integer `1`, expected a string"},
+        /* invalid JSON: no field, serde's line and column */
+        {gsd_resolve_install_plan, PLAN_HEAD "\n\"host\":{\"home\":}}", NULL,
+         "request_json is not a valid request: expected value at line 2 column 16"},
+    };
+#undef PLAN_HEAD
+#undef HOST_MEMBERS
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gsd_bytes out = {&sentinel_byte, 3};
+        gsd_error *err = NULL;
+        gsd_status got = cases[i].fn(registry, STR(cases[i].request), &out, &err);
+        CHECK_ERROR(got, err, GSD_STATUS_INVALID_ARGUMENT, "INVALID_ARGUMENT");
+        CHECK_MESSAGE(err, cases[i].message);
+        if (cases[i].field != NULL) {
+            CHECK(str_eq(gsd_error_field(err), cases[i].field));
+            if (!str_eq(gsd_error_field(err), cases[i].field))
+                fprintf(stderr, "  case %zu: field %s\n", i, gsd_error_field(err) ? gsd_error_field(err) : "(NULL)");
+        } else {
+            CHECK(gsd_error_field(err) == NULL);
+        }
+        CHECK(out.ptr == &sentinel_byte && out.len == 3);
+        gsd_error_free(err);
+    }
+}
+
 static void test_error_fields(gsd_registry *registry) {
     gsd_bytes out = {NULL, 0};
     gsd_error *err = NULL;
@@ -185,6 +319,8 @@ int main(void) {
     test_scope_and_config_home(registry);
     test_trigger_surface(registry);
     test_failures(registry);
+    test_shape_before_scope(registry);
+    test_shape_error_fields(registry);
     test_error_fields(registry);
 cleanup:
     gsd_registry_free(registry);

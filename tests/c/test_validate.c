@@ -92,6 +92,17 @@ static void test_overlays(gsd_registry *registry) {
     CHECK(gsd_registry_with_overlays(registry, STR("{\"folder\":1}"), &untouched, &err) ==
           GSD_STATUS_INVALID_ARGUMENT);
     CHECK(str_eq(gsd_error_code_name(err), "INVALID_ARGUMENT"));
+    CHECK(gsd_error_field(err) == NULL); /* not an array: the argument itself is at fault */
+    CHECK(untouched == (gsd_registry *)&sentinel_byte);
+    gsd_error_free(err);
+    err = NULL;
+
+    /* a shape error inside names the value at fault by its path */
+    CHECK(gsd_registry_with_overlays(registry, STR("[{\"folder\":\"my-tool\",\"manifest\":7}]"), &untouched,
+                                     &err) == GSD_STATUS_INVALID_ARGUMENT);
+    CHECK(str_eq(gsd_error_field(err), "[0].manifest"));
+    CHECK_MESSAGE(err,
+                  "overlays_json is not a valid request: [0].manifest: invalid type: integer `7`, expected a string");
     CHECK(untouched == (gsd_registry *)&sentinel_byte);
 
 cleanup:

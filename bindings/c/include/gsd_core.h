@@ -169,8 +169,12 @@ const char *gsd_error_code_name(const gsd_error *error);
 const char *gsd_error_message(const gsd_error *error);
 
 /**
- * The input field at fault (e.g. `"scope"`, `"host.home"`), when the core names one;
- * otherwise NULL. Borrowed: valid until `gsd_error_free(error)`.
+ * The input field at fault (e.g. `"scope"`, `"host.home"`), when one is known; otherwise
+ * NULL. For a request of the wrong shape (`GSD_STATUS_INVALID_ARGUMENT`) it is the path
+ * of the value at fault inside the request (`"host.cwd"`, `"commands[1]"`,
+ * `"host.env.HOME"`; an unknown member names itself, a missing one the object lacking
+ * it), NULL when the request as a whole is at fault (not JSON, not an object, a member of
+ * its own missing). Borrowed: valid until `gsd_error_free(error)`.
  *
  * # Safety
  * `error` must be NULL or a live `gsd_error` from this library.
@@ -290,7 +294,11 @@ gsd_status gsd_registry_with_overlays(const gsd_registry *base,
  * "existingPaths"?}, "explicitDir"?, "commands"?, "agents"?, "routerStems"?,
  * "childToRouters"?, "profile"?}`. Failures: `GSD_STATUS_UNKNOWN_RUNTIME`,
  * `GSD_STATUS_INVALID_SCOPE`, `GSD_STATUS_NO_CONFIG_HOME`, `GSD_STATUS_INVALID_HOST`,
- * `GSD_STATUS_DESTINATION_OUTSIDE_CONFIG_HOME`, `GSD_STATUS_INVALID_ARGUMENT` (bad JSON).
+ * `GSD_STATUS_DESTINATION_OUTSIDE_CONFIG_HOME`, `GSD_STATUS_INVALID_ARGUMENT` (bad JSON,
+ * or a request of the wrong shape: not an object, or a member that is unknown, missing or
+ * of the wrong type; the shape is checked before the scope, so a malformed request holding
+ * a bad scope is `GSD_STATUS_INVALID_ARGUMENT`). Every request of this API is a JSON object, and so is
+ * every record in it (`host`, `profile`, `facts`): an array in their place is refused.
  *
  * On success writes the `Plan` as JSON to `out_plan`; free it with `gsd_bytes_free`.
  * `out_error` may be NULL. `registry` is borrowed and `request_json` copied for the call.
@@ -491,17 +499,19 @@ gsd_status gsd_test_panic(gsd_error **out_error);
  * directory; a root entry that is a symlink is refused, one that is not a directory is
  * ignored (never opened); inside a folder nothing is followed or opened unless it is a
  * regular file: a symlink, a FIFO/socket/device, a directory named `capability.json`, more
- * than 1024 files or a depth past 16, a name or file that is not UTF-8, or an unreadable
- * file refuses the folder; so do more than 32 MiB of files in one folder, or a folder that
+ * than 1024 files or a depth past 16, a name or file that is not UTF-8, a folder name
+ * holding a control, bidi or zero-width character or a backslash, or an unreadable file
+ * refuses the folder; so do more than 32 MiB of files in one folder, or a folder that
  * would take the folders read from the root past 256 MiB (both known from `lstat` before
  * anything is opened; bytes read are counted as well). Refusals are diagnostics
  * (`overlay_symlink_refused`, `overlay_not_regular_file`, `overlay_manifest_missing`,
- * `overlay_too_many_files`, `overlay_too_large`, `overlay_not_utf8`,
- * `overlay_unreadable`; severity error, `capabilityId` the folder,
- * `field` the relative path at fault) that `gsd_registry_diagnostics` of the new registry
- * lists first, before the registry's own (e.g. an admitted folder that fails validation).
- * A root that is missing, a symlink or not a directory fails the call with
- * `GSD_STATUS_INVALID_ARGUMENT` naming the path.
+ * `overlay_too_many_files`, `overlay_too_large`, `overlay_not_utf8`, `overlay_unsafe_name`,
+ * `overlay_unreadable`; severity error, `capabilityId` the folder, `field` the relative
+ * path at fault; names escaped, never raw) that `gsd_registry_diagnostics` of the new
+ * registry lists first, before the registry's own (e.g. an admitted folder that fails
+ * validation).
+ * A root that is missing, a symlink (also when spelled with a trailing `/` or `/.`) or not
+ * a directory fails the call with `GSD_STATUS_INVALID_ARGUMENT` naming the path.
  *
  * On success writes a new `gsd_registry` to `out_registry`; free it with
  * `gsd_registry_free` (independently of `base`). `out_error` may be NULL. `base` is

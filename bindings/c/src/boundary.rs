@@ -15,7 +15,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use gsd_core::error::boundary_error;
 use gsd_core::{Error, ErrorCode, Registry};
 
-use crate::error::{gsd_error, gsd_status};
+use crate::error::{Failure, gsd_error, gsd_status};
 use crate::gsd_registry;
 
 /// Bytes owned by the library: `len` bytes at `ptr`, followed by one NUL byte that is not
@@ -35,7 +35,7 @@ pub struct gsd_bytes {
 }
 
 /// Shorthand for a body's result.
-pub(crate) type Outcome = Result<(), Error>;
+pub(crate) type Outcome = Result<(), Failure>;
 
 /// Runs an exported function's body, turning a panic into a `PANIC` error.
 pub(crate) fn guard(body: impl FnOnce() -> Outcome) -> Outcome {
@@ -45,7 +45,8 @@ pub(crate) fn guard(body: impl FnOnce() -> Outcome) -> Outcome {
         Err(boundary_error(
             ErrorCode::Panic,
             "internal error: a panic was caught inside gsd-core",
-        ))
+        )
+        .into())
     })
 }
 
@@ -58,7 +59,7 @@ pub(crate) unsafe fn finish(out_error: *mut *mut gsd_error, outcome: Outcome) ->
     match outcome {
         Ok(()) => gsd_status::Ok,
         Err(error) => {
-            let detail = gsd_error::from_core(&error);
+            let detail = gsd_error::from_failure(&error);
             let status = detail.status;
             if !out_error.is_null() {
                 // SAFETY: the caller guarantees a non-NULL `out_error` is writable.
@@ -210,7 +211,7 @@ pub(crate) unsafe fn bytes_free(bytes: *mut gsd_bytes) {
 pub(crate) unsafe fn export<T>(
     (out, out_name): (*mut T, &str),
     out_error: *mut *mut gsd_error,
-    body: impl FnOnce() -> Result<T, Error>,
+    body: impl FnOnce() -> Result<T, Failure>,
 ) -> gsd_status {
     let outcome = guard(|| {
         require_out(out, out_name)?;
@@ -235,7 +236,7 @@ pub(crate) unsafe fn registry_json_export(
     request_len: usize,
     out_json: (*mut gsd_bytes, &str),
     out_error: *mut *mut gsd_error,
-    body: impl FnOnce(&Registry, &str) -> Result<gsd_bytes, Error>,
+    body: impl FnOnce(&Registry, &str) -> Result<gsd_bytes, Failure>,
 ) -> gsd_status {
     let body = || {
         // SAFETY: `registry` is NULL or live (contract above).

@@ -2,10 +2,19 @@
 //!
 //! Requests arrive as UTF-8 JSON text and are decoded with serde into the core's own types
 //! (or the small request records below, for calls whose core signature takes several
-//! arguments); results leave as compact JSON in a `gsd_bytes`. Scope ids are checked
-//! first with the core's `parse_scope`, so a bad scope is `INVALID_SCOPE` with the core's
-//! message; any other malformed request is `INVALID_ARGUMENT` naming the argument and
-//! serde's reason (with line and column).
+//! arguments); results leave as compact JSON in a `gsd_bytes`. A request and every record
+//! in it is a JSON object (serde would also read an array by position; [`strict`] refuses
+//! it). The request's shape is checked first: invalid JSON, an array or other non-object
+//! where an object belongs, an unknown, missing or mistyped member is `INVALID_ARGUMENT`
+//! naming the argument and serde's reason. A shape error also names the value at fault:
+//! its path inside the request (`host.cwd`, `commands[1]`, `host.env.HOME`; for an unknown
+//! member the member itself, for a missing one the object that lacks it) is the error's
+//! field and prefixes the reason. The request itself at fault (not JSON, not an object, a
+//! member of its own missing) names no field. Only a well-shaped request has its scope ids
+//! checked, by the core's `parse_scope`, so a bad scope is `INVALID_SCOPE` with the core's
+//! message.
+
+mod strict;
 
 use std::collections::BTreeMap;
 
@@ -14,40 +23,89 @@ use gsd_core::{Error, ErrorCode, Host, Registry, Scope, SurfaceFacts, TriggerInp
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use serde_path_to_error::{Path, Segment};
 
 use crate::boundary::{bytes_from_vec, gsd_bytes};
+use crate::error::Failure;
+
+/// The `INVALID_ARGUMENT` failure of a malformed request; `name` is the C argument name,
+/// `field` the path of the value at fault inside the request (`None`: the request itself).
+fn not_valid(name: &str, field: Option<String>, reason: &dyn std::fmt::Display) -> Failure {
+    let message = match &field {
+        Some(at) => format!("{name} is not a valid request: {at}: {reason}"),
+        None => format!("{name} is not a valid request: {reason}"),
+    };
+    Failure::at(boundary_error(ErrorCode::InvalidArgument, message), field)
+}
+
+/// [`not_valid`] for a shape error found with its path ([`strict::from_value`]).
+fn misshapen(name: &str, error: &strict::PathError) -> Failure {
+    not_valid(name, field_at(error.path()), error.inner())
+}
+
+/// The field a path names: `host.env.HOME`, `commands[1]`; `None` at the request itself
+/// (an empty path, or one through nothing serde can name).
+fn field_at(path: &Path) -> Option<String> {
+    path.iter()
+        .any(|segment| !matches!(segment, Segment::Unknown))
+        .then(|| path.to_string())
+}
 
 /// Decodes a JSON request; `name` is the C argument name used in error messages.
-pub(crate) fn decode<T: DeserializeOwned>(text: &str, name: &str) -> Result<T, Error> {
-    // The common case, an object request, is read twice without building a `Value` of the
-    // whole request: a skim that keeps only its `scope` / `scopes` members (every other
-    // member is skipped unallocated) for the core's scope parser, then the typed parse.
-    // Anything else (not an object, a repeated member, invalid JSON, a typed parse that
-    // fails) takes the value path, whose outcome and messages are the reference.
-    // (A derived struct also reads a JSON array, by position: only an object is skimmed.)
-    let object = text.trim_start().starts_with('{');
-    if let Some(members) = object
-        .then(|| serde_json::from_str::<ScopeMembers>(text).ok())
-        .flatten()
-    {
-        check_scopes(members.scope.as_ref(), members.scopes.as_ref())?;
-        if let Ok(request) = serde_json::from_str(text) {
+///
+/// Shape first, scopes second: a request that is not a well-formed `T` (syntax, an array
+/// for an object, an unknown, missing or mistyped member) is `INVALID_ARGUMENT` even when
+/// it also holds a bad scope; a well-formed one whose `scope` string or `scopes` strings
+/// the core's parser refuses is `INVALID_SCOPE`. The scope members are checked whether or
+/// not `T` reads them (a type that ignores unknown members still has them checked).
+///
+/// Only this failure path tracks where in the request it is: a valid request is read with
+/// no path bookkeeping at all.
+pub(crate) fn decode<T: DeserializeOwned>(text: &str, name: &str) -> Result<T, Failure> {
+    // The common case, a valid request, is read straight into its type (no `Value` of the
+    // whole request), then skimmed for its `scope` / `scopes` members (every other member
+    // skipped unallocated) in case the type left one unread. A failure of either takes the
+    // value path below, whose outcome and messages are the reference.
+    if let Ok(request) = strict::from_str::<T>(text) {
+        let skim = if starts_object(text) {
+            strict::from_str::<ScopeMembers>(text).ok()
+        } else {
+            Some(ScopeMembers::default())
+        };
+        if let Some(members) = skim {
+            check_scopes(members.scope.as_ref(), members.scopes.as_ref())?;
             return Ok(request);
         }
     }
-    let bad = |e: serde_json::Error| {
-        boundary_error(
-            ErrorCode::InvalidArgument,
-            format!("{name} is not a valid request: {e}"),
-        )
-    };
-    let value: Value = serde_json::from_str(text).map_err(bad)?;
+    let value: Value = serde_json::from_str(text).map_err(|e| not_valid(name, None, &e))?;
+    // The shape, with every scope string the request holds replaced by a valid one: a
+    // failure here is the request's shape, not its scopes.
+    let mut shape = value.clone();
+    if let Some(fields) = shape.as_object_mut() {
+        if let Some(Value::String(id)) = fields.get_mut("scope") {
+            Scope::Global.as_str().clone_into(id);
+        }
+        if let Some(Value::Array(ids)) = fields.get_mut("scopes") {
+            for id in ids {
+                if let Value::String(id) = id {
+                    Scope::Global.as_str().clone_into(id);
+                }
+            }
+        }
+    }
+    strict::from_value::<T>(shape).map_err(|e| misshapen(name, &e))?;
     check_scopes(value.get("scope"), value.get("scopes"))?;
-    serde_json::from_value(value).map_err(bad)
+    strict::from_value(value).map_err(|e| misshapen(name, &e))
+}
+
+/// Whether the first character past JSON whitespace opens an object.
+fn starts_object(text: &str) -> bool {
+    text.trim_start_matches([' ', '\t', '\n', '\r'])
+        .starts_with('{')
 }
 
 /// The members of a request object that name scopes (the rest is skipped).
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
 struct ScopeMembers {
     #[serde(default)]
     scope: Option<Value>,
@@ -70,17 +128,18 @@ fn check_scopes(scope: Option<&Value>, scopes: Option<&Value>) -> Result<(), Err
 }
 
 /// Encodes a result as compact JSON bytes.
-pub(crate) fn encode<T: Serialize + ?Sized>(value: &T) -> Result<gsd_bytes, Error> {
+pub(crate) fn encode<T: Serialize + ?Sized>(value: &T) -> Result<gsd_bytes, Failure> {
     serde_json::to_vec(value).map(bytes_from_vec).map_err(|e| {
         boundary_error(
             ErrorCode::Panic,
             format!("internal error: cannot encode the result: {e}"),
         )
+        .into()
     })
 }
 
 /// A registry handle's diagnostics: the overlay-folder loader's first, then the core's.
-pub(crate) fn diagnostics(registry: &crate::gsd_registry) -> Result<gsd_bytes, Error> {
+pub(crate) fn diagnostics(registry: &crate::gsd_registry) -> Result<gsd_bytes, Failure> {
     let all: Vec<_> = registry
         .edge_diagnostics
         .iter()
@@ -90,7 +149,7 @@ pub(crate) fn diagnostics(registry: &crate::gsd_registry) -> Result<gsd_bytes, E
 }
 
 /// The manifest of a registered runtime, or `UNKNOWN_RUNTIME`.
-pub(crate) fn runtime_manifest(registry: &Registry, runtime: &str) -> Result<gsd_bytes, Error> {
+pub(crate) fn runtime_manifest(registry: &Registry, runtime: &str) -> Result<gsd_bytes, Failure> {
     gsd_core::scope::lookup_runtime(registry, runtime)?;
     let capability = registry.capability(runtime).ok_or_else(|| {
         boundary_error(
@@ -115,7 +174,7 @@ struct OverlayRequest {
 }
 
 /// `gsd_registry_with_overlays`: `[{folder, manifest, fragments?}]` → a new registry.
-pub(crate) fn with_overlays(base: &Registry, text: &str) -> Result<Registry, Error> {
+pub(crate) fn with_overlays(base: &Registry, text: &str) -> Result<Registry, Failure> {
     let requests: Vec<OverlayRequest> = decode(text, "overlays_json")?;
     let overlays: Vec<gsd_core::Overlay> = requests
         .into_iter()
@@ -129,41 +188,53 @@ pub(crate) fn with_overlays(base: &Registry, text: &str) -> Result<Registry, Err
 }
 
 /// `gsd_resolve_install_plan`: a `PlanRequest` → `Plan`.
-pub(crate) fn install_plan(registry: &Registry, text: &str) -> Result<gsd_bytes, Error> {
+pub(crate) fn install_plan(registry: &Registry, text: &str) -> Result<gsd_bytes, Failure> {
     let request: gsd_core::PlanRequest = decode(text, "request_json")?;
     encode(&gsd_core::resolve_install_plan(registry, &request)?)
 }
 
 /// `gsd_resolve_install_plans`: a `PlanRequest` whose `scope` is replaced by `scopes`
-/// (an array of scope ids) → `PlanSet`.
-pub(crate) fn install_plans(registry: &Registry, text: &str) -> Result<gsd_bytes, Error> {
-    let bad = |reason: &str| {
-        boundary_error(
-            ErrorCode::InvalidArgument,
-            format!("request_json is not a valid request: {reason}"),
-        )
-    };
-    let mut request: Value = decode(text, "request_json")?;
-    let Some(fields) = request.as_object_mut() else {
-        return Err(bad("expected an object"));
+/// (an array of scope ids) → `PlanSet`. Shape first, as in [`decode`]: an object without
+/// a `scope` member, with `scopes` an array of strings, and the rest a valid
+/// `PlanRequest`; only then are the scope ids parsed (`INVALID_SCOPE`). Shape errors name
+/// their field as [`decode`]'s do (`scope`, `scopes[1]`, `host.cwd`).
+pub(crate) fn install_plans(registry: &Registry, text: &str) -> Result<gsd_bytes, Failure> {
+    const NAME: &str = "request_json";
+    let mut request: Value = serde_json::from_str(text).map_err(|e| not_valid(NAME, None, &e))?;
+    let Some(fields) = request.as_object() else {
+        return Err(not_valid(NAME, None, &"expected an object"));
     };
     if fields.contains_key("scope") {
-        return Err(bad(
-            "unknown field `scope`, expected `scopes` (an array of scopes)",
+        return Err(not_valid(
+            NAME,
+            Some("scope".to_owned()),
+            &"unknown field `scope`, expected `scopes` (an array of scopes)",
         ));
     }
-    let scopes = fields
-        .remove("scopes")
-        .ok_or_else(|| bad("missing field `scopes`"))?;
-    let scopes: Vec<Scope> = serde_json::from_value(scopes)
-        .map_err(|e| bad(&format!("`scopes` must be an array of scopes: {e}")))?;
+    let ids = serde_path_to_error::deserialize::<_, ScopeIds>(&request)
+        .map_err(|e| misshapen(NAME, &e))?
+        .scopes;
     // Each plan takes its own scope from `scopes`; this one only completes the record.
-    fields.insert("scope".to_owned(), Value::from(Scope::Global.as_str()));
+    if let Some(fields) = request.as_object_mut() {
+        fields.remove("scopes");
+        fields.insert("scope".to_owned(), Value::from(Scope::Global.as_str()));
+    }
     let request: gsd_core::PlanRequest =
-        serde_json::from_value(request).map_err(|e| bad(&e.to_string()))?;
+        strict::from_value(request).map_err(|e| misshapen(NAME, &e))?;
+    let scopes = ids
+        .iter()
+        .map(|id| gsd_core::parse_scope(id))
+        .collect::<Result<Vec<Scope>, Error>>()?;
     encode(&gsd_core::resolve_install_plans(
         registry, &request, &scopes,
     )?)
+}
+
+/// The `scopes` member of a `gsd_resolve_install_plans` request (the rest is read as a
+/// `PlanRequest`).
+#[derive(Deserialize)]
+struct ScopeIds {
+    scopes: Vec<String>,
 }
 
 /// Request of `gsd_resolve_scope` and `gsd_scope_probe_paths`.
@@ -178,7 +249,7 @@ struct ScopeRequest {
 }
 
 /// `gsd_resolve_scope`: `{runtime, scope, host, explicitDir?}` → `ResolvedScope`.
-pub(crate) fn scope(registry: &Registry, text: &str) -> Result<gsd_bytes, Error> {
+pub(crate) fn scope(registry: &Registry, text: &str) -> Result<gsd_bytes, Failure> {
     let r: ScopeRequest = decode(text, "request_json")?;
     encode(&gsd_core::resolve_scope(
         registry,
@@ -190,7 +261,7 @@ pub(crate) fn scope(registry: &Registry, text: &str) -> Result<gsd_bytes, Error>
 }
 
 /// `gsd_scope_probe_paths`: the same request → the host paths resolution may test.
-pub(crate) fn scope_probe_paths(registry: &Registry, text: &str) -> Result<gsd_bytes, Error> {
+pub(crate) fn scope_probe_paths(registry: &Registry, text: &str) -> Result<gsd_bytes, Failure> {
     let r: ScopeRequest = decode(text, "request_json")?;
     encode(&gsd_core::scope_probe_paths(
         registry,
@@ -219,7 +290,7 @@ struct ConfigHomeResult {
 }
 
 /// `gsd_resolve_config_home`: `{runtime, host}` → `{configHome, provenance, probePaths}`.
-pub(crate) fn config_home(registry: &Registry, text: &str) -> Result<gsd_bytes, Error> {
+pub(crate) fn config_home(registry: &Registry, text: &str) -> Result<gsd_bytes, Failure> {
     let r: ConfigHomeRequest = decode(text, "request_json")?;
     let descriptor = gsd_core::scope::lookup_runtime(registry, &r.runtime)?;
     let (config_home, provenance) =
@@ -248,7 +319,7 @@ struct TriggerRequest {
 
 /// `gsd_resolve_trigger_surface`: `{runtime, scopes, stems?, routerStems?, childToRouters?}`
 /// → `Trigger[]`.
-pub(crate) fn trigger_surface(registry: &Registry, text: &str) -> Result<gsd_bytes, Error> {
+pub(crate) fn trigger_surface(registry: &Registry, text: &str) -> Result<gsd_bytes, Failure> {
     let r: TriggerRequest = decode(text, "request_json")?;
     let input = TriggerInput {
         stems: r.stems,
@@ -270,7 +341,7 @@ struct Validation {
 
 /// `gsd_validate_capability`: manifest text + folder → `{valid, errors, warnings}`
 /// (warnings only for a valid manifest, as a loader would report them).
-pub(crate) fn validate(manifest: &str, folder: &str) -> Result<gsd_bytes, Error> {
+pub(crate) fn validate(manifest: &str, folder: &str) -> Result<gsd_bytes, Failure> {
     let parsed = gsd_core::ParsedManifest::parse(manifest)?;
     let errors = parsed.validate(folder);
     let warnings = if errors.is_empty() {
@@ -297,7 +368,7 @@ struct SurfaceRequest {
 }
 
 /// `gsd_surface_probe_requests`: `{runtime?, host}` → `[{configHome, manifestPath}]`.
-pub(crate) fn surface_probes(registry: &Registry, text: &str) -> Result<gsd_bytes, Error> {
+pub(crate) fn surface_probes(registry: &Registry, text: &str) -> Result<gsd_bytes, Failure> {
     let r: SurfaceRequest = decode(text, "request_json")?;
     encode(&gsd_core::probe_requests(
         registry,
@@ -307,7 +378,7 @@ pub(crate) fn surface_probes(registry: &Registry, text: &str) -> Result<gsd_byte
 }
 
 /// `gsd_resolve_installed_surfaces`: `{runtime?, host, facts?}` → `InstalledSurfaces`.
-pub(crate) fn installed_surfaces(registry: &Registry, text: &str) -> Result<gsd_bytes, Error> {
+pub(crate) fn installed_surfaces(registry: &Registry, text: &str) -> Result<gsd_bytes, Failure> {
     let r: SurfaceRequest = decode(text, "request_json")?;
     encode(&gsd_core::resolve_installed_surfaces(
         registry,
@@ -318,7 +389,7 @@ pub(crate) fn installed_surfaces(registry: &Registry, text: &str) -> Result<gsd_
 }
 
 /// `gsd_build_shadow_report`: `{runtime, host, facts?}` → `ShadowReport`.
-pub(crate) fn shadow_report(registry: &Registry, text: &str) -> Result<gsd_bytes, Error> {
+pub(crate) fn shadow_report(registry: &Registry, text: &str) -> Result<gsd_bytes, Failure> {
     let r: SurfaceRequest = decode(text, "request_json")?;
     let runtime = r.runtime.ok_or_else(|| {
         boundary_error(
@@ -341,6 +412,37 @@ mod tests {
             .map_err(|e| e.code())
     }
 
+    fn message<T: DeserializeOwned>(text: &str) -> String {
+        decode::<T>(text, "request_json")
+            .map(drop)
+            .unwrap_err()
+            .message()
+            .to_owned()
+    }
+
+    /// The field of a failure to decode `text`.
+    fn field<T: DeserializeOwned>(text: &str) -> Option<String> {
+        decode::<T>(text, "request_json")
+            .map(drop)
+            .unwrap_err()
+            .field()
+            .map(str::to_owned)
+    }
+
+    /// Message and field of a failing `gsd_resolve_install_plans` request.
+    fn plans_failure(text: &str) -> (String, Option<String>) {
+        let error = install_plans(Registry::first_party(), text).unwrap_err();
+        (error.message().to_owned(), error.field().map(str::to_owned))
+    }
+
+    /// A request type that ignores members it does not know (as `decode` may meet).
+    #[derive(Debug, Deserialize)]
+    #[allow(dead_code)]
+    struct Lenient {
+        runtime: String,
+        scope: Scope,
+    }
+
     /// Both paths of `decode` give the outcomes of the value path: a bad scope member is the
     /// core's `INVALID_SCOPE` whether the request is typed or kept as a value, and junk that
     /// is not an object is `INVALID_ARGUMENT`.
@@ -353,12 +455,13 @@ mod tests {
         );
         let good = plan.replace("Local", "local");
         assert_eq!(code::<gsd_core::PlanRequest>(&good), Ok(()));
-        let extra = good.replace("\"host\"", "\"scopes\":[\"global\",\"Bogus\"],\"host\"");
+        let lenient = r#"{"runtime":"claude","scope":"local","scopes":["global","Bogus"]}"#;
         assert_eq!(
-            code::<gsd_core::PlanRequest>(&extra),
+            code::<Lenient>(lenient),
             Err(ErrorCode::InvalidScope),
             "an unread scopes member is still checked, as on the value path"
         );
+        assert_eq!(code::<Lenient>(&lenient.replace("Bogus", "local")), Ok(()));
         assert_eq!(
             code::<Value>(r#"{"scopes":["Local"]}"#),
             Err(ErrorCode::InvalidScope)
@@ -376,5 +479,207 @@ mod tests {
             Err(ErrorCode::InvalidScope),
             "last member wins"
         );
+    }
+
+    /// The shape is checked before the scopes: a malformed request is `INVALID_ARGUMENT`
+    /// even when it holds a bad scope, on both paths.
+    #[test]
+    fn shape_comes_before_scopes() {
+        assert_eq!(
+            message::<TriggerRequest>(r#"{"runtime":"claude","scope":"bogus","scopes":[]}"#),
+            "request_json is not a valid request: scope: unknown field `scope`, expected one of `runtime`, `scopes`, `stems`, `routerStems`, `childToRouters`"
+        );
+        assert_eq!(
+            message::<gsd_core::PlanRequest>(r#"{"runtime":"claude","scope":"Global"}"#),
+            "request_json is not a valid request: missing field `host`"
+        );
+        assert_eq!(
+            message::<ScopeRequest>(r#"{"runtime":"c","scope":"x","host":{"home":"/h","cwd":1}}"#),
+            "request_json is not a valid request: host.cwd: invalid type: integer `1`, expected a string"
+        );
+        assert_eq!(
+            message::<TriggerRequest>(r#"{"runtime":"claude","scopes":["Global",1]}"#),
+            "request_json is not a valid request: scopes[1]: invalid type: integer `1`, expected a string"
+        );
+        assert_eq!(
+            code::<TriggerRequest>(r#"{"runtime":"claude","scopes":["Global"]}"#),
+            Err(ErrorCode::InvalidScope)
+        );
+    }
+
+    /// A request, and every record in it, is an object: the array form serde would read by
+    /// position is refused, whatever scope it holds, and so is an array inside.
+    #[test]
+    fn arrays_are_not_requests() {
+        let host = r#"{"home":"/h","cwd":"/w"}"#;
+        for scope in ["global", "Global"] {
+            assert_eq!(
+                message::<gsd_core::PlanRequest>(&format!(r#"["claude","{scope}",{host}]"#)),
+                "request_json is not a valid request: invalid type: sequence, expected struct PlanRequest"
+            );
+        }
+        assert_eq!(
+            message::<ScopeRequest>(r#"{"runtime":"claude","scope":"local","host":["/h","/w"]}"#),
+            "request_json is not a valid request: host: invalid type: sequence, expected struct Host"
+        );
+        assert_eq!(
+            message::<Vec<OverlayRequest>>(r#"[["acme","{}"]]"#),
+            "request_json is not a valid request: [0]: invalid type: sequence, expected struct OverlayRequest"
+        );
+        assert_eq!(
+            code::<Vec<OverlayRequest>>(r#"[{"folder":"acme","manifest":"{}"}]"#),
+            Ok(())
+        );
+    }
+
+    /// A shape error names the value at fault: its path is the error's field and prefixes
+    /// the reason; an unknown member is named itself, a missing one by the object lacking it.
+    #[test]
+    fn shape_errors_name_their_field() {
+        let base = r#""runtime":"claude","scope":"global""#;
+        let host = r#""home":"/h","cwd":"/w""#;
+        let cases = [
+            (
+                format!(r#"{{{base},"host":{{"home":"/h","cwd":1}}}}"#),
+                "host.cwd",
+                "invalid type: integer `1`, expected a string",
+            ),
+            (
+                format!(r#"{{{base},"host":{{{host},"env":{{"CLAUDE_CONFIG_DIR":false}}}}}}"#),
+                "host.env.CLAUDE_CONFIG_DIR",
+                "invalid type: boolean `false`, expected a string",
+            ),
+            (
+                format!(r#"{{{base},"host":{{{host},"existingPaths":[null]}}}}"#),
+                "host.existingPaths[0]",
+                "invalid type: null, expected a string",
+            ),
+            (
+                format!(r#"{{{base},"host":{{{host}}},"commands":["help",2]}}"#),
+                "commands[1]",
+                "invalid type: integer `2`, expected a string",
+            ),
+            (
+                format!(r#"{{{base},"host":{{{host},"enviroment":{{}}}}}}"#),
+                "host.enviroment",
+                "unknown field `enviroment`, expected one of `home`, `cwd`, `env`, `existingPaths`",
+            ),
+            (
+                format!(r#"{{{base},"host":["/h","/w"]}}"#),
+                "host",
+                "invalid type: sequence, expected struct Host",
+            ),
+            (
+                format!(r#"{{{base},"host":{{"home":"/h"}}}}"#),
+                "host",
+                "missing field `cwd`",
+            ),
+            (
+                format!(r#"{{{base},"host":{{{host}}},"profile":{{"skills":"all"}}}}"#),
+                "profile.skills",
+                "invalid type: string \"all\", expected a sequence",
+            ),
+        ];
+        for (text, at, reason) in &cases {
+            assert_eq!(
+                message::<gsd_core::PlanRequest>(text),
+                format!("request_json is not a valid request: {at}: {reason}"),
+                "{text}"
+            );
+            assert_eq!(
+                field::<gsd_core::PlanRequest>(text).as_deref(),
+                Some(*at),
+                "{text}"
+            );
+        }
+        // the same with a bad scope in it: still the shape, at the same field
+        let bad_scope = cases[0].0.replace("global", "Global");
+        assert_eq!(
+            field::<gsd_core::PlanRequest>(&bad_scope).as_deref(),
+            Some("host.cwd")
+        );
+        assert_eq!(
+            field::<TriggerRequest>(r#"{"runtime":"claude","scopes":["Global",1]}"#).as_deref(),
+            Some("scopes[1]")
+        );
+        assert_eq!(
+            field::<Vec<OverlayRequest>>(r#"[{"folder":"acme","manifest":7}]"#).as_deref(),
+            Some("[0].manifest")
+        );
+    }
+
+    /// The request itself at fault names no field: not JSON (serde's line and column stay
+    /// in the message), not an object, a member of its own missing.
+    #[test]
+    fn the_request_itself_names_no_field() {
+        let cases = [
+            (
+                r#"{"runtime": "#,
+                "request_json is not a valid request: EOF while parsing a value at line 1 column 12",
+            ),
+            (
+                r#"{"runtime":"claude"} x"#,
+                "request_json is not a valid request: trailing characters at line 1 column 22",
+            ),
+            (
+                r#"["claude","global",{"home":"/h","cwd":"/w"}]"#,
+                "request_json is not a valid request: invalid type: sequence, expected struct PlanRequest",
+            ),
+            (
+                r#"{"runtime":"claude","scope":"Global"}"#,
+                "request_json is not a valid request: missing field `host`",
+            ),
+        ];
+        for (text, want) in cases {
+            assert_eq!(message::<gsd_core::PlanRequest>(text), want, "{text}");
+            assert_eq!(field::<gsd_core::PlanRequest>(text), None, "{text}");
+        }
+    }
+
+    /// `gsd_resolve_install_plans` names fields as `decode` does.
+    #[test]
+    fn install_plans_name_their_field() {
+        let host = r#""host":{"home":"/h","cwd":"/w"}"#;
+        let at = |text: &str, field: Option<&str>, reason: &str| {
+            let (message, got) = plans_failure(text);
+            let prefix = field.map_or_else(String::new, |f| format!("{f}: "));
+            assert_eq!(
+                message,
+                format!("request_json is not a valid request: {prefix}{reason}"),
+                "{text}"
+            );
+            assert_eq!(got.as_deref(), field, "{text}");
+        };
+        at(
+            &format!(r#"{{"runtime":"claude","scope":"global",{host}}}"#),
+            Some("scope"),
+            "unknown field `scope`, expected `scopes` (an array of scopes)",
+        );
+        at(
+            &format!(r#"{{"runtime":"claude","scopes":["Local",1],{host}}}"#),
+            Some("scopes[1]"),
+            "invalid type: integer `1`, expected a string",
+        );
+        at(
+            &format!(r#"{{"runtime":"claude","scopes":"global",{host}}}"#),
+            Some("scopes"),
+            "invalid type: string \"global\", expected a sequence",
+        );
+        at(
+            r#"{"runtime":"claude","scopes":["bogus"],"host":{"home":"/h","cwd":1}}"#,
+            Some("host.cwd"),
+            "invalid type: integer `1`, expected a string",
+        );
+        at(
+            r#"{"runtime":"claude","scopes":["bogus"],"host":["/h","/w"]}"#,
+            Some("host"),
+            "invalid type: sequence, expected struct Host",
+        );
+        at(
+            &format!(r#"{{"runtime":"claude",{host}}}"#),
+            None,
+            "missing field `scopes`",
+        );
+        at(r#"["global"]"#, None, "expected an object");
     }
 }

@@ -147,14 +147,55 @@ pub(crate) fn c_text(text: &str) -> CString {
     CString::new(text.replace('\0', "\\0")).unwrap_or_default()
 }
 
+/// A failure on its way to C: a core error, and the field at fault when the binding names
+/// one the core error does not carry.
+///
+/// The core builds errors with a field only inside itself (`Error::with_field` is
+/// crate-private; `boundary_error` takes a code and a message), so a failure found here,
+/// such as the path of a mistyped request member, keeps its field beside the error. Every
+/// core error converts with `?` (its own field, if any, is kept).
+#[derive(Debug)]
+pub(crate) struct Failure {
+    error: Error,
+    field: Option<String>,
+}
+
+impl Failure {
+    /// A core error naming `field` (in place of the core's own field, if any).
+    pub(crate) fn at(error: Error, field: Option<String>) -> Self {
+        Self { error, field }
+    }
+
+    /// The stable code.
+    pub(crate) fn code(&self) -> ErrorCode {
+        self.error.code()
+    }
+
+    /// The human message.
+    pub(crate) fn message(&self) -> &str {
+        self.error.message()
+    }
+
+    /// The input field at fault: the binding's, else the core's.
+    pub(crate) fn field(&self) -> Option<&str> {
+        self.field.as_deref().or_else(|| self.error.field())
+    }
+}
+
+impl From<Error> for Failure {
+    fn from(error: Error) -> Self {
+        Self { error, field: None }
+    }
+}
+
 impl gsd_error {
-    /// The C form of a core error.
-    pub(crate) fn from_core(error: &Error) -> Self {
+    /// The C form of a failure.
+    pub(crate) fn from_failure(failure: &Failure) -> Self {
         Self {
-            status: gsd_status::from_code(error.code()),
-            code: code_name(error.code()),
-            message: c_text(error.message()),
-            field: error.field().map(c_text),
+            status: gsd_status::from_code(failure.code()),
+            code: code_name(failure.code()),
+            message: c_text(failure.message()),
+            field: failure.field().map(c_text),
         }
     }
 }

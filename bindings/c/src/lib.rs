@@ -90,8 +90,12 @@ pub unsafe extern "C" fn gsd_error_message(error: *const gsd_error) -> *const c_
     unsafe { error.as_ref() }.map_or(std::ptr::null(), |e| e.message.as_ptr())
 }
 
-/// The input field at fault (e.g. `"scope"`, `"host.home"`), when the core names one;
-/// otherwise NULL. Borrowed: valid until `gsd_error_free(error)`.
+/// The input field at fault (e.g. `"scope"`, `"host.home"`), when one is known; otherwise
+/// NULL. For a request of the wrong shape (`GSD_STATUS_INVALID_ARGUMENT`) it is the path
+/// of the value at fault inside the request (`"host.cwd"`, `"commands[1]"`,
+/// `"host.env.HOME"`; an unknown member names itself, a missing one the object lacking
+/// it), NULL when the request as a whole is at fault (not JSON, not an object, a member of
+/// its own missing). Borrowed: valid until `gsd_error_free(error)`.
 ///
 /// # Safety
 /// `error` must be NULL or a live `gsd_error` from this library.
@@ -274,7 +278,11 @@ pub unsafe extern "C" fn gsd_registry_with_overlays(
 /// "existingPaths"?}, "explicitDir"?, "commands"?, "agents"?, "routerStems"?,
 /// "childToRouters"?, "profile"?}`. Failures: `GSD_STATUS_UNKNOWN_RUNTIME`,
 /// `GSD_STATUS_INVALID_SCOPE`, `GSD_STATUS_NO_CONFIG_HOME`, `GSD_STATUS_INVALID_HOST`,
-/// `GSD_STATUS_DESTINATION_OUTSIDE_CONFIG_HOME`, `GSD_STATUS_INVALID_ARGUMENT` (bad JSON).
+/// `GSD_STATUS_DESTINATION_OUTSIDE_CONFIG_HOME`, `GSD_STATUS_INVALID_ARGUMENT` (bad JSON,
+/// or a request of the wrong shape: not an object, or a member that is unknown, missing or
+/// of the wrong type; the shape is checked before the scope, so a malformed request holding
+/// a bad scope is `GSD_STATUS_INVALID_ARGUMENT`). Every request of this API is a JSON object, and so is
+/// every record in it (`host`, `profile`, `facts`): an array in their place is refused.
 ///
 /// On success writes the `Plan` as JSON to `out_plan`; free it with `gsd_bytes_free`.
 /// `out_error` may be NULL. `registry` is borrowed and `request_json` copied for the call.

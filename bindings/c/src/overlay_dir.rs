@@ -4,14 +4,17 @@
 //! The core does no IO; this loader is the C edge's one reader of third-party capability
 //! folders. Rules (the same as the Node package's loader):
 //!
-//! * the root must be a real directory (not a symlink), else `INVALID_ARGUMENT`;
+//! * the root must be a real directory (not a symlink, however spelled: trailing `/` and
+//!   `/.` components are dropped, lexically, before the `lstat`), else `INVALID_ARGUMENT`;
 //! * its entries are handled in bytewise name order, so readdir order never shows;
 //! * a root entry that is a symlink is refused (`overlay_symlink_refused`), one that is not
 //!   a directory is ignored and never opened;
 //! * inside a folder every entry is `lstat`ed, never followed: a symlink, a non-regular
 //!   file, a directory named `capability.json`, more than [`MAX_FILES`] files, a depth past
 //!   [`MAX_DEPTH`], a non-UTF-8 name or file, or an unreadable file refuses the whole
-//!   folder with one diagnostic (the first problem in walk order);
+//!   folder with one diagnostic (the first problem in walk order); so does a folder name
+//!   that [`escape`] would change (a control, bidi or zero-width character, a backslash),
+//!   which the core would otherwise carry raw as the `capabilityId` of its diagnostics;
 //! * files are opened with `O_NOFOLLOW | O_NONBLOCK`, re-checked with `fstat`, and read up
 //!   to the core's bound plus one byte (the core reports the oversize itself);
 //! * bytes are bounded before anything is opened (`overlay_too_large`, no field): the
@@ -63,17 +66,19 @@ const MANIFEST: &str = "capability.json";
 /// directory; a root entry that is a symlink is refused, one that is not a directory is
 /// ignored (never opened); inside a folder nothing is followed or opened unless it is a
 /// regular file: a symlink, a FIFO/socket/device, a directory named `capability.json`, more
-/// than 1024 files or a depth past 16, a name or file that is not UTF-8, or an unreadable
-/// file refuses the folder; so do more than 32 MiB of files in one folder, or a folder that
+/// than 1024 files or a depth past 16, a name or file that is not UTF-8, a folder name
+/// holding a control, bidi or zero-width character or a backslash, or an unreadable file
+/// refuses the folder; so do more than 32 MiB of files in one folder, or a folder that
 /// would take the folders read from the root past 256 MiB (both known from `lstat` before
 /// anything is opened; bytes read are counted as well). Refusals are diagnostics
 /// (`overlay_symlink_refused`, `overlay_not_regular_file`, `overlay_manifest_missing`,
-/// `overlay_too_many_files`, `overlay_too_large`, `overlay_not_utf8`,
-/// `overlay_unreadable`; severity error, `capabilityId` the folder,
-/// `field` the relative path at fault) that `gsd_registry_diagnostics` of the new registry
-/// lists first, before the registry's own (e.g. an admitted folder that fails validation).
-/// A root that is missing, a symlink or not a directory fails the call with
-/// `GSD_STATUS_INVALID_ARGUMENT` naming the path.
+/// `overlay_too_many_files`, `overlay_too_large`, `overlay_not_utf8`, `overlay_unsafe_name`,
+/// `overlay_unreadable`; severity error, `capabilityId` the folder, `field` the relative
+/// path at fault; names escaped, never raw) that `gsd_registry_diagnostics` of the new
+/// registry lists first, before the registry's own (e.g. an admitted folder that fails
+/// validation).
+/// A root that is missing, a symlink (also when spelled with a trailing `/` or `/.`) or not
+/// a directory fails the call with `GSD_STATUS_INVALID_ARGUMENT` naming the path.
 ///
 /// On success writes a new `gsd_registry` to `out_registry`; free it with
 /// `gsd_registry_free` (independently of `base`). `out_error` may be NULL. `base` is
@@ -100,7 +105,8 @@ pub unsafe extern "C" fn gsd_registry_with_overlay_dir(
             return Err(gsd_core::error::boundary_error(
                 gsd_core::ErrorCode::InvalidArgument,
                 "dir must be a non-empty path without NUL bytes",
-            ));
+            )
+            .into());
         }
         let loaded = load(std::path::Path::new(
             <std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(&dir),
@@ -162,6 +168,11 @@ pub(crate) struct Loaded {
 pub(crate) fn load(root: &Path) -> Result<Loaded, Error> {
     let shown = escape(root.as_os_str().as_bytes());
     let bad = |what: String| boundary_error(ErrorCode::InvalidArgument, format!("dir {what}"));
+    // `link/` and `link/.` name the link's target, and `lstat` follows them: the root is
+    // inspected and read without its trailing `/` and `/.` components.
+    let root = Path::new(std::ffi::OsStr::from_bytes(trim_trailing(
+        root.as_os_str().as_bytes(),
+    )));
     let meta = std::fs::symlink_metadata(root)
         .map_err(|e| bad(format!("'{shown}' cannot be inspected: {e}")))?;
     if meta.file_type().is_symlink() {
@@ -203,6 +214,22 @@ pub(crate) fn load(root: &Path) -> Result<Loaded, Error> {
     Ok(loaded)
 }
 
+/// `path` without its trailing `/` and `/.` components, lexically (no symlink is
+/// resolved): `root/`, `root/.` and `root/.//.` are `root`; `/` and `/.` are `/`, `./` is
+/// `.`. A `..` is kept (it names a different directory).
+fn trim_trailing(mut path: &[u8]) -> &[u8] {
+    loop {
+        if let Some(rest) = path.strip_suffix(b"/").filter(|rest| !rest.is_empty()) {
+            path = rest;
+        } else if let Some(rest) = path.strip_suffix(b"/.") {
+            // Keeps the `/`: `/.` becomes `/`, `a/.` becomes `a/` and then `a`.
+            path = &path[..=rest.len()];
+        } else {
+            return path;
+        }
+    }
+}
+
 /// The entries of a directory as `(name bytes, path)`, sorted bytewise by name.
 fn sorted_entries(dir: &Path) -> std::io::Result<Vec<(Vec<u8>, PathBuf)>> {
     let mut entries = Vec::new();
@@ -241,6 +268,19 @@ fn read_folder(
             format!("overlay folder name '{folder}' is not valid UTF-8"),
         )));
     };
+    // The core would carry the name raw as the `capabilityId` of its own diagnostics; a
+    // name that does not print as itself is refused here, shown escaped. (It could never
+    // be admitted: a capability id is kebab-case and equals its folder name.)
+    if folder != folder_name {
+        return Err(Box::new(refusal(
+            "overlay_unsafe_name",
+            folder,
+            None,
+            format!(
+                "overlay folder name '{folder}' holds a control, bidi or zero-width character or a backslash (shown escaped); the overlay folder is refused unread"
+            ),
+        )));
+    }
     let mut files = Vec::new();
     walk(folder, dir, "", 1, &mut files)?;
     let manifest_path = files
@@ -450,5 +490,26 @@ mod tests {
             "x\\u{202e}y\\u{200b}"
         );
         assert_eq!(escape(b"n\xffo\\"), "n\\xffo\\\\");
+    }
+
+    #[test]
+    fn trailing_slashes_and_dots_are_dropped_lexically() {
+        let cases: [(&[u8], &[u8]); 12] = [
+            (b"root", b"root"),
+            (b"root/", b"root"),
+            (b"root/.", b"root"),
+            (b"root//././/", b"root"),
+            (b"a/b/./", b"a/b"),
+            (b"root/..", b"root/.."),
+            (b"root/..x", b"root/..x"),
+            (b"/", b"/"),
+            (b"//", b"/"),
+            (b"/.", b"/"),
+            (b".", b"."),
+            (b"./", b"."),
+        ];
+        for (path, trimmed) in cases {
+            assert_eq!(trim_trailing(path), trimmed, "{}", escape(path));
+        }
     }
 }
