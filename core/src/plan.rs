@@ -21,6 +21,7 @@ use crate::registry::Registry;
 use crate::scope::{ResolvedScope, lookup_runtime};
 use crate::trigger::{Routes, ShadowedBy, Stems, Trigger, Triggers, has_duplicates, surface_of};
 use crate::vocab::{ArtifactKindName, CommandStyle, Nesting, SandboxTier, Scope};
+use crate::words;
 
 mod decide;
 mod placement;
@@ -164,7 +165,7 @@ fn check_stem(stem: &str, field: impl FnOnce() -> String) -> Result<(), Error> {
 /// one becomes a path), nor `explicitDir`.
 fn check_host(host: &Host, explicit_dir: Option<&str>) -> Result<(), Error> {
     for (field, value) in [("host.cwd", &host.cwd), ("host.home", &host.home)] {
-        if !path::is_absolute(value) || value.contains('\0') {
+        if !path::is_absolute(value) || words::contains(value.as_bytes(), 0) {
             return Err(Error::new(
                 ErrorCode::InvalidHost,
                 format!(
@@ -175,7 +176,11 @@ fn check_host(host: &Host, explicit_dir: Option<&str>) -> Result<(), Error> {
             .with_field(field));
         }
     }
-    if let Some((name, value)) = host.env.iter().find(|(_, value)| value.contains('\0')) {
+    if let Some((name, value)) = host
+        .env
+        .iter()
+        .find(|(_, value)| words::contains(value.as_bytes(), 0))
+    {
         return Err(Error::new(
             ErrorCode::InvalidHost,
             format!(
@@ -185,7 +190,7 @@ fn check_host(host: &Host, explicit_dir: Option<&str>) -> Result<(), Error> {
         )
         .with_field(format!("host.env.{name}")));
     }
-    if let Some(dir) = explicit_dir.filter(|dir| dir.contains('\0')) {
+    if let Some(dir) = explicit_dir.filter(|dir| words::contains(dir.as_bytes(), 0)) {
         return Err(Error::new(
             ErrorCode::InvalidArgument,
             format!(

@@ -49,9 +49,43 @@ pub(crate) const fn equal(word: u64, b: u8) -> u64 {
     below(word ^ (ONES * b as u64), 1)
 }
 
+/// Whether some byte of `bytes` is `b`, a word at a time: the whole words, then the last
+/// eight bytes in place (a byte tested twice gives the same answer), or, under eight bytes,
+/// one [`gather`]ed word. For the short texts a plan checks on every call (its host's
+/// paths), where a byte-wise search costs several times as much.
+pub(crate) fn contains(bytes: &[u8], b: u8) -> bool {
+    let Some(tail) = bytes.len().checked_sub(8) else {
+        return equal(gather(bytes, !b), b) != 0;
+    };
+    let mut found = equal(load(&bytes[tail..]), b);
+    for chunk in bytes.chunks_exact(8) {
+        found |= equal(load(chunk), b);
+    }
+    found != 0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`contains`] answers as a byte-wise search, for every length and byte.
+    #[quickcheck_macros::quickcheck]
+    #[allow(clippy::needless_pass_by_value)] // Reason: quickcheck passes generated values by value.
+    fn contains_is_a_byte_search(bytes: Vec<u8>, b: u8) -> bool {
+        (0..=bytes.len()).all(|len| contains(&bytes[..len], b) == bytes[..len].contains(&b))
+    }
+
+    #[test]
+    fn contains_finds_nul_at_every_position() {
+        for len in 0..=24 {
+            assert!(!contains(&vec![b'a'; len], 0), "{len}");
+            for position in 0..len {
+                let mut bytes = vec![b'/'; len];
+                bytes[position] = 0;
+                assert!(contains(&bytes, 0), "{len} {position}");
+            }
+        }
+    }
 
     /// A gathered word holds the bytes of the text and no other: for every length up to
     /// eight, with one byte of any value at any position among filler bytes on either side
