@@ -5,17 +5,53 @@
 
 const fs = require('node:fs');
 const os = require('node:os');
+const path = require('node:path');
+
+/**
+ * What stands in for a `home` or `cwd` that is not a string. The peer fails on one only
+ * when it joins a path onto it (Node's path functions throw their own `TypeError`), and
+ * never when its answer does not depend on it (an environment override wins first; a
+ * global scope ignores `cwd`). The core takes strings only, so it resolves with this
+ * stand-in, and `failLikeThePeer` raises Node's error when the answer shows it was used.
+ */
+const NOT_A_STRING = Object.freeze({ home: '/gsd-core-compat/home-is-not-a-string', cwd: '/gsd-core-compat/cwd-is-not-a-string' });
+
+/** `value` when it is a string, the stand-in when it is another value, else `fallback()`. */
+function pathOption(value, name, fallback) {
+  if (value === undefined || value === null) return fallback();
+  return typeof value === 'string' ? value : NOT_A_STRING[name];
+}
 
 /**
  * Host data from peer-style options; `existingPaths` is filled later by `withProbes`.
- * @param {{ env?: Record<string, unknown>, home?: string, cwd?: string }} [opts]
+ * @param {{ env?: Record<string, unknown>, home?: unknown, cwd?: unknown }} [opts]
  */
 function hostFrom(opts = {}) {
   const env = {};
   for (const [name, value] of Object.entries(opts.env ?? process.env)) {
     if (typeof value === 'string') env[name] = value;
   }
-  return { home: opts.home ?? os.homedir(), cwd: opts.cwd ?? process.cwd(), env, existingPaths: [] };
+  return { home: pathOption(opts.home, 'home', os.homedir), cwd: pathOption(opts.cwd, 'cwd', process.cwd), env, existingPaths: [] };
+}
+
+/**
+ * `answer`, unless it was resolved over a stand-in for a `home` or `cwd` of `opts` that is
+ * not a string: then the peer, joining a path onto that value, would have thrown, and so
+ * does this, with Node's own error for the same value.
+ * @template T
+ * @param {{ home?: unknown, cwd?: unknown } | undefined} opts
+ * @param {T} answer
+ * @returns {T}
+ */
+function failLikeThePeer(opts, answer) {
+  const text = JSON.stringify(answer) ?? '';
+  for (const name of /** @type {const} */ (['home', 'cwd'])) {
+    const value = opts?.[name];
+    if (value !== undefined && value !== null && typeof value !== 'string' && text.includes(NOT_A_STRING[name])) {
+      path.join(/** @type {string} */ (value));
+    }
+  }
+  return answer;
 }
 
 /**
@@ -34,4 +70,4 @@ function renderJson(value) {
   return value === undefined ? 'undefined' : JSON.stringify(value);
 }
 
-module.exports = { hostFrom, withProbes, renderJson };
+module.exports = { hostFrom, withProbes, renderJson, failLikeThePeer };

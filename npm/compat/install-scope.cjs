@@ -3,7 +3,7 @@
 // same return shapes (key order included), same error classes and messages.
 
 const native = require('../binding.js');
-const { hostFrom, withProbes, renderJson } = require('./_host.cjs');
+const { hostFrom, withProbes, renderJson, failLikeThePeer } = require('./_host.cjs');
 
 const ORDER = native.scopeOrder();
 const RANK = Object.fromEntries(ORDER.map(({ id, rank }) => [id, rank]));
@@ -58,6 +58,7 @@ function resolveScope(input) {
     }
     throw err;
   }
+  failLikeThePeer(input, resolved.configHome);
   return Object.freeze({
     id: resolved.id,
     configHome: resolved.configHome,

@@ -7,7 +7,7 @@
 const path = require('node:path');
 const fs = require('node:fs');
 const native = require('../binding.js');
-const { hostFrom, withProbes } = require('./_host.cjs');
+const { hostFrom, withProbes, failLikeThePeer } = require('./_host.cjs');
 const { answer, valueOf } = require('./_json.cjs');
 
 const KINDS = new Set(native.vocabulary().configHomeKind);
@@ -34,7 +34,7 @@ function resolveWith(configHome, opts, resolve) {
   const host = hostFrom(opts);
   const probes = native.configHomeProbePaths(configHome, host);
   try {
-    return resolve(withProbes(host, probes, opts.existsSync)).configHome;
+    return failLikeThePeer(opts, resolve(withProbes(host, probes, opts.existsSync)).configHome);
   } catch (err) {
     if (err.code === 'NO_CONFIG_HOME') throw noConfigHome(configHome.name);
     throw err;
@@ -111,7 +111,7 @@ function resolveSkillsBaseFromDescriptor(configHome, opts = {}, skillsDestSubpat
   const host = hostFrom(opts);
   const probes = valueOf(native.compatSkillsBaseProbePaths(descriptor, JSON.stringify(host)));
   const facts = JSON.stringify(withProbes(host, probes, opts.existsSync));
-  return valueOf(native.compatSkillsBaseFromDescriptor(descriptor, facts, skillsDestSubpath));
+  return failLikeThePeer(opts, valueOf(native.compatSkillsBaseFromDescriptor(descriptor, facts, skillsDestSubpath)));
 }
 
 function getGlobalSkillsBase(runtime) {

@@ -74,3 +74,34 @@ test('runtime-homes: antigravity, kimi and kimi hooks helpers', () => {
     }
   }
 });
+
+test('runtime-homes and install-scope: a home or cwd that is not a string fails exactly when the peer joins a path onto it', () => {
+  const scope = require('../compat/install-scope.cjs');
+  const theirScope = peer('install-scope');
+  const values = [5, {}, true, ['/h'], Symbol.iterator];
+  const cases = [];
+  for (const value of values) {
+    cases.push({ home: value, env: {} }, { home: value, env: { KIMI_CONFIG_DIR: '/k', ANTIGRAVITY_CONFIG_DIR: '/a', CLAUDE_CONFIG_DIR: '/c' } });
+    cases.push({ home: '/h', cwd: value, env: {} });
+  }
+  let failed = 0;
+  for (const opts of cases) {
+    const label = `${String(opts.home)} ${String(opts.cwd)} ${Object.keys(opts.env)}`;
+    for (const name of ['resolveKimiGlobalDir', 'resolveAntigravityGlobalDir']) {
+      assertSameOutcome(() => ours[name](opts), () => theirs[name](opts), `${name} ${label}`);
+    }
+    for (const id of ['global', 'local']) {
+      for (const runtime of ['claude', 'kimi', 'antigravity', 'codex']) {
+        const input = { id, runtime, ...opts };
+        assertSameOutcome(() => scope.resolveScope(input), () => theirScope.resolveScope(input), `resolveScope ${id} ${runtime} ${label}`);
+        try {
+          theirScope.resolveScope(input);
+        } catch {
+          failed += 1;
+        }
+      }
+    }
+  }
+  // Both outcomes occur: the peer fails on some of these and answers others.
+  assert.ok(failed > 0 && failed < cases.length * 8, `${failed} of ${cases.length * 8}`);
+});
