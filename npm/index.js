@@ -222,7 +222,28 @@ function optionsArg(options, field = 'options') {
  * @returns {T}
  */
 function dataArg(value, field) {
-  if (value !== undefined && value !== null) jsonArg(value, field);
+  if (value === undefined || value === null) return value;
+  try {
+    JSON.stringify(value, wellFormed);
+  } catch (err) {
+    throw invalidArgument(field, `${field} is invalid: ${/** @type {Error} */ (err).message}`);
+  }
+  return value;
+}
+
+/**
+ * A `JSON.stringify` replacer that refuses a string the crossing would change silently: a
+ * lone surrogate has no UTF-8 form, and napi would turn it into U+FFFD.
+ * @param {string} key
+ * @param {unknown} value
+ */
+function wellFormed(key, value) {
+  for (const text of [key, value]) {
+    if (typeof text === 'string' && !text.isWellFormed()) {
+      const where = key === '' ? 'a string' : `the string at ${JSON.stringify(key)}`;
+      throw new Error(`${where} holds a lone surrogate, which UTF-8 cannot carry`);
+    }
+  }
   return value;
 }
 

@@ -76,6 +76,9 @@ test('data that cannot cross, misspelt members and unsafe values fail on their f
     [() => gsd.resolveTriggerSurface('claude', ['global'], { stems: ['a'], childToRouters: { a: ['ns/x'] } }), 'INVALID_ARGUMENT', 'childToRouters.a'],
     [() => gsd.resolveTriggerSurface('claude', ['global', 'Local'], { stems: ['a'] }), 'INVALID_SCOPE', 'scopes[1]'],
     [() => gsd.resolveTriggerSurface('claude', ['global'], 5), 'INVALID_ARGUMENT', 'input'],
+    // A lone surrogate has no UTF-8 form: refused, never turned into U+FFFD on the way.
+    [() => gsd.resolveScope('claude', 'global', { home: '/h\ud800', cwd: '/w' }), 'INVALID_ARGUMENT', 'host'],
+    [() => gsd.resolveConfigHome('claude', { ...host, env: { ['X\udc00']: '1' } }), 'INVALID_ARGUMENT', 'host'],
   ];
   for (const [call, code, field] of cases) {
     const err = thrown(call);
@@ -83,7 +86,11 @@ test('data that cannot cross, misspelt members and unsafe values fail on their f
     assert.equal(err.field, field, err.message);
     // A scope error keeps the peer's wording; every other message names its field.
     if (code !== 'INVALID_SCOPE') assert.ok(err.message.includes(field), err.message);
+    assert.ok(err.message.isWellFormed(), err.message);
   }
+  assert.match(thrown(() => gsd.resolveScope('claude', 'global', { home: '/h\ud800', cwd: '/w' })).message, /^host is invalid: the string at "home" holds a lone surrogate/);
+  // A surrogate pair is a character like any other.
+  assert.equal(gsd.resolveScope('claude', 'global', { home: '/h\ud83d\ude00', cwd: '/w' }).configHome, '/h\u{1f600}/.claude');
 });
 
 test('a sample limit past 32 bits means every sample, as any limit past the count does', () => {
