@@ -44,14 +44,27 @@ function hostFrom(opts = {}) {
  * @returns {T}
  */
 function failLikeThePeer(opts, answer) {
+  const used = standInUsed(opts, answer);
+  if (used !== undefined) path.join(/** @type {string} */ (opts?.[used]));
+  return answer;
+}
+
+/**
+ * Which option of `opts` (`home` or `cwd`), not being a string, had its stand-in used by
+ * `answer`; `undefined` when none was (the peer would have answered too).
+ * @param {{ home?: unknown, cwd?: unknown } | undefined} opts
+ * @param {unknown} answer
+ * @returns {'home' | 'cwd' | undefined}
+ */
+function standInUsed(opts, answer) {
   const text = JSON.stringify(answer) ?? '';
   for (const name of /** @type {const} */ (['home', 'cwd'])) {
     const value = opts?.[name];
     if (value !== undefined && value !== null && typeof value !== 'string' && text.includes(NOT_A_STRING[name])) {
-      path.join(/** @type {string} */ (value));
+      return name;
     }
   }
-  return answer;
+  return undefined;
 }
 
 /**
@@ -61,8 +74,9 @@ function failLikeThePeer(opts, answer) {
  * @param {(path: string) => boolean} [existsSync]
  */
 function withProbes(host, probes, existsSync) {
-  const exists = existsSync ?? fs.existsSync;
-  return { ...host, existingPaths: probes.filter((p) => exists(p)) };
+  // Named as the peer names it, so a non-function fails with the peer's message.
+  const existsSyncFn = existsSync ?? fs.existsSync;
+  return { ...host, existingPaths: probes.filter((p) => existsSyncFn(p)) };
 }
 
 /** `JSON.stringify`-style rendering used by the peer's messages (`undefined` stays bare). */
@@ -70,4 +84,4 @@ function renderJson(value) {
   return value === undefined ? 'undefined' : JSON.stringify(value);
 }
 
-module.exports = { hostFrom, withProbes, renderJson, failLikeThePeer };
+module.exports = { hostFrom, withProbes, renderJson, failLikeThePeer, standInUsed };

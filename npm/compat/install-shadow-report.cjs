@@ -6,6 +6,7 @@
 // TypeError.
 
 const native = require('../binding.js');
+const { standInUsed } = require('./_host.cjs');
 const { surfaceInputs } = require('./_surface.cjs');
 
 const SHADOW_REASON = Object.freeze({
@@ -13,6 +14,10 @@ const SHADOW_REASON = Object.freeze({
   SCOPE_SHADOWED: 'scope_shadowed',
   RESOLVER_UNAVAILABLE: 'resolver_unavailable',
 });
+
+/** What a report is built from when there is nothing to resolve: it says so. */
+const UNAVAILABLE_HOST = Object.freeze({ home: '/', cwd: '/', env: {}, existingPaths: [] });
+const NO_FACTS = Object.freeze({ homes: {} });
 
 /** Report object → the inputs it was built from, so it can be rendered at any limit. */
 const built = new WeakMap();
@@ -31,11 +36,28 @@ function buildShadowReport(runtime, opts = {}) {
     inputs = surfaceInputs(id, opts);
   } catch (err) {
     if (err.code !== 'UNKNOWN_RUNTIME' && err.code !== 'NO_CONFIG_HOME') throw err;
-    inputs = { host: { home: '/', cwd: '/', env: {}, existingPaths: [] }, facts: { homes: {} } };
+    inputs = { host: UNAVAILABLE_HOST, facts: NO_FACTS };
+  }
+  const notAString = (value) => value !== undefined && value !== null && typeof value !== 'string';
+  if ((notAString(opts.home) || notAString(opts.cwd)) && standInUsed(opts, surfacesOrNothing(id, inputs)) !== undefined) {
+    // The peer's resolution threw Node's path error on a `home` or `cwd` that is not a
+    // string, and its report says the resolver is unavailable (rendered as no lines).
+    const report = { ...native.buildShadowReport('', UNAVAILABLE_HOST, NO_FACTS).report, runtime: id };
+    built.set(report, { id: '', host: UNAVAILABLE_HOST, facts: NO_FACTS });
+    return report;
   }
   const { report } = native.buildShadowReport(id, inputs.host, inputs.facts);
   built.set(report, { id, ...inputs });
   return report;
+}
+
+/** The installed surfaces the report of `id` is made from; `null` when none resolve. */
+function surfacesOrNothing(id, { host, facts }) {
+  try {
+    return native.resolveInstalledSurfaces(id, host, facts);
+  } catch {
+    return null;
+  }
 }
 
 function renderShadowReport(report, { sampleLimit = 5 } = {}) {

@@ -102,6 +102,11 @@ test('runtime-homes and install-scope: a home or cwd that is not a string fails 
       }
     }
   }
+  // An existsSync that is not a function fails with the peer's message.
+  for (const name of ['resolveKimiGlobalDir', 'resolveAntigravityGlobalDir']) {
+    const opts = { existsSync: 1, home: '/h', env: {} };
+    assertSameOutcome(() => ours[name](opts), () => theirs[name](opts), `${name} existsSync: 1`);
+  }
   // Both outcomes occur: the peer fails on some of these and answers others.
   assert.ok(failed > 0 && failed < cases.length * 8, `${failed} of ${cases.length * 8}`);
 });

@@ -88,3 +88,27 @@ test('install-shadow-report: sanitizeForRender', () => {
     assertSameOutcome(() => shadow.sanitizeForRender(v), () => peerShadow.sanitizeForRender(v), String(v));
   }
 });
+
+test('surfaces and shadow report: a home or cwd that is not a string fails, skips or reports unavailable as the peer does', (t) => {
+  const nowhere = tempDir(t);
+  let compared = 0;
+  for (const home of [1, {}, true, nowhere]) {
+    for (const cwd of [1, nowhere]) {
+      for (const env of [{}, { CLAUDE_CONFIG_DIR: join(nowhere, 'c') }]) {
+        const opts = { home, cwd, env };
+        const label = `${String(home)} ${String(cwd)} ${Object.keys(env)}`;
+        for (const runtime of ['claude', 'codex', 'kimi', undefined]) {
+          assertSameOutcome(() => surfaces.resolveInstalledSurfaces(runtime, opts), () => peerSurfaces.resolveInstalledSurfaces(runtime, opts), `surfaces ${runtime} ${label}`);
+          if (runtime === undefined) continue;
+          const ours = shadow.buildShadowReport(runtime, opts);
+          const theirs = peerShadow.buildShadowReport(runtime, opts);
+          assert.deepStrictEqual(ours, theirs, `shadow ${runtime} ${label}`);
+          assert.deepStrictEqual(shadow.renderShadowReport(ours), peerShadow.renderShadowReport(theirs), `lines ${runtime} ${label}`);
+          compared += 1;
+        }
+      }
+    }
+  }
+  assert.equal(compared, 4 * 2 * 2 * 3);
+  // The stand-in path never shows: every answer above equalled the peer's.
+});
