@@ -442,7 +442,11 @@ export declare function buildShadowReport(
 /** A registry: the first-party capabilities plus overlay folders (rejections in diagnostics()). */
 export declare function buildRegistry(overlays: OverlayFolder[], options?: RegistryOption): Registry;
 
-/** A resolved install profile. */
+/**
+ * A resolved install profile. `skills` and `agents` list each stem once, in the order the
+ * peer's installer collects them (each mode's list, then its `requires:` closure; agents
+ * skill by skill).
+ */
 export interface ResolvedProfile {
   readonly name: string;
   readonly skills: '*' | readonly string[];

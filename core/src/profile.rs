@@ -6,7 +6,7 @@
 //! derives each command's `requires:` list and the `gsd-*` agent tokens of its body and
 //! of the workflows it references. [`resolve_profile`] then expands the profile.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::Registry;
 use crate::vocab::PROFILE_RANK;
@@ -80,7 +80,8 @@ pub struct ProfileSources {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SkillsManifest {
     requires: HashMap<String, Vec<String>>,
-    agents: HashMap<String, BTreeSet<String>>,
+    /// Each stem's agent tokens, each once, in the order the peer collects them.
+    agents: HashMap<String, Vec<String>>,
 }
 
 /// The skills of a resolved profile.
@@ -88,8 +89,10 @@ pub struct SkillsManifest {
 pub enum ProfileSkills {
     /// Every skill (the `full` profile).
     All,
-    /// Exactly these skill stems.
-    Only(BTreeSet<String>),
+    /// Exactly these skill stems, each once, in the peer's order: per mode, its list (then
+    /// the skills of the registry's clusters for it), then what their `requires:` close
+    /// over, in the order the closure finds it.
+    Only(Vec<String>),
 }
 
 /// A resolved profile.
@@ -99,8 +102,10 @@ pub struct ResolvedProfile {
     pub name: String,
     /// Selected skills.
     pub skills: ProfileSkills,
-    /// Agent tokens named by the selected skills (over-inclusive; empty for `full`).
-    pub agents: BTreeSet<String>,
+    /// Agent tokens named by the selected skills (over-inclusive; empty for `full`), each
+    /// once, in the peer's order: skill by skill (in [`ProfileSkills::Only`]'s order), each
+    /// skill's tokens as its body names them, then its workflows and their fragments.
+    pub agents: Vec<String>,
 }
 
 fn is_line_break(c: char) -> bool {
@@ -235,6 +240,15 @@ fn workflow_refs(text: &str) -> Vec<String> {
     out
 }
 
+/// Appends each of `more` that `list` does not hold yet (a JavaScript `Set`'s insertion).
+fn add_new(list: &mut Vec<String>, more: impl IntoIterator<Item = String>) {
+    for item in more {
+        if !list.contains(&item) {
+            list.push(item);
+        }
+    }
+}
+
 impl SkillsManifest {
     /// `loadSkillsManifest` over data: requires lists and agent tokens per command stem.
     #[must_use]
@@ -249,22 +263,28 @@ impl SkillsManifest {
             manifest
                 .requires
                 .insert(cmd.stem.clone(), parse_requires(&cmd.body));
-            let mut agents: BTreeSet<String> = agent_tokens(&cmd.body).into_iter().collect();
+            let mut agents = agent_tokens(&cmd.body);
             for name in workflow_refs(&cmd.body) {
                 let Some(body) = workflows.get(name.as_str()) else {
                     continue;
                 };
-                agents.extend(agent_tokens(body));
+                add_new(&mut agents, agent_tokens(body));
                 let dir = format!("{}/", &name[..name.len() - 3]);
-                for (path, body) in workflows
+                #[allow(clippy::case_sensitive_file_extension_comparisons)]
+                // Reason: the peer matches `.md` exactly.
+                let mut fragments: Vec<(&str, &str)> = workflows
                     .range(dir.as_str()..)
                     .take_while(|(p, _)| p.starts_with(&dir))
-                {
-                    #[allow(clippy::case_sensitive_file_extension_comparisons)]
-                    // Reason: the peer matches `.md` exactly.
-                    if path.ends_with(".md") {
-                        agents.extend(agent_tokens(body));
-                    }
+                    .filter(|(p, _)| p.ends_with(".md"))
+                    .map(|(p, b)| (*p, *b))
+                    .collect();
+                // The peer walks the directory depth-first, each level's names sorted
+                // bytewise (as libuv lists them): the order of the paths compared name by
+                // name, which differs from comparing whole paths (`a/x.md` comes before
+                // `a-b.md`).
+                fragments.sort_by(|a, b| a.0.split('/').cmp(b.0.split('/')));
+                for (_, body) in fragments {
+                    add_new(&mut agents, agent_tokens(body));
                 }
             }
             manifest.agents.insert(cmd.stem.clone(), agents);
@@ -280,7 +300,7 @@ impl SkillsManifest {
         }
         stem.strip_prefix("_calls_agents_")
             .and_then(|s| self.agents.get(s))
-            .map(|a| a.iter().cloned().collect())
+            .cloned()
             .unwrap_or_default()
     }
 }
@@ -289,7 +309,7 @@ fn full() -> ResolvedProfile {
     ResolvedProfile {
         name: "full".into(),
         skills: ProfileSkills::All,
-        agents: BTreeSet::new(),
+        agents: Vec::new(),
     }
 }
 
@@ -316,7 +336,8 @@ pub fn resolve_profile(
     if wanted.is_empty() {
         return full();
     }
-    let mut skills: BTreeSet<String> = BTreeSet::new();
+    let mut skills: Vec<String> = Vec::new();
+    let mut listed: HashSet<String> = HashSet::new();
     for mode in &wanted {
         let base = PROFILES
             .iter()
@@ -332,23 +353,34 @@ pub fn resolve_profile(
                 }
             }
         }
-        let mut closed: BTreeSet<String> = start.iter().cloned().collect();
-        let mut queue: Vec<String> = closed.iter().cloned().collect();
+        // The closure as the peer walks it: the start list first (each stem once, in
+        // order), then each dependency when first found, taking stems from the end.
+        let mut closed: Vec<String> = Vec::new();
+        let mut found: HashSet<String> = HashSet::new();
+        for stem in start {
+            if found.insert(stem.clone()) {
+                closed.push(stem);
+            }
+        }
+        let mut queue = closed.clone();
         while let Some(stem) = queue.pop() {
             for dep in manifest.deps(&stem) {
-                if closed.insert(dep.clone()) {
+                if found.insert(dep.clone()) {
+                    closed.push(dep.clone());
                     queue.push(dep);
                 }
             }
         }
-        skills.extend(closed);
+        for stem in closed {
+            if listed.insert(stem.clone()) {
+                skills.push(stem);
+            }
+        }
     }
-    let agents = skills
-        .iter()
-        .filter_map(|s| manifest.agents.get(s))
-        .flatten()
-        .cloned()
-        .collect();
+    let mut agents = Vec::new();
+    for tokens in skills.iter().filter_map(|s| manifest.agents.get(s)) {
+        add_new(&mut agents, tokens.iter().cloned());
+    }
     ResolvedProfile {
         name: wanted.join(","),
         skills: ProfileSkills::Only(skills),
@@ -434,9 +466,13 @@ mod tests {
         let ProfileSkills::Only(skills) = &core.skills else {
             panic!("bounded")
         };
-        assert!(skills.contains("extra") && skills.contains("surface"));
+        let has = |stem: &str| skills.iter().any(|s| s == stem);
+        assert!(has("extra") && has("surface"));
         let agents: Vec<_> = core.agents.iter().map(String::as_str).collect();
-        assert_eq!(agents, ["gsd-helper", "gsd-step-agent", "gsd-writer"]);
+        // The peer's answer for the same tree on disk: `help` (its workflow, then the
+        // workflow's fragment) before `extra`, which its `requires:` closure adds.
+        assert_eq!(agents, ["gsd-writer", "gsd-step-agent", "gsd-helper"]);
+        assert!(skills.iter().position(|s| s == "help") < skills.iter().position(|s| s == "extra"));
         assert_eq!(
             resolve_profile(&["core,standard"], &manifest, None).name,
             "core,standard"

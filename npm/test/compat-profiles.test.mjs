@@ -1,9 +1,9 @@
 // compat/install-profiles.cjs resolves the same profiles as the peer over its own sources.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { readdirSync, readFileSync } from 'node:fs';
-import { require, peer, peerRoot } from './helpers.mjs';
+import { dirname, join } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { require, peer, peerRoot, tempDir } from './helpers.mjs';
 
 const ours = require('../compat/install-profiles.cjs');
 const theirs = peer('install-profiles');
@@ -22,8 +22,34 @@ test('install-profiles: resolveProfile over the peer package for single and comp
     const a = ours.resolveProfile({ modes: m, manifest: mine });
     const b = theirs.resolveProfile({ modes: m, manifest: peers });
     assert.deepStrictEqual(a, b, JSON.stringify(m));
+    // Sets compare by membership; an installer iterating them sees their order too.
+    if (a.skills !== '*') assert.deepStrictEqual([...a.skills], [...b.skills], `${JSON.stringify(m)} skills order`);
+    assert.deepStrictEqual([...a.agents], [...b.agents], `${JSON.stringify(m)} agents order`);
   }
   assert.equal(ours.resolveProfile({ modes: ['core'], manifest: mine }).skills.size, 15);
+});
+
+test('install-profiles: agents in the order the peer collects them, fragments walked depth-first', (t) => {
+  const root = tempDir(t);
+  const file = (rel, text) => {
+    mkdirSync(dirname(join(root, rel)), { recursive: true });
+    writeFileSync(join(root, rel), text);
+  };
+  // `help` is in the core profile and requires `extra`; its workflow's fragments sit where
+  // comparing whole paths and walking directory by directory disagree (`a/` vs `a-b.md`).
+  file('commands/gsd/help.md', '---\nrequires: [extra]\n---\nsee workflows/help.md and gsd-zeta');
+  file('commands/gsd/extra.md', 'calls gsd-helper, then gsd-alpha');
+  file('workflows/help.md', 'spawns gsd-writer');
+  file('workflows/help/a-b.md', 'gsd-second');
+  file('workflows/help/a/x.md', 'gsd-first');
+  file('workflows/help/b.txt', 'gsd-ignored');
+  const commands = join(root, 'commands', 'gsd');
+  const workflows = join(root, 'workflows');
+  const a = ours.resolveProfile({ modes: ['core'], manifest: ours.loadSkillsManifest(commands, workflows) });
+  const b = theirs.resolveProfile({ modes: ['core'], manifest: theirs.loadSkillsManifest(commands, workflows) });
+  assert.deepStrictEqual([...a.agents], [...b.agents]);
+  assert.ok(b.agents.has('gsd-first') && b.agents.has('gsd-second') && !b.agents.has('gsd-ignored'));
+  assert.deepStrictEqual([...a.skills], [...b.skills]);
 });
 
 test('install-profiles: parseRequires and mostRestrictiveProfile', () => {
