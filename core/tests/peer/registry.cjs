@@ -52,8 +52,9 @@ out.profiles = (input.profiles || []).map((p) => {
   const r = profiles.resolveProfile({ modes: p.modes, manifest, registry: p.withRegistry ? registry : undefined });
   return {
     name: r.name,
-    skills: r.skills === '*' ? '*' : [...r.skills].sort(),
-    agents: [...r.agents].sort(),
+    // In the Sets' own order: an installer iterating them sees it.
+    skills: r.skills === '*' ? '*' : [...r.skills],
+    agents: [...r.agents],
   };
 });
 out.mostRestrictive = (input.mostRestrictive || []).map((names) => profiles.mostRestrictiveProfile(names));
