@@ -16,10 +16,15 @@ const path = require('node:path');
  */
 const NOT_A_STRING = Object.freeze({ home: '/gsd-core-compat/home-is-not-a-string', cwd: '/gsd-core-compat/cwd-is-not-a-string' });
 
+/** Whether a `home` or `cwd` option is given and is not a string (it gets the stand-in). */
+function notAString(value) {
+  return value !== undefined && value !== null && typeof value !== 'string';
+}
+
 /** `value` when it is a string, the stand-in when it is another value, else `fallback()`. */
 function pathOption(value, name, fallback) {
-  if (value === undefined || value === null) return fallback();
-  return typeof value === 'string' ? value : NOT_A_STRING[name];
+  if (notAString(value)) return NOT_A_STRING[name];
+  return value ?? fallback();
 }
 
 /**
@@ -59,10 +64,7 @@ function failLikeThePeer(opts, answer) {
 function standInUsed(opts, answer) {
   const text = JSON.stringify(answer) ?? '';
   for (const name of /** @type {const} */ (['home', 'cwd'])) {
-    const value = opts?.[name];
-    if (value !== undefined && value !== null && typeof value !== 'string' && text.includes(NOT_A_STRING[name])) {
-      return name;
-    }
+    if (notAString(opts?.[name]) && text.includes(NOT_A_STRING[name])) return name;
   }
   return undefined;
 }
@@ -84,4 +86,4 @@ function renderJson(value) {
   return value === undefined ? 'undefined' : JSON.stringify(value);
 }
 
-module.exports = { hostFrom, withProbes, renderJson, failLikeThePeer, standInUsed };
+module.exports = { hostFrom, withProbes, renderJson, failLikeThePeer, standInUsed, notAString };

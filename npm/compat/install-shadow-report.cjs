@@ -6,7 +6,7 @@
 // TypeError.
 
 const native = require('../binding.js');
-const { standInUsed } = require('./_host.cjs');
+const { notAString, standInUsed } = require('./_host.cjs');
 const { surfaceInputs } = require('./_surface.cjs');
 
 const SHADOW_REASON = Object.freeze({
@@ -38,7 +38,6 @@ function buildShadowReport(runtime, opts = {}) {
     if (err.code !== 'UNKNOWN_RUNTIME' && err.code !== 'NO_CONFIG_HOME') throw err;
     inputs = { host: UNAVAILABLE_HOST, facts: NO_FACTS };
   }
-  const notAString = (value) => value !== undefined && value !== null && typeof value !== 'string';
   if ((notAString(opts.home) || notAString(opts.cwd)) && standInUsed(opts, surfacesOrNothing(id, inputs)) !== undefined) {
     // The peer's resolution threw Node's path error on a `home` or `cwd` that is not a
     // string, and its report says the resolver is unavailable (rendered as no lines).
