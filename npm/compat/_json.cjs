@@ -27,4 +27,15 @@ function valueOf(text) {
   return a.value;
 }
 
-module.exports = { answer, valueOf };
+/**
+ * JSON text of caller data, with a BigInt read as absent, the way JSON already reads a
+ * function or `undefined` (JSON has no integer beyond a double; `JSON.stringify` would
+ * throw on one where the peer, reading the object, only finds a value of the wrong type).
+ * @param {unknown} value
+ * @returns {string | undefined}
+ */
+function jsonText(value) {
+  return JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? undefined : v));
+}
+
+module.exports = { answer, valueOf, jsonText };

@@ -14,6 +14,14 @@ const registry = native.Registry.firstParty();
 module.exports = {
   ...registry.toPeerJson(),
   requiresClosure(id) {
-    return new Set(registry.requiresClosure(String(id)));
+    // The id is a key of the peer's plain-object graph: a Symbol names nothing, and a name
+    // that only Object.prototype carries (`toString`, `__proto__`, ...) reaches a member
+    // that is not a list, on which the peer fails with a TypeError.
+    if (typeof id === 'symbol') return new Set();
+    const key = String(id);
+    if (key in Object.prototype) {
+      throw new TypeError(`requiresClosure: '${key}' is an Object.prototype member, not a capability id`);
+    }
+    return new Set(registry.requiresClosure(key));
   },
 };

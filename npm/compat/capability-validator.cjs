@@ -18,13 +18,14 @@
 // one returns no error), and read any other non-object as a manifest without fields.
 
 const native = require('../binding.js');
-const { answer, valueOf } = require('./_json.cjs');
+const { answer, valueOf, jsonText } = require('./_json.cjs');
+const { spelled } = require('./_args.cjs');
 
 const v = native.vocabulary();
 const set = (values) => new Set(values);
 
 function manifestText(cap) {
-  const text = JSON.stringify(cap);
+  const text = jsonText(cap);
   return text === undefined ? 'null' : text;
 }
 
@@ -76,21 +77,79 @@ function collectReviewerWarnings(cap) {
   return collectReviewerWarningRecords(cap).map((r) => r.message);
 }
 
-/** A capability map's entries for the core: `[[id, requires], …]` in map order. */
-function requiresEntries(capMap) {
-  const out = [];
-  for (const [id, cap] of capMap) {
-    if (typeof id === 'string') out.push([id, cap && Array.isArray(cap.requires) ? cap.requires : null]);
+/**
+ * Map keys and `requires` values cross to the core as tokens: each distinct value (equal as
+ * a Map key compares them, so objects by identity) gets one string the core cannot confuse
+ * with another. The core walks the graph of tokens; answers are turned back into values.
+ */
+class Tokens {
+  constructor() {
+    this.values = [];
+    this.index = new Map();
   }
-  return JSON.stringify(out);
+
+  /** The token of `value` (made on first use). */
+  of(value) {
+    let i = this.index.get(value);
+    if (i === undefined) {
+      i = this.values.length;
+      this.values.push(value);
+      this.index.set(value, i);
+    }
+    return `\0${i}\0`;
+  }
+
+  /** The value a token stands for. */
+  value(token) {
+    return this.values[Number(token.slice(1, -1))];
+  }
+
+  /** `text` with each token replaced by its value as `Array.prototype.join` spells it. */
+  spell(text) {
+    return text.replace(/\0(\d+)\0/g, (_, i) => {
+      const value = this.values[Number(i)];
+      return value === null || value === undefined ? '' : spelled(value, 'a capability id in a requires cycle');
+    });
+  }
+}
+
+/** A capability's `requires` list when it has one (holes read as `undefined`), else `null`. */
+function requiresOf(cap) {
+  return cap && Array.isArray(cap.requires) ? Array.from(cap.requires) : null;
 }
 
 function detectRequiresCycles(capMap) {
-  return valueOf(native.compatDetectRequiresCycles(requiresEntries(capMap)));
+  // The map is read through its own `keys`, `get` and `has`, as the peer reads it: a value
+  // without them fails with a TypeError when the first is needed.
+  const tokens = new Tokens();
+  const keys = [...capMap.keys()];
+  const isKey = new Set(keys);
+  const entries = keys.map((id) => {
+    const requires = requiresOf(capMap.get(id));
+    // Only a value the map holds is an edge.
+    const edges = requires && requires.filter((req) => capMap.has(req) && isKey.has(req)).map((req) => tokens.of(req));
+    return [tokens.of(id), edges];
+  });
+  return valueOf(native.compatDetectRequiresCycles(JSON.stringify(entries))).map((message) => tokens.spell(message));
 }
 
 function computeRequiresClosure(id, capMap) {
-  return new Set(valueOf(native.compatRequiresClosure(JSON.stringify(id ?? null), requiresEntries(capMap))));
+  // The map is read through its own `get` (a value without one fails with a TypeError), for
+  // the start id and every value some capability reached from it requires.
+  const tokens = new Tokens();
+  const entries = [];
+  const asked = new Set();
+  const pending = [id];
+  while (pending.length > 0) {
+    const current = pending.pop();
+    if (asked.has(current)) continue;
+    asked.add(current);
+    const requires = requiresOf(capMap.get(current));
+    if (requires) pending.push(...requires);
+    entries.push([tokens.of(current), requires && requires.map((req) => tokens.of(req))]);
+  }
+  const closure = valueOf(native.compatRequiresClosure(JSON.stringify(tokens.of(id)), JSON.stringify(entries)));
+  return new Set(closure.map((token) => tokens.value(token)));
 }
 
 /** The artifact names of a produces/consumes value as the peer iterates it. */

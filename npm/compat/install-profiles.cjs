@@ -18,6 +18,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const native = require('../binding.js');
 const { valueOf } = require('./_json.cjs');
+const { kindOf, stringLike } = require('./_args.cjs');
 
 const base = native.profiles();
 const PROFILES = Object.freeze({
@@ -26,6 +27,8 @@ const PROFILES = Object.freeze({
   full: '*',
 });
 const PROFILE_RANK = Object.freeze(native.vocabulary().profileRank);
+/** A profile name that no rank lists (no profile name is empty). */
+const UNKNOWN_PROFILE = '';
 
 /** The GSD package whose sources are read by default (only looked up when needed). */
 function defaultRoot() {
@@ -76,10 +79,16 @@ function loadSkillsManifest(commandsDir, workflowsDir) {
 }
 
 function resolveProfile({ modes, manifest, _profilesOverride } = {}) {
-  if (_profilesOverride !== undefined) throw new TypeError('resolveProfile: _profilesOverride is not supported');
-  const sources = manifest === undefined || manifest === null ? { commands: [], workflows: [] } : manifest[SOURCES];
+  if (_profilesOverride) throw new TypeError('resolveProfile: _profilesOverride is not supported');
+  // A non-empty `modes` is a list of modes: the peer maps over it with an array method,
+  // which a string (whose characters would otherwise read as modes) does not have.
+  const given = Boolean(modes && modes.length > 0);
+  if (given && typeof modes.flatMap !== 'function') {
+    throw new TypeError(`resolveProfile: modes must be an array (got ${kindOf(modes)})`);
+  }
+  const sources = manifest ? manifest[SOURCES] : { commands: [], workflows: [] };
   if (sources === undefined) throw new TypeError('resolveProfile: manifest must come from this module\'s loadSkillsManifest');
-  const list = modes && modes.length > 0 ? [...modes].map(String) : [];
+  const list = given ? [...modes].map(String) : [];
   const resolved = native.resolveProfile(list, sources);
   return {
     name: resolved.name,
@@ -89,11 +98,16 @@ function resolveProfile({ modes, manifest, _profilesOverride } = {}) {
 }
 
 function parseRequires(content) {
+  // The peer matches the text with a string method: a value without one is a TypeError.
+  stringLike(content, 'match', 'parseRequires: content');
   return native.parseRequires(String(content));
 }
 
 function mostRestrictiveProfile(profileNames) {
-  return native.mostRestrictiveProfile(profileNames ? [...profileNames].map(String) : []);
+  // A name is found in the profile ranks only when it is that string itself; any other
+  // value reads as an unknown name (which ranks as `full`).
+  const names = profileNames ? [...profileNames].map((name) => (typeof name === 'string' ? name : UNKNOWN_PROFILE)) : [];
+  return native.mostRestrictiveProfile(names);
 }
 
 const MARKERS = valueOf(native.compatProfileMarkers());

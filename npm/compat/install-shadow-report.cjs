@@ -1,9 +1,9 @@
 'use strict';
 // Drop-in for the peer's `install-shadow-report.cjs`, backed by the native core.
 //
-// Difference: `renderShadowReport` renders reports built by this module's
-// `buildShadowReport` (the core renders its own typed report); any other value throws a
-// TypeError.
+// Difference: `renderShadowReport` renders the lines of reports built by this module's
+// `buildShadowReport` (the core renders its own typed report); any other report that has
+// lines throws a TypeError.
 
 const native = require('../binding.js');
 const { notAString, standInUsed } = require('./_host.cjs');
@@ -59,10 +59,17 @@ function surfacesOrNothing(id, { host, facts }) {
   }
 }
 
-function renderShadowReport(report, { sampleLimit = 5 } = {}) {
+function renderShadowReport(report, opts = {}) {
+  // The report is read before the options, and only a report that names a shadowed side
+  // and its winner has lines; any other report renders as none, whoever built it.
+  if (report.reason !== SHADOW_REASON.SCOPE_SHADOWED || report.winner === null || report.shadowedSide === null) return [];
   const source = built.get(report);
   if (!source) throw new TypeError('renderShadowReport: the report was not built by buildShadowReport');
-  return native.buildShadowReport(source.id, source.host, source.facts, sampleLimit).lines;
+  // How many trigger lines a limit allows, as an array slice of the report's triggers
+  // counts them (so a negative or non-number limit means what it means to `slice`).
+  const limit = opts.sampleLimit ?? 5;
+  const sampled = report.triggers.slice(0, limit).length;
+  return native.buildShadowReport(source.id, source.host, source.facts, sampled).lines;
 }
 
 module.exports = { SHADOW_REASON, sanitizeForRender, buildShadowReport, renderShadowReport };

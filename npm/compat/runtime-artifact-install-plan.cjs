@@ -12,6 +12,7 @@ const os = require('node:os');
 const path = require('node:path');
 const native = require('../binding.js');
 const { valueOf } = require('./_json.cjs');
+const { stringLike } = require('./_args.cjs');
 const { isGlobalScope } = require('./install-scope.cjs');
 const { installerModule } = require('./_installer.cjs');
 
@@ -86,6 +87,8 @@ function createRuntimeArtifactInstallPlan(args) {
   const rewriteOpts = { runtime: layout.runtime, configDir: layout.configDir, scope, homedir, platform, resolveAttribution };
   path.resolve(layout.configDir);
   const home = (homedir ?? (() => os.homedir()))();
+  // The home is a path the peer normalizes with a string method before the scope is read.
+  stringLike(home, 'replace', 'createRuntimeArtifactInstallPlan: homedir()');
   isGlobalScope(scope);
   const plan = stagingPlan(layout, scope, home);
   const attribution = resolveAttribution ? resolveAttribution(layout.runtime) : undefined;

@@ -13,6 +13,7 @@
 const os = require('node:os');
 const native = require('../binding.js');
 const { renderJson } = require('./_host.cjs');
+const { stringLike, spelled } = require('./_args.cjs');
 const { isInstallScopeId } = require('./install-scope.cjs');
 const { installerModule } = require('./_installer.cjs');
 
@@ -80,9 +81,7 @@ function resolveRuntimeArtifactLayout(runtime, configDir, scope = 'global', capa
 
 function resolveTriggerSurface(runtime, scopes, opts) {
   void opts.registry;
-  const stems = [...(opts.stems ?? [])].map(String);
-  const input = { stems, routerStems: [...(opts.routerStems ?? [])].map(String), childToRouters: opts.childToRouters ?? {} };
-  const call = (ids) => {
+  const call = (ids, input) => {
     try {
       return native.resolveTriggerSurface(String(runtime), ids, input);
     } catch (err) {
@@ -90,21 +89,34 @@ function resolveTriggerSurface(runtime, scopes, opts) {
       throw err;
     }
   };
-  call([]);
+  // The peer's order: the runtime, then every scope, then the router stems; the stems are
+  // read last, and only when a selected scope has a command or skill entry to name.
+  call([], { stems: [] });
   for (const scope of scopes) {
     if (!isInstallScopeId(scope)) {
       throw new TypeError(`resolveTriggerSurface: id must be one of 'global' | 'local', got ${renderJson(scope)}`);
     }
   }
-  return call([...scopes]);
+  const ids = [...new Set(scopes)];
+  const routerStems = [...new Set(opts.routerStems ?? [])].map(String);
+  const childToRouters = opts.childToRouters ?? {};
+  if (call(ids, { stems: ['probe'] }).length === 0) return [];
+  const stems = [...(opts.stems ?? [])].map((s) => spelled(s, 'resolveTriggerSurface: a stem'));
+  return call(ids, { stems, routerStems, childToRouters });
 }
 
 function isNamespacedByDir(kind, destSubpath, prefix) {
-  return native.isNamespacedByDir(String(kind), String(destSubpath), prefix ? String(prefix) : '');
+  stringLike(destSubpath, 'replace', 'isNamespacedByDir: destSubpath');
+  if (prefix) stringLike(prefix, 'replace', 'isNamespacedByDir: prefix');
+  // Only the string `commands` names the commands kind (compared, not converted).
+  if (kind !== 'commands') return false;
+  return native.isNamespacedByDir(kind, String(destSubpath), prefix ? String(prefix) : '');
 }
 
 function composeCommandFilename(namespacedByDir, prefix, stem) {
-  return native.composeCommandFilename(Boolean(namespacedByDir), String(prefix), String(stem));
+  // The prefix is spelled only when it is part of the name, and before the stem.
+  const spelledPrefix = namespacedByDir ? '' : spelled(prefix, 'composeCommandFilename: prefix');
+  return native.composeCommandFilename(Boolean(namespacedByDir), spelledPrefix, spelled(stem, 'composeCommandFilename: stem'));
 }
 
 module.exports = {

@@ -4,7 +4,7 @@
 // as JSON text and the core checks it in the peer's order.
 
 const native = require('../binding.js');
-const { answer } = require('./_json.cjs');
+const { answer, jsonText } = require('./_json.cjs');
 
 const IDS = native.Registry.firstParty().runtimeIds();
 
@@ -47,7 +47,7 @@ function resolveInstallPlan(runtime) {
 
 function resolveInstallPlanFromRuntimes(runtimeDescriptors, runtime) {
   void runtimeDescriptors[runtime]; // a missing map fails with the peer's own TypeError
-  const a = answer(native.compatDescriptorIntent(JSON.stringify(runtimeDescriptors), String(runtime)));
+  const a = answer(native.compatDescriptorIntent(jsonText(runtimeDescriptors), String(runtime)));
   if (a.error) throw new TypeError(a.error.message);
   return installPlanShape(runtime, a.value);
 }

@@ -8,7 +8,8 @@ const path = require('node:path');
 const fs = require('node:fs');
 const native = require('../binding.js');
 const { hostFrom, withProbes, failLikeThePeer } = require('./_host.cjs');
-const { answer, valueOf } = require('./_json.cjs');
+const { answer, valueOf, jsonText } = require('./_json.cjs');
+const { stringLike } = require('./_args.cjs');
 
 const KINDS = new Set(native.vocabulary().configHomeKind);
 const RUNTIME_IDS = new Set(native.Registry.firstParty().runtimeIds());
@@ -44,7 +45,10 @@ function resolveWith(configHome, opts, resolve) {
 function resolveConfigHomeFromDescriptor(configHome, opts = {}) {
   if (!KINDS.has(configHome.kind)) return undefined;
   if (configHome.kind === 'none') throw noConfigHome(configHome.name);
-  return resolveWith(configHome, opts, (host) => native.resolveConfigHomeOf(configHome, host));
+  // The descriptor crosses as data: members JSON cannot carry (a BigInt, a function) read as
+  // absent, as they do in a descriptor given as JSON text.
+  const descriptor = JSON.parse(jsonText(configHome));
+  return resolveWith(descriptor, opts, (host) => native.resolveConfigHomeOf(descriptor, host));
 }
 
 function registryConfigHome(runtime) {
@@ -98,8 +102,12 @@ function byId(runtime, text) {
 
 function getGlobalConfigDir(runtime, explicitDir) {
   const id = String(runtime);
+  // An explicit directory is a path: the peer expands its `~` with string methods.
+  if (explicitDir) stringLike(explicitDir, 'startsWith', 'getGlobalConfigDir: explicitDir');
   const explicit = explicitDir ? String(explicitDir) : undefined;
-  return byId(id, native.compatGlobalConfigDir(id, explicit, ambientHost(id)));
+  const dir = byId(id, native.compatGlobalConfigDir(id, explicit, ambientHost(id)));
+  // A directory given as a `String` object, with no `~` to expand, is answered as given.
+  return typeof explicitDir === 'object' && dir === explicit ? explicitDir : dir;
 }
 
 function resolveSkillsBaseFromDescriptor(configHome, opts = {}, skillsDestSubpath = 'skills') {
@@ -107,7 +115,7 @@ function resolveSkillsBaseFromDescriptor(configHome, opts = {}, skillsDestSubpat
   if (!KINDS.has(base.kind)) return path.join(undefined, skillsDestSubpath);
   if (base.kind === 'none') throw noConfigHome(base.name);
   if (typeof skillsDestSubpath !== 'string') path.join('.', skillsDestSubpath);
-  const descriptor = JSON.stringify(configHome);
+  const descriptor = jsonText(configHome);
   const host = hostFrom(opts);
   const probes = valueOf(native.compatSkillsBaseProbePaths(descriptor, JSON.stringify(host)));
   const facts = JSON.stringify(withProbes(host, probes, opts.existsSync));

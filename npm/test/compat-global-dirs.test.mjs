@@ -7,7 +7,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { require, peer, assertSameOutcome, tempDir } from './helpers.mjs';
+import { require, peer, assertSameOutcome, tempDir, outcome } from './helpers.mjs';
 import { RUNTIMES, hostScenarios, optionsOf } from './scenarios.mjs';
 
 const ours = require('../compat/runtime-homes.cjs');
@@ -106,4 +106,17 @@ test('runtime-homes: resolveSkillsBaseFromDescriptor over every registry configH
 
 test('runtime-homes: every peer export is provided', () => {
   assert.deepStrictEqual(Object.keys(ours).sort(), Object.keys(theirs).sort());
+});
+
+test('runtime-homes: getGlobalConfigDir with an explicit directory that is not a string', () => {
+  for (const [i, explicitDir] of [5, true, {}, ['/x'], Symbol('s'), 10n, new String('/x/dir'), 0, '', null].entries()) {
+    const a = outcome(() => ours.getGlobalConfigDir('claude', explicitDir));
+    const b = outcome(() => theirs.getGlobalConfigDir('claude', explicitDir));
+    assert.deepStrictEqual('error' in a ? a.error.type : a, 'error' in b ? b.error.type : b, `explicitDir #${i}`);
+  }
+  assert.throws(() => ours.getGlobalConfigDir('claude', 5), { name: 'TypeError', message: /explicitDir must be a string \(got number\)/ });
+  // A `String` object is a directory too, answered as given when it has no `~`.
+  const given = new String('/x/dir');
+  assert.equal(ours.getGlobalConfigDir('claude', given), given);
+  assert.equal(ours.getGlobalConfigDir('claude', new String('~/d')), theirs.getGlobalConfigDir('claude', new String('~/d')));
 });

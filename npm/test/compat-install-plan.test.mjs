@@ -4,7 +4,7 @@
 // scope layout and odd layouts.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { require, peer, assertSameOutcome } from './helpers.mjs';
+import { require, peer, assertSameOutcome, outcome } from './helpers.mjs';
 import { RUNTIMES } from './scenarios.mjs';
 
 const ours = require('../compat/runtime-artifact-install-plan.cjs');
@@ -106,4 +106,22 @@ test('runtime-artifact-install-plan: odd layouts (escaping destinations, homes, 
 
 test('runtime-artifact-install-plan: every peer export is provided', () => {
   assert.deepStrictEqual(Object.keys(ours).sort(), Object.keys(theirs).sort());
+});
+
+test('runtime-artifact-install-plan: a homedir() that is not a string fails where the peer fails on it', () => {
+  const layout = layouts.resolveRuntimeArtifactLayout('claude', '/h/.claude', 'global');
+  const kinds = layout.kinds.map(({ stage, ...kind }) => ({ ...kind, stage: () => '/staged' }));
+  const deps = { rewriteStagedSkillBodies: () => null, rewriteStagedCommandBodies: () => null };
+  for (const [i, home] of [5, null, undefined, {}, ['/h'], true, Symbol('s'), 10n, new String('/h')].entries()) {
+    for (const scope of ['global', 'nope']) {
+      const args = { layout: { ...layout, kinds, scope }, resolvedProfile: 'p', homedir: () => home, deps };
+      const a = outcome(() => ours.createRuntimeArtifactInstallPlan(args));
+      const b = outcome(() => theirs.createRuntimeArtifactInstallPlan(args));
+      // The home is read before the scope: a bad home is the error even with a bad scope.
+      assert.deepStrictEqual('error' in a ? a.error.type : a, 'error' in b ? b.error.type : b, `home #${i} ${scope}`);
+      if (scope === 'nope' && 'error' in b && /scope|global/.test(b.error.message)) assert.equal(a.error.message, b.error.message);
+    }
+  }
+  const args = { layout: { ...layout, kinds }, resolvedProfile: 'p', homedir: () => 5, deps };
+  assert.throws(() => ours.createRuntimeArtifactInstallPlan(args), { name: 'TypeError', message: /homedir\(\) must be a string \(got number\)/ });
 });

@@ -1,7 +1,7 @@
 // compat/runtime-artifact-layout.cjs equals the peer's pure layout / trigger functions.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { require, peer, assertSameOutcome } from './helpers.mjs';
+import { require, peer, assertSameOutcome, outcome, thrown } from './helpers.mjs';
 import { RUNTIMES } from './scenarios.mjs';
 
 const ours = require('../compat/runtime-artifact-layout.cjs');
@@ -83,4 +83,57 @@ test("runtime-artifact-layout: kinds carry the installer's stage at the peer's k
     }
   }
   assert.ok(staged > 40, `kinds with a stage: ${staged}`);
+});
+
+/** The outcome's value, or only its error class (where our message is our own). */
+function shape(fn) {
+  const o = outcome(fn);
+  return 'error' in o ? { threw: o.error.type } : o;
+}
+
+test('runtime-artifact-layout: resolveTriggerSurface looks the runtime and scopes up before it reads the stems', () => {
+  const notIterable = [5, {}, true];
+  let answered = 0;
+  for (const runtime of ['claude', 'codex', 'opencode', 'nope']) {
+    for (const scopes of [[], ['global'], ['local'], ['project'], ['global', 'local']]) {
+      for (const [i, stems] of [...notIterable, [Symbol('s')], ['help', 7]].entries()) {
+        for (const routerStems of [undefined, 5, ['ns-a']]) {
+          const opts = { stems, routerStems };
+          const label = `${runtime} ${JSON.stringify(scopes)} stems#${i} ${String(routerStems)}`;
+          const a = outcome(() => ours.resolveTriggerSurface(runtime, scopes, opts));
+          const b = outcome(() => theirs.resolveTriggerSurface(runtime, scopes, opts));
+          assert.equal(a.error?.type, b.error?.type, label);
+          // Our own checks come last: until the stems are read, each error is the peer's.
+          if (b.error && !/iterable|Symbol/.test(b.error.message)) assert.deepStrictEqual(a, b, label);
+          if (!b.error) {
+            assert.deepStrictEqual(a, b, label);
+            answered += 1;
+          }
+        }
+      }
+    }
+  }
+  // An unknown runtime is named as unknown whatever the stems are.
+  assert.match(thrown(() => ours.resolveTriggerSurface('nope', ['global'], { stems: 5 })).message, /Unknown runtime: 'nope'/);
+  // With no scope selected the stems are never read: the peer answers [] for any stems.
+  assert.deepStrictEqual(ours.resolveTriggerSurface('claude', [], { stems: 5 }), []);
+  assert.ok(answered > 0, 'some calls answer');
+});
+
+test('runtime-artifact-layout: file-name rules fail on the values the peer fails on', () => {
+  const values = [5, 0, true, {}, ['commands/gsd'], null, undefined, Symbol('s'), 10n, new String('commands/gsd'), '', 'gsd-'];
+  for (const v of values) {
+    for (const kind of ['commands', new String('commands'), 5]) {
+      assert.deepStrictEqual(shape(() => ours.isNamespacedByDir(kind, v, 'gsd-')), shape(() => theirs.isNamespacedByDir(kind, v, 'gsd-')), `dest ${String(v)}`);
+      assert.deepStrictEqual(shape(() => ours.isNamespacedByDir(kind, 'commands/gsd', v)), shape(() => theirs.isNamespacedByDir(kind, 'commands/gsd', v)), `prefix ${String(v)}`);
+    }
+    for (const ns of [true, false]) {
+      assert.deepStrictEqual(shape(() => ours.composeCommandFilename(ns, v, 'help')), shape(() => theirs.composeCommandFilename(ns, v, 'help')), `${ns} prefix ${String(v)}`);
+      assert.deepStrictEqual(shape(() => ours.composeCommandFilename(ns, 'gsd-', v)), shape(() => theirs.composeCommandFilename(ns, 'gsd-', v)), `${ns} stem ${String(v)}`);
+    }
+  }
+  assert.throws(() => ours.isNamespacedByDir('commands', 5, 'gsd-'), { name: 'TypeError', message: /destSubpath must be a string \(got number\)/ });
+  assert.throws(() => ours.isNamespacedByDir('commands', 'commands/gsd', 5), { name: 'TypeError', message: /prefix must be a string/ });
+  assert.throws(() => ours.composeCommandFilename(false, 'gsd-', Symbol('s')), TypeError);
+  assert.equal(ours.composeCommandFilename(true, Symbol('unused'), 'help'), 'help.md');
 });

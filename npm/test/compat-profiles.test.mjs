@@ -3,7 +3,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { dirname, join } from 'node:path';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { require, peer, peerRoot, tempDir } from './helpers.mjs';
+import { require, peer, peerRoot, tempDir, outcome } from './helpers.mjs';
 
 const ours = require('../compat/install-profiles.cjs');
 const theirs = peer('install-profiles');
@@ -61,4 +61,35 @@ test('install-profiles: parseRequires and mostRestrictiveProfile', () => {
   for (const names of [[], undefined, ['core'], ['standard', 'core'], ['full', 'standard'], ['core,audit'], ['x'], ['x', 'standard']]) {
     assert.equal(ours.mostRestrictiveProfile(names), theirs.mostRestrictiveProfile(names), String(names));
   }
+});
+
+/** The outcome's value, or only its error class (where our message is our own). */
+function shape(fn) {
+  const o = outcome(fn);
+  return 'error' in o ? { threw: o.error.type } : o;
+}
+
+test('install-profiles: arguments of another type fail, or are read, as the peer fails or reads them', () => {
+  const odd = [undefined, null, 5, 0, true, {}, ['---\nrequires: [a]\n---'], Symbol('s'), 10n, new String('---\nrequires: [a, b]\n---\n'), ''];
+  for (const [i, content] of odd.entries()) {
+    assert.deepStrictEqual(shape(() => ours.parseRequires(content)), shape(() => theirs.parseRequires(content)), `parseRequires #${i}`);
+  }
+  assert.throws(() => ours.parseRequires(undefined), { name: 'TypeError', message: /parseRequires: content must be a string \(got undefined\)/ });
+  assert.deepStrictEqual(ours.parseRequires(new String('---\nrequires: [a, b]\n---\n')), ['a', 'b']);
+  const mine = ours.loadSkillsManifest();
+  const peers = theirs.loadSkillsManifest();
+  for (const [i, modes] of ['core', 'standard,core', '', new Set(['core']), { length: 1, 0: 'core' }, 5, [['core', 'standard']], [5], [null]].entries()) {
+    const a = shape(() => ours.resolveProfile({ modes, manifest: mine }));
+    const b = shape(() => theirs.resolveProfile({ modes, manifest: peers }));
+    assert.deepStrictEqual(a, b, `resolveProfile modes #${i}`);
+  }
+  assert.throws(() => ours.resolveProfile({ modes: 'core', manifest: mine }), { name: 'TypeError', message: /modes must be an array \(got string\)/ });
+  // A falsy manifest or override is none, as the peer reads it.
+  for (const falsy of [0, '', false]) {
+    assert.deepStrictEqual(ours.resolveProfile({ modes: ['full'], manifest: falsy, _profilesOverride: falsy }), theirs.resolveProfile({ modes: ['full'], manifest: falsy, _profilesOverride: falsy }));
+  }
+  for (const [i, names] of [[new String('core')], [5], [null, 'standard'], [{ toString: () => 'core' }], 'core', new Set(['core'])].entries()) {
+    assert.deepStrictEqual(shape(() => ours.mostRestrictiveProfile(names)), shape(() => theirs.mostRestrictiveProfile(names)), `mostRestrictiveProfile #${i}`);
+  }
+  assert.equal(ours.mostRestrictiveProfile([new String('core')]), 'full');
 });

@@ -41,9 +41,14 @@ test('capability-registry: requiresClosure returns the same Sets', () => {
   assert.deepStrictEqual([...ours.requiresClosure('pattern-mapper')], ['research']);
 });
 
-test('capability-registry: deliberate difference — prototype names (__proto__, constructor) give an empty Set, not a TypeError', () => {
-  for (const id of ['__proto__', 'constructor']) {
+test('capability-registry: requiresClosure of an Object.prototype name is a TypeError, as the peer fails on it', () => {
+  for (const id of Object.getOwnPropertyNames(Object.prototype)) {
     assert.throws(() => theirs.requiresClosure(id), TypeError, id);
-    assert.deepStrictEqual(ours.requiresClosure(id), new Set(), id);
+    assert.throws(() => ours.requiresClosure(id), { name: 'TypeError', message: new RegExp(`'${id}' is an Object.prototype member`) }, id);
   }
+  // Other keys the peer reads as property names: a Symbol, a number, an object spelled as an id.
+  for (const id of [Symbol('s'), 5, null, undefined, ['pattern-mapper'], { toString: () => 'pattern-mapper' }, 10n, 'pattern-mapper ']) {
+    assert.deepStrictEqual(ours.requiresClosure(id), theirs.requiresClosure(id), String(typeof id === 'symbol' ? 'symbol' : id));
+  }
+  assert.deepStrictEqual([...ours.requiresClosure(['pattern-mapper'])], ['research']);
 });

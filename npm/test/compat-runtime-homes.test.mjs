@@ -110,3 +110,21 @@ test('runtime-homes and install-scope: a home or cwd that is not a string fails 
   // Both outcomes occur: the peer fails on some of these and answers others.
   assert.ok(failed > 0 && failed < cases.length * 8, `${failed} of ${cases.length * 8}`);
 });
+
+test('runtime-homes: a BigInt member of a descriptor that the peer does not read is ignored', () => {
+  const home = { home: '/h', env: { X_DIR: '/x' } };
+  for (const descriptor of [
+    { kind: 'dot-home', name: '.x', env: ['X_DIR'], extra: 1n },
+    { kind: 'dot-home', name: '.x', env: [], probe: 2n },
+    { kind: 'xdg', name: 'x', env: ['X_DIR'], parent: 3n },
+    { kind: 'dot-home', name: '.x', env: [], skillsHome: { kind: 'dot-home', name: '.s', env: [], order: 4n } },
+  ]) {
+    const label = Object.keys(descriptor).join(',');
+    assertSameOutcome(() => ours.resolveConfigHomeFromDescriptor(descriptor, home), () => theirs.resolveConfigHomeFromDescriptor(descriptor, home), label);
+    assertSameOutcome(() => ours.resolveSkillsBaseFromDescriptor(descriptor, home), () => theirs.resolveSkillsBaseFromDescriptor(descriptor, home), `skills ${label}`);
+  }
+  const config = require('../compat/runtime-config-adapter-registry.cjs');
+  const theirConfig = peer('runtime-config-adapter-registry');
+  const descriptors = { claude: { runtime: { ...registry.runtimes.claude.runtime, extra: 1n } } };
+  assertSameOutcome(() => config.resolveInstallPlanFromRuntimes(descriptors, 'claude'), () => theirConfig.resolveInstallPlanFromRuntimes(descriptors, 'claude'), 'install plan');
+});

@@ -4,7 +4,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { require, peer, tempDir, assertSameOutcome } from './helpers.mjs';
+import { require, peer, tempDir, assertSameOutcome, outcome } from './helpers.mjs';
 import { RUNTIMES } from './scenarios.mjs';
 
 const surfaces = require('../compat/installed-surface-resolver.cjs');
@@ -111,4 +111,40 @@ test('surfaces and shadow report: a home or cwd that is not a string fails, skip
   }
   assert.equal(compared, 4 * 2 * 2 * 3);
   // The stand-in path never shows: every answer above equalled the peer's.
+});
+
+test('install-shadow-report: renderShadowReport reads the report before its options, and a limit as slice reads it', (t) => {
+  const opts = layout(t);
+  let unshadowed = 0;
+  let shadowed = 0;
+  for (const runtime of [...RUNTIMES, 'nope']) {
+    const ours = shadow.buildShadowReport(runtime, { ...opts });
+    const theirs = peerShadow.buildShadowReport(runtime, { ...opts });
+    // Options that cannot be read: the peer needs them only for a report with lines.
+    for (const options of [null, { sampleLimit: 2 }]) {
+      const a = outcome(() => shadow.renderShadowReport(ours, options));
+      const b = outcome(() => peerShadow.renderShadowReport(theirs, options));
+      assert.deepStrictEqual({ ...a, error: a.error?.type }, { ...b, error: b.error?.type }, `${runtime} ${JSON.stringify(options)}`);
+    }
+    if (!theirs.shadowed) {
+      assert.deepStrictEqual(shadow.renderShadowReport(ours, null), [], runtime);
+      unshadowed += 1;
+      continue;
+    }
+    for (const sampleLimit of [-1, -100, '2', NaN, null, undefined, 1.5, Infinity, true, [1]]) {
+      assertSameOutcome(
+        () => shadow.renderShadowReport(ours, { sampleLimit }),
+        () => peerShadow.renderShadowReport(theirs, { sampleLimit }),
+        `${runtime} sampleLimit ${String(sampleLimit)}`,
+      );
+    }
+    shadowed += 1;
+  }
+  assert.ok(shadowed > 0 && unshadowed > 0, `${shadowed} shadowed, ${unshadowed} not`);
+  // A report built elsewhere that has no lines renders as none, as the peer renders it.
+  for (const report of [{ reason: 'not_shadowed' }, { reason: 'scope_shadowed', winner: null, shadowedSide: {} }, { reason: 'scope_shadowed', winner: {}, shadowedSide: null }]) {
+    assert.deepStrictEqual(shadow.renderShadowReport(report), peerShadow.renderShadowReport(report), JSON.stringify(report));
+    assert.deepStrictEqual(shadow.renderShadowReport(report), []);
+  }
+  assert.equal(outcome(() => shadow.renderShadowReport(null)).error.type, outcome(() => peerShadow.renderShadowReport(null)).error.type);
 });

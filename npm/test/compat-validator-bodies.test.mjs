@@ -174,3 +174,27 @@ test('per-body validators: manifest text past the bounds is an Error from the co
   assert.equal(err.error?.type, 'Error');
   assert.match(err.error.message, /deep/i);
 });
+
+test('per-body validators: a BigInt in a manifest reads as absent, as a function does', () => {
+  let compared = 0;
+  for (const [id, cap] of manifests) {
+    for (const field of [...Object.keys(cap), 'unknownField']) {
+      const withBigInt = { ...clone(cap), [field]: 10n };
+      const withFunction = { ...clone(cap), [field]: () => 10 };
+      for (const body of [...BODIES, 'validateCapability']) {
+        // Never a TypeError of our own: the manifest is read, as the peer reads it.
+        assert.deepStrictEqual(ours[body](withBigInt, id), ours[body](withFunction, id), `${id} ${field} ${body}`);
+        compared += 1;
+      }
+      // A field no body reads: the peer's answer too.
+      if (field === 'unknownField') {
+        for (const body of BODIES) assert.deepStrictEqual(ours[body](withBigInt), theirs[body](withBigInt), `${id} ${body}`);
+      }
+    }
+  }
+  assert.ok(compared > 1000, `compared: ${compared}`);
+  // Deliberate difference: where the peer's own message serializes the value, it throws.
+  const manifest = { ...clone(registry.capabilities.claude), version: 10n };
+  assert.equal(outcome(() => theirs.validateVersionEnvelope(manifest)).error.type, 'TypeError');
+  assert.ok(ours.validateVersionEnvelope(manifest).some((m) => m.startsWith('version must be a semver string')));
+});

@@ -4,7 +4,7 @@
 // generated maps with chains, diamonds, cycles and odd `requires` values.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { require, peer, assertSameOutcome } from './helpers.mjs';
+import { require, peer, assertSameOutcome, outcome } from './helpers.mjs';
 
 const ours = require('../compat/capability-validator.cjs');
 const theirs = peer('capability-validator');
@@ -99,4 +99,79 @@ test('capability-validator: topoSortSteps / topoSortContributions / topoSortHook
   assert.deepStrictEqual(ours.HOOK_GROUP_KINDS, theirs.HOOK_GROUP_KINDS);
   assert.deepStrictEqual(ours._HOST_INTEGRATION_VOCAB, theirs._HOST_INTEGRATION_VOCAB);
   assert.equal(JSON.stringify(ours._HOST_INTEGRATION_VOCAB), JSON.stringify(theirs._HOST_INTEGRATION_VOCAB), 'key order');
+});
+
+/** The outcome's value, or only its error class (where our message is our own). */
+function shape(fn) {
+  const o = outcome(fn);
+  return 'error' in o ? { threw: o.error.type } : o;
+}
+
+test('capability-validator: the requires graph of a map with ids and requires of any type', () => {
+  const obj = { id: 'object' };
+  const other = { id: 'object' };
+  const maps = [
+    ['numbers', new Map([[1, { requires: [2] }], [2, { requires: [1, 'z'] }], ['z', { requires: [obj] }], [obj, { requires: [obj, other, null] }]])],
+    ['nullish', new Map([[null, { requires: [undefined] }], [undefined, { requires: [null] }]])],
+    ['NaN and -0', new Map([[NaN, { requires: [NaN] }], [0, { requires: [-0] }]])],
+    ['bigint', new Map([[1n, { requires: [1n, 2n] }], [2n, { requires: [1n] }]])],
+    ['holes', new Map([['a', { requires: [, 'a'] }], [undefined, { requires: ['a'] }]])],
+    ['spelled like a string id', new Map([['1', { requires: [1] }], [1, { requires: ['1'] }]])],
+  ];
+  let cycles = 0;
+  for (const [label, map] of maps) {
+    assertSameOutcome(() => ours.detectRequiresCycles(map), () => theirs.detectRequiresCycles(map), `cycles ${label}`);
+    cycles += theirs.detectRequiresCycles(map).length;
+    for (const id of [...map.keys(), obj, other, 'missing', 2n]) {
+      const a = ours.computeRequiresClosure(id, map);
+      const b = theirs.computeRequiresClosure(id, map);
+      // Values, not their spelling: the object met is the very object required.
+      assert.deepStrictEqual([...a].length, [...b].length, `closure ${label}`);
+      [...a].forEach((value, i) => assert.ok(Object.is(value, [...b][i]), `closure ${label} #${i}`));
+    }
+  }
+  assert.ok(cycles >= 6, `cycles found: ${cycles}`);
+  assert.deepStrictEqual(ours.detectRequiresCycles(maps[0][1]), ['requires cycle detected: 1 → 2 → 1', 'requires cycle detected: 1 → 2 → z → [object Object] → [object Object]']);
+  // Two objects that look alike are two values, as the map holds them.
+  assert.deepStrictEqual([...ours.computeRequiresClosure('z', maps[0][1])], [obj, other, null]);
+  // A Symbol is spelled only when it is part of a cycle, and then fails as `join` fails.
+  const symbolic = new Map([[Symbol('s'), { requires: [] }], ['q', { requires: ['q'] }]]);
+  assert.deepStrictEqual(ours.detectRequiresCycles(symbolic), theirs.detectRequiresCycles(symbolic));
+  const looped = new Map([[Symbol.iterator, { requires: [Symbol.iterator] }]]);
+  assert.deepStrictEqual(shape(() => ours.detectRequiresCycles(looped)), shape(() => theirs.detectRequiresCycles(looped)));
+  assert.throws(() => ours.detectRequiresCycles(looped), TypeError);
+});
+
+test('capability-validator: the requires graph is read through the map\'s own keys, get and has', () => {
+  const duck = (parts) => ({
+    keys: () => ['k', 'j'].values(),
+    get: (k) => ({ k: { requires: ['j', 'x'] }, j: { requires: ['k'] } })[k],
+    has: (k) => k === 'k' || k === 'j',
+    ...parts,
+  });
+  const values = [
+    ['array of pairs', [['a', { requires: ['a'] }]]],
+    ['empty array', []],
+    ['object', { a: { requires: ['a'] } }],
+    ['null', null],
+    ['undefined', undefined],
+    ['string', 'ab'],
+    ['map-like', duck({})],
+    ['no has', duck({ has: undefined })],
+    ['no get', duck({ get: undefined })],
+    ['no keys', duck({ keys: undefined })],
+    ['nothing required', duck({ has: undefined, get: () => ({ requires: [] }) })],
+  ];
+  let answered = 0;
+  for (const [label, map] of values) {
+    assert.deepStrictEqual(shape(() => ours.detectRequiresCycles(map)), shape(() => theirs.detectRequiresCycles(map)), `cycles ${label}`);
+    for (const id of ['a', 'k', 0]) {
+      const a = shape(() => ours.computeRequiresClosure(id, map));
+      assert.deepStrictEqual(a, shape(() => theirs.computeRequiresClosure(id, map)), `closure ${label} ${id}`);
+      if (!a.threw) answered += 1;
+    }
+  }
+  assert.ok(answered > 0, 'some maps answer');
+  assert.deepStrictEqual(ours.detectRequiresCycles(duck({})), ['requires cycle detected: k → j → k']);
+  assert.throws(() => ours.computeRequiresClosure('a', [['a', { requires: ['b'] }]]), TypeError);
 });
