@@ -230,6 +230,8 @@ const OUR_CODES: &[&str] = &[
     "unsafe_local_config_dir",
     "unsafe_layout_home",
     "unsafe_fragment_path",
+    "unsafe_layout_prefix",
+    "unsafe_settings_file",
 ];
 
 /// Equal, or equal once our 80-character clipping is accounted for: every piece of ours

@@ -321,6 +321,68 @@ fn unsafe_paths_get_our_own_codes() {
     );
 }
 
+/// Our rules for values joined into names: a layout prefix and a settings file.
+#[test]
+fn joined_names_get_our_own_codes() {
+    let errors = errors_of("claude", |v| {
+        v["runtime"]["artifactLayout"]["global"][0]["prefix"] = json!("../gsd-");
+    });
+    assert_eq!(
+        only(&errors),
+        (
+            code::UNSAFE_LAYOUT_PREFIX,
+            "runtime.artifactLayout.global[0].prefix",
+            "capability \"claude\" runtime.artifactLayout.global[0].prefix \"../gsd-\" must be part of one file \
+             name: it contains a path separator"
+        )
+    );
+    // An escape or a bidi control is refused; the message spells the escape as JSON does
+    // and shows U+FFFD for the bidi control, so neither acts on a terminal.
+    let errors = errors_of("claude", |v| {
+        v["runtime"]["artifactLayout"]["local"][0]["prefix"] = json!("gsd\u{1b}[2J\u{202E}-");
+    });
+    assert_eq!(
+        only(&errors),
+        (
+            code::UNSAFE_LAYOUT_PREFIX,
+            "runtime.artifactLayout.local[0].prefix",
+            "capability \"claude\" runtime.artifactLayout.local[0].prefix \"gsd\\u001b[2J\u{FFFD}-\" must be part of \
+             one file name: it contains a control, bidi or invisible character"
+        )
+    );
+    let errors = errors_of("claude", |v| {
+        v["runtime"]["hostBehaviors"]["settingsFileByScope"]["global"] = json!("../../../etc/x");
+        v["runtime"]["hostBehaviors"]["settingsFileByScope"]["local"] = json!(5);
+    });
+    let found: Vec<(&str, &str, &str)> = errors
+        .iter()
+        .map(|d| {
+            (
+                d.code.as_str(),
+                d.field.as_deref().unwrap_or(""),
+                d.message.as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                code::UNSAFE_SETTINGS_FILE,
+                "runtime.hostBehaviors.settingsFileByScope.global",
+                "runtime.hostBehaviors.settingsFileByScope.global \"../../../etc/x\" must be a file inside the config \
+                 directory: it contains a \"..\" segment"
+            ),
+            (
+                code::UNSAFE_SETTINGS_FILE,
+                "runtime.hostBehaviors.settingsFileByScope.local",
+                "runtime.hostBehaviors.settingsFileByScope.local 5 must be a file inside the config directory: it is \
+                 not a non-empty string"
+            ),
+        ]
+    );
+}
+
 #[test]
 fn manifest_text_in_messages_is_sanitized_and_clipped() {
     let errors = errors_of("claude", |v| v["role"] = json!("a\u{1b}[31mb\u{202E}"));

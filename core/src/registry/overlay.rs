@@ -375,6 +375,18 @@ fn join_problems(merged: &MergedSet<'_>, claimed: &Claimed<'_>, m: &Member<'_>) 
         );
         return vec![reject("overlay_id_conflict", folder, Some("id"), message)];
     }
+    // A first-party runtime's alias names that runtime wherever a runtime name is read
+    // (`claude-code` is claude), so a capability under that id could never be reached.
+    if let Some((canonical, _)) = crate::slash::RUNTIME_ALIASES
+        .iter()
+        .find(|(canonical, aliases)| *canonical != folder && aliases.contains(&folder))
+    {
+        let message = format!(
+            "id \"{}\" is an alias of the first-party runtime \"{canonical}\"",
+            sanitize_value(folder)
+        );
+        return vec![reject("overlay_id_conflict", folder, Some("id"), message)];
+    }
     if let Some(conflict) = claimed.conflict(m.manifest, folder) {
         return vec![conflict];
     }

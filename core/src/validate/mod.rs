@@ -110,6 +110,11 @@ pub mod code {
     pub const UNSAFE_LAYOUT_HOME: &str = "unsafe_layout_home";
     /// Ours: a fragment path with a drive, a leading backslash or a control character.
     pub const UNSAFE_FRAGMENT_PATH: &str = "unsafe_fragment_path";
+    /// Ours: an artifact-layout `prefix` that is not part of one plain file name.
+    pub const UNSAFE_LAYOUT_PREFIX: &str = "unsafe_layout_prefix";
+    /// Ours: a `hostBehaviors.settingsFileByScope` entry that could leave the config
+    /// directory, or is not a non-empty string.
+    pub const UNSAFE_SETTINGS_FILE: &str = "unsafe_settings_file";
     /// Warning: a `runtime.hostBehaviors` key outside the closed vocabulary.
     pub const UNKNOWN_HOST_BEHAVIOR: &str = "unknown_host_behavior";
     /// Warning: the removed `runtime.hostBehaviors.reviewerCli` key.

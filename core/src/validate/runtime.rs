@@ -268,6 +268,15 @@ fn layout_entry<J: Json>(sink: &mut Sink, cap_id: &str, scope: &str, i: usize, e
             format!("{field}.prefix"),
             format!("{ctx}.prefix must be a string (got: {})", type_of(prefix)),
         );
+    } else if let Some(problem) = as_str(prefix).and_then(prefix_problem) {
+        sink.push(
+            code::UNSAFE_LAYOUT_PREFIX,
+            format!("{field}.prefix"),
+            format!(
+                "{ctx}.prefix {} must be part of one file name: it {problem}",
+                json(prefix)
+            ),
+        );
     }
     let recursive = obj.field("recursive");
     if recursive.is_some() && !recursive.is_some_and(Json::is_boolean) {
@@ -426,6 +435,54 @@ fn local_config_dir<O: JsonObject>(sink: &mut Sink, r: &O) {
     }
 }
 
+/// Why a layout `prefix` cannot begin a file name. The prefix is joined to each stem to
+/// name a placement and to spell its trigger, so it obeys the stems' rule: no separator
+/// (it would add a directory level or climb out of the kind's directory), and no control,
+/// bidi or invisible character (a name that prints like another, or not at all).
+fn prefix_problem(prefix: &str) -> Option<&'static str> {
+    if prefix.contains(['/', '\\']) {
+        return Some("contains a path separator");
+    }
+    if prefix.chars().any(crate::sanitize::is_unsafe_char) {
+        return Some("contains a control, bidi or invisible character");
+    }
+    None
+}
+
+/// `hostBehaviors.settingsFileByScope.global` / `.local`: the file the installer writes
+/// the host's settings to, joined onto the config directory, so it must stay inside it.
+/// The peer hands any value on unchecked; a value that is not a non-empty string would
+/// otherwise be read as "no settings file" without a word.
+fn settings_files<O: JsonObject>(sink: &mut Sink, r: &O) {
+    let Some(by_scope) = r
+        .field("hostBehaviors")
+        .and_then(|h| h.field("settingsFileByScope"))
+    else {
+        return;
+    };
+    for scope in ["global", "local"] {
+        // Absent or `null`: no settings file at this scope (the peer's `?? null`).
+        let Some(value) = by_scope.field(scope).filter(|v| !v.is_null()) else {
+            continue;
+        };
+        let problem = match non_empty_str(Some(value)) {
+            None => "is not a non-empty string",
+            Some(file) => match path_problem(file) {
+                Some(problem) => problem,
+                None => continue,
+            },
+        };
+        sink.push(
+            code::UNSAFE_SETTINGS_FILE,
+            format!("runtime.hostBehaviors.settingsFileByScope.{scope}"),
+            format!(
+                "runtime.hostBehaviors.settingsFileByScope.{scope} {} must be a file inside the config directory: it {problem}",
+                json(Some(value))
+            ),
+        );
+    }
+}
+
 /// Peer `validateRuntimeBody`.
 #[allow(clippy::too_many_lines)] // Reason: one check per peer rule, in the peer's order.
 pub(super) fn validate<O: JsonObject>(sink: &mut Sink, cap: &O) {
@@ -525,6 +582,7 @@ pub(super) fn validate<O: JsonObject>(sink: &mut Sink, cap: &O) {
         }
     }
     local_config_dir(sink, r);
+    settings_files(sink, r);
     let value = r.field("extendedHookEvents");
     match value.map(Json::kind) {
         Some(Kind::Array(events)) => {

@@ -339,6 +339,7 @@ fn difference_cases(c: &mut Corpus<'_>) {
             code::UNSAFE_LAYOUT_HOME,
         );
     }
+    joined_name_cases(c);
     for path in ["C:\\x.md", "\\\\server\\x.md", "a\u{0}b.md", "frag\n.md"] {
         c.ours(
             "security",
@@ -365,6 +366,41 @@ fn difference_cases(c: &mut Corpus<'_>) {
             set(v, "gates", json!([first, null, {"point": "bogus"}]));
         },
     );
+}
+
+/// Deliberate differences in values joined into names: a layout prefix (joined to each
+/// stem) and a settings file (joined onto the config directory).
+fn joined_name_cases(c: &mut Corpus<'_>) {
+    use gsd_core::validate::code;
+    for prefix in [
+        "a/b",
+        "..\\",
+        "gsd\u{1b}[2J-",
+        "gsd\u{202e}-",
+        "gsd\u{200b}-",
+    ] {
+        c.ours(
+            "claude",
+            "runtime.artifactLayout.global[0].prefix",
+            json!(prefix),
+            code::UNSAFE_LAYOUT_PREFIX,
+        );
+    }
+    for (scope, file) in [
+        ("global", json!("../../../etc/x")),
+        ("global", json!("/abs/settings.json")),
+        ("local", json!("C:\\settings.json")),
+        ("local", json!("")),
+        ("global", json!(5)),
+        ("local", json!("settings\u{0}.json")),
+    ] {
+        c.ours(
+            "claude",
+            &format!("runtime.hostBehaviors.settingsFileByScope.{scope}"),
+            file,
+            code::UNSAFE_SETTINGS_FILE,
+        );
+    }
 }
 
 /// Every case: the shipped manifests as they are, then one mutation each.
