@@ -70,7 +70,8 @@ error_codes! {
     ManifestTooDeep = "MANIFEST_TOO_DEEP", 201;
     /// A manifest is not valid JSON.
     ManifestInvalidJson = "MANIFEST_INVALID_JSON", 202;
-    /// A manifest failed validation.
+    /// Reserved, never returned: validation findings are diagnostics, not an error. Kept
+    /// so the code table (and the C status numbers) stays stable.
     ManifestInvalid = "MANIFEST_INVALID", 203;
 }
 

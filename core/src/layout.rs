@@ -114,7 +114,10 @@ impl<'a> ConfinedRoot<'a> {
         if dest_subpath.contains('\0') {
             return Err(Error::new(
                 ErrorCode::DestinationOutsideConfigHome,
-                format!("destSubpath \"{dest_subpath}\" contains a NUL byte and is not valid"),
+                format!(
+                    "destSubpath {} contains a NUL byte and is not valid",
+                    path::quoted(dest_subpath)
+                ),
             )
             .with_field("destSubpath"));
         }
@@ -127,7 +130,9 @@ impl<'a> ConfinedRoot<'a> {
             return Err(Error::new(
                 ErrorCode::DestinationOutsideConfigHome,
                 format!(
-                    "destSubpath \"{dest_subpath}\" must be a strict subpath of configHome \"{root}\" — not configHome itself or outside it (escapes configHome)"
+                    "destSubpath {} must be a strict subpath of configHome {} — not configHome itself or outside it (escapes configHome)",
+                    path::quoted(dest_subpath),
+                    path::quoted(root)
                 ),
             )
             .with_field("destSubpath"));

@@ -6,6 +6,32 @@
 //! reads the process cwd); a backslash is an ordinary character. Nothing here touches the
 //! disk.
 
+/// How many characters of one caller path an error message repeats: enough for any real
+/// path, while a path of megabytes does not make a message of megabytes.
+const MAX_QUOTED_CHARS: usize = 1024;
+
+/// `p` in double quotes for an error message, as the peer quotes a path, except that
+/// every control, bidi or invisible character becomes U+FFFD (the message cannot act on a
+/// terminal, nor reorder or hide the text around it) and a path past
+/// [`MAX_QUOTED_CHARS`] is clipped with `…`. Unlike `sanitize_value` it keeps a real path
+/// whole: the tail of a path is usually the part the message is about.
+pub(crate) fn quoted(p: &str) -> String {
+    let mut shown = String::with_capacity(p.len().min(MAX_QUOTED_CHARS) + 2);
+    shown.push('"');
+    for c in p.chars().take(MAX_QUOTED_CHARS) {
+        shown.push(if crate::sanitize::is_unsafe_char(c) {
+            '\u{FFFD}'
+        } else {
+            c
+        });
+    }
+    if p.chars().nth(MAX_QUOTED_CHARS).is_some() {
+        shown.push('…');
+    }
+    shown.push('"');
+    shown
+}
+
 /// Collapses `.`/`..`/empty segments of `path` (Node's `normalizeString`). `..` at the top
 /// is kept only when `allow_above_root` (relative paths).
 fn normalize_segments(path: &str, allow_above_root: bool) -> String {

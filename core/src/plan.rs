@@ -170,7 +170,7 @@ fn check_host(host: &Host, explicit_dir: Option<&str>) -> Result<(), Error> {
                 ErrorCode::InvalidHost,
                 format!(
                     "{field} must be an absolute path without NUL, got {}",
-                    serde_json::to_string(value).unwrap_or_default()
+                    path::quoted(value)
                 ),
             )
             .with_field(field));
@@ -181,11 +181,13 @@ fn check_host(host: &Host, explicit_dir: Option<&str>) -> Result<(), Error> {
         .iter()
         .find(|(_, value)| words::contains(value.as_bytes(), 0))
     {
+        // The name is the caller's too: shown the way every other caller text is.
+        let name = crate::sanitize::sanitize_value(name);
         return Err(Error::new(
             ErrorCode::InvalidHost,
             format!(
                 "host.env.{name} must not contain NUL, got {}",
-                serde_json::to_string(value).unwrap_or_default()
+                path::quoted(value)
             ),
         )
         .with_field(format!("host.env.{name}")));
@@ -195,7 +197,7 @@ fn check_host(host: &Host, explicit_dir: Option<&str>) -> Result<(), Error> {
             ErrorCode::InvalidArgument,
             format!(
                 "explicitDir must not contain NUL, got {}",
-                serde_json::to_string(dir).unwrap_or_default()
+                path::quoted(dir)
             ),
         )
         .with_field("explicitDir"));
@@ -410,7 +412,9 @@ fn nested_routes(
 /// surface across them, where cross-scope shadowing shows (global beats local).
 ///
 /// # Errors
-/// As [`resolve_install_plan`] for each scope.
+/// As [`resolve_install_plan`] for each scope. The request's runtime, host and stems are
+/// checked even when `scopes` is empty (no plan is made then, but a request a plan would
+/// refuse is refused, never answered with an empty set).
 pub fn resolve_install_plans(
     registry: &Registry,
     request: &PlanRequest,
@@ -421,6 +425,16 @@ pub fn resolve_install_plans(
         .copied()
         .filter(|s| scopes.contains(s))
         .collect();
+    if wanted.is_empty() {
+        lookup_runtime(registry, &request.runtime)?;
+        check_host(&request.host, request.explicit_dir.as_deref())?;
+        check_stems(
+            &request.commands,
+            &request.agents,
+            &request.router_stems,
+            &request.child_to_routers,
+        )?;
+    }
     let mut plans = Vec::new();
     for scope in &wanted {
         plans.push(resolve_install_plan(
@@ -524,6 +538,83 @@ mod tests {
             );
         }
         assert!(serde_json::from_str::<Host>(host).is_ok());
+    }
+
+    /// Caller text in a host error cannot act on a terminal, hide text or flood a log: an
+    /// environment name with an escape and a bidi override, a cwd with one, and a home of
+    /// 100,000 characters are each named safely.
+    #[test]
+    fn host_errors_show_caller_text_safely() {
+        let host = |home: &str, cwd: &str, env: &[(&str, &str)]| Host {
+            home: home.to_owned(),
+            cwd: cwd.to_owned(),
+            env: env
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+                .collect(),
+            existing_paths: std::collections::BTreeSet::new(),
+        };
+        let err = check_host(&host("/h", "/w", &[("X\u{1b}[31m\u{202e}", "a\0b")]), None)
+            .expect_err("NUL in an environment value");
+        assert_eq!(err.code(), ErrorCode::InvalidHost);
+        assert_eq!(err.field(), Some("host.env.X\u{FFFD}\u{FFFD}"));
+        assert_eq!(
+            err.message(),
+            "host.env.X\u{FFFD}\u{FFFD} must not contain NUL, got \"a\u{FFFD}b\""
+        );
+        let err = check_host(&host("/h", "rel\u{202e}dir", &[]), None).expect_err("relative cwd");
+        assert_eq!(err.field(), Some("host.cwd"));
+        assert_eq!(
+            err.message(),
+            "host.cwd must be an absolute path without NUL, got \"rel\u{FFFD}dir\""
+        );
+        let long = "x".repeat(100_000);
+        let err = check_host(&host(&long, "/w", &[]), None).expect_err("relative home");
+        assert_eq!(
+            err.message(),
+            format!(
+                "host.home must be an absolute path without NUL, got \"{}…\"",
+                "x".repeat(1024)
+            )
+        );
+        let err = check_host(&host("/h", "/w", &[]), Some("/x\0\u{1b}[2J")).expect_err("NUL");
+        assert_eq!(err.field(), Some("explicitDir"));
+        assert_eq!(
+            err.message(),
+            "explicitDir must not contain NUL, got \"/x\u{FFFD}\u{FFFD}[2J\""
+        );
+    }
+
+    /// No scope makes no plan, but a request a plan would refuse is refused all the same.
+    #[test]
+    fn plans_for_no_scope_still_check_the_request() {
+        let registry = Registry::first_party();
+        let mut request = PlanRequest {
+            runtime: "claude".to_owned(),
+            scope: Scope::Global,
+            host: Host::new("/h", "/w"),
+            explicit_dir: None,
+            commands: Vec::new(),
+            agents: Vec::new(),
+            router_stems: Vec::new(),
+            child_to_routers: BTreeMap::new(),
+            profile: None,
+        };
+        let set = resolve_install_plans(registry, &request, &[]).expect("a valid request");
+        assert!(set.plans.is_empty() && set.triggers.is_empty());
+        request.commands = vec!["help".to_owned(), "../x".to_owned()];
+        let err = resolve_install_plans(registry, &request, &[]).expect_err("a bad stem");
+        assert_eq!(
+            (err.code(), err.field()),
+            (ErrorCode::InvalidArgument, Some("commands[1]"))
+        );
+        request.commands.clear();
+        request.host.cwd = "rel".to_owned();
+        let err = resolve_install_plans(registry, &request, &[]).expect_err("a relative cwd");
+        assert_eq!(
+            (err.code(), err.field()),
+            (ErrorCode::InvalidHost, Some("host.cwd"))
+        );
     }
 
     #[test]

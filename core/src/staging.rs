@@ -14,9 +14,11 @@ use serde::{Deserialize, Serialize};
 use crate::layout::dest_within_root;
 use crate::vocab::Scope;
 
-/// One kind of the layout being staged, as the installer holds it.
+/// One kind of the layout being staged, as the installer holds it. A member it does not
+/// know is an error, never ignored (a misspelt `Home` would stage under the config
+/// directory instead of the alternate root).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StagingKindInput {
     /// The kind name (`commands`, `agents`, `skills`, `kimi-agents`; other names are kept).
     pub kind: String,
@@ -27,9 +29,10 @@ pub struct StagingKindInput {
     pub home: Option<String>,
 }
 
-/// The layout being staged and the host facts the plan depends on.
+/// The layout being staged and the host facts the plan depends on. Unknown members are
+/// refused, as for every other input.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StagingRequest {
     /// Runtime id of the layout.
     pub runtime: String,
@@ -158,5 +161,44 @@ mod tests {
         assert_eq!(body_rewrite("commands"), Some(BodyRewrite::CommandBodies));
         assert_eq!(body_rewrite("kimi-agents"), Some(BodyRewrite::SkillBodies));
         assert_eq!(body_rewrite("agents"), None);
+    }
+
+    /// A misspelt member of the request or of a kind is an error naming it.
+    #[test]
+    fn requests_refuse_unknown_members() {
+        let request = |kind: &str, extra: &str| {
+            format!(
+                r#"{{"runtime":"codex","configDir":"/h/.codex","scope":"global","home":"/h","cwd":"/w","kinds":[{kind}]{extra}}}"#
+            )
+        };
+        let good = request(
+            r#"{"kind":"skills","destSubpath":"skills","home":"/h/.agents"}"#,
+            "",
+        );
+        let plan = staging_plan(&serde_json::from_str(&good).expect("a well-formed request"));
+        assert_eq!(plan.steps[0].dest_dir.as_deref(), Some("/h/.agents/skills"));
+        for (text, member) in [
+            (
+                request(
+                    r#"{"kind":"skills","destSubpath":"skills","Home":"/h/.agents"}"#,
+                    "",
+                ),
+                "Home",
+            ),
+            (
+                request(
+                    r#"{"kind":"skills","destSubpath":"skills"}"#,
+                    r#","explicitDir":"/x""#,
+                ),
+                "explicitDir",
+            ),
+        ] {
+            let err = serde_json::from_str::<StagingRequest>(&text).expect_err(member);
+            assert!(
+                err.to_string()
+                    .starts_with(&format!("unknown field `{member}`")),
+                "{err}"
+            );
+        }
     }
 }

@@ -262,6 +262,8 @@ fn precedence_index(precedence: &[TriggerKind], kind: TriggerKind) -> usize {
 /// Resolves the trigger surface of `runtime` at `scopes` (order and duplicates of `scopes`
 /// do not matter: candidates follow [`SCOPE_ORDER`], then layout entries, then stems).
 /// Every stem must be a plain file stem, as a plan's must: a stem becomes a destination.
+/// A stem listed twice is kept once, at its first position, as a plan keeps it (one file
+/// cannot shadow itself).
 ///
 /// # Errors
 /// [`crate::ErrorCode::UnknownRuntime`]; [`crate::ErrorCode::InvalidArgument`] naming the
@@ -281,7 +283,28 @@ pub fn resolve_trigger_surface(
         ],
         &input.child_to_routers,
     )?;
-    Ok(surface_over(descriptor, scopes, input))
+    // The check for repeats is the one the surface would make anyway; telling it the
+    // stems are distinct afterwards keeps it from making it twice.
+    let stems = if has_duplicates(&input.stems) {
+        let mut seen = HashSet::with_capacity(input.stems.len());
+        Stems::Picked(
+            input
+                .stems
+                .iter()
+                .map(String::as_str)
+                .filter(|s| seen.insert(*s))
+                .collect(),
+        )
+    } else {
+        Stems::All(&input.stems)
+    };
+    Ok(surface_of(
+        descriptor,
+        scopes,
+        &stems,
+        (&input.router_stems, &input.child_to_routers),
+        true,
+    ))
 }
 
 /// [`resolve_trigger_surface`] over stems taken as they are, as the peer's resolver takes
@@ -998,6 +1021,25 @@ mod tests {
             surface.get(2).expect("listed").registration,
             Registration::Direct
         );
+    }
+
+    /// A stem listed twice is one trigger, never its own shadow; the lenient resolver keeps
+    /// the peer's answer, which lists it twice.
+    #[test]
+    fn a_repeated_stem_is_one_trigger() {
+        let reg = Registry::first_party();
+        let input = stems(&["help", "plan", "help"]);
+        let once = stems(&["help", "plan"]);
+        let scopes = [Scope::Global];
+        let surface = resolve_trigger_surface(reg, "claude", &scopes, &input).expect("surface");
+        let expected = resolve_trigger_surface(reg, "claude", &scopes, &once).expect("surface");
+        assert_eq!(surface.len(), 2);
+        assert_eq!(surface, expected);
+        assert!(surface.iter().all(|t| t.shadowed_by.is_none()));
+        let lenient =
+            resolve_trigger_surface_lenient(reg, "claude", &scopes, &input).expect("surface");
+        assert_eq!(lenient.len(), 3);
+        assert!(lenient.get(2).expect("listed").shadowed_by.is_some());
     }
 
     /// The routes found once are the routers looked up one stem at a time, for any

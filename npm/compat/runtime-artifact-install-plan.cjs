@@ -23,6 +23,16 @@ function notStrictSubpath(configDir, destSubpath) {
   );
 }
 
+/**
+ * The peer's refusal of a destination the core refused. The core's message shows the paths
+ * made safe to print (a control character as U+FFFD); the peer's repeats them as given, so
+ * the message is spelled here from the same values.
+ */
+function refusal(configDir, destSubpath) {
+  if (destSubpath.includes('\0')) return new Error(`destSubpath "${destSubpath}" contains a NUL byte and is not valid`);
+  return notStrictSubpath(configDir, destSubpath);
+}
+
 function assertDestWithinConfigHome(configDir, destSubpath) {
   // Argument shapes fail as the peer's do: a value without `includes` is a TypeError; a
   // configDir that is not a path string is `path.resolve`'s own TypeError — unless the core
@@ -33,6 +43,7 @@ function assertDestWithinConfigHome(configDir, destSubpath) {
   try {
     return valueOf(native.compatDestWithinRoot(process.cwd(), String(configDir), destSubpath));
   } catch (err) {
+    if (err.code === 'DESTINATION_OUTSIDE_CONFIG_HOME') throw refusal(configDir, destSubpath);
     throw new Error(err.message);
   }
 }
@@ -74,7 +85,7 @@ function destOf(layout, kind, step) {
   if (step === undefined || typeof kind.destSubpath !== 'string' || (kind.home != null && typeof kind.home !== 'string')) {
     return assertDestWithinConfigHome(kind.home ?? layout.configDir, kind.destSubpath);
   }
-  if (step.destError !== null) throw new Error(step.destError);
+  if (step.destError !== null) throw refusal(kind.home ?? layout.configDir, kind.destSubpath);
   return step.destDir;
 }
 

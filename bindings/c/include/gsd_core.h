@@ -84,7 +84,7 @@ enum gsd_status
    */
   GSD_STATUS_MANIFEST_INVALID_JSON = 202,
   /**
-   * A manifest failed validation.
+   * Reserved, never returned: validation findings are diagnostics, not a failure.
    */
   GSD_STATUS_MANIFEST_INVALID = 203,
 };

@@ -47,7 +47,7 @@ pub enum gsd_status {
     ManifestTooDeep = 201,
     /// A manifest is not valid JSON.
     ManifestInvalidJson = 202,
-    /// A manifest failed validation.
+    /// Reserved, never returned: validation findings are diagnostics, not a failure.
     ManifestInvalid = 203,
 }
 

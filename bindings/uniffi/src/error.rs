@@ -87,7 +87,7 @@ pub enum GsdError {
         /// The human message.
         message: String,
     },
-    /// A manifest failed validation.
+    /// Reserved, never returned: validation findings are diagnostics, not a failure.
     #[error("{message}")]
     ManifestInvalid {
         /// The human message.
