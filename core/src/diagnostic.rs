@@ -109,9 +109,9 @@ impl From<ShadowDetail> for Detail {
 impl PartialEq for Detail {
     fn eq(&self, other: &Self) -> bool {
         match (self, other) {
-            (Detail::Json(a), Detail::Json(b)) => a == b,
+            (Detail::Json(a), Detail::Json(b)) => json_eq(a, b),
             (Detail::TriggerShadowed(a), Detail::TriggerShadowed(b)) => a == b,
-            _ => self.to_value() == other.to_value(),
+            _ => json_eq(&self.to_value(), &other.to_value()),
         }
     }
 }
@@ -121,8 +121,8 @@ impl Eq for Detail {}
 impl PartialEq<Value> for Detail {
     fn eq(&self, other: &Value) -> bool {
         match self {
-            Detail::Json(value) => value == other,
-            Detail::TriggerShadowed(_) => self.to_value() == *other,
+            Detail::Json(value) => json_eq(value, other),
+            Detail::TriggerShadowed(_) => json_eq(&self.to_value(), other),
         }
     }
 }
@@ -131,8 +131,74 @@ impl Hash for Detail {
     /// The hash of the JSON, so that equal details hash alike whichever way they are held.
     fn hash<H: Hasher>(&self, state: &mut H) {
         match self {
-            Detail::Json(value) => value.hash(state),
-            Detail::TriggerShadowed(_) => self.to_value().hash(state),
+            Detail::Json(value) => hash_json(value, state),
+            Detail::TriggerShadowed(_) => hash_json(&self.to_value(), state),
+        }
+    }
+}
+
+/// `a == b` as `serde_json::Value` compares (object members in any order), with an explicit
+/// stack: a caller-built detail may nest to any depth, and `Value`'s own comparison
+/// recurses once per level.
+fn json_eq(a: &Value, b: &Value) -> bool {
+    let mut pending = vec![(a, b)];
+    while let Some((a, b)) = pending.pop() {
+        match (a, b) {
+            (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+                pending.extend(x.iter().zip(y));
+            }
+            (Value::Object(x), Value::Object(y)) if x.len() == y.len() => {
+                for (key, x) in x {
+                    let Some(y) = y.get(key) else { return false };
+                    pending.push((x, y));
+                }
+            }
+            (Value::Array(_) | Value::Object(_), _) | (_, Value::Array(_) | Value::Object(_)) => {
+                return false;
+            }
+            (a, b) if a != b => return false,
+            _ => {}
+        }
+    }
+    true
+}
+
+/// Feeds `value` to `state` consistently with [`json_eq`] (object members in key order),
+/// with an explicit stack, so a value of any depth hashes without recursing.
+fn hash_json<H: Hasher>(value: &Value, state: &mut H) {
+    /// A value still to hash, or an object key.
+    enum Item<'v> {
+        Value(&'v Value),
+        Key(&'v str),
+    }
+    let mut pending = vec![Item::Value(value)];
+    while let Some(item) = pending.pop() {
+        let value = match item {
+            Item::Key(key) => {
+                key.hash(state);
+                continue;
+            }
+            Item::Value(value) => value,
+        };
+        std::mem::discriminant(value).hash(state);
+        match value {
+            Value::Null => {}
+            Value::Bool(b) => b.hash(state),
+            Value::Number(n) => n.hash(state),
+            Value::String(s) => s.hash(state),
+            Value::Array(items) => {
+                items.len().hash(state);
+                pending.extend(items.iter().rev().map(Item::Value));
+            }
+            Value::Object(map) => {
+                map.len().hash(state);
+                let mut members: Vec<(&String, &Value)> = map.iter().collect();
+                members.sort_unstable_by(|a, b| b.0.cmp(a.0));
+                for (key, value) in members {
+                    pending.push(Item::Value(value));
+                    pending.push(Item::Key(key));
+                }
+            }
         }
     }
 }
@@ -185,5 +251,99 @@ impl Diagnostic {
     #[must_use]
     pub fn detail_value(&self) -> Option<Value> {
         self.detail.as_ref().map(Detail::to_value)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::hash_map::DefaultHasher;
+
+    use serde_json::json;
+
+    use super::*;
+
+    fn hash_of(detail: &Detail) -> u64 {
+        let mut state = DefaultHasher::new();
+        detail.hash(&mut state);
+        state.finish()
+    }
+
+    /// Equal details hash alike, whichever way each is held and in whatever order an
+    /// object's members were inserted; different ones compare unequal.
+    #[test]
+    fn equal_details_hash_alike() {
+        let shadow = ShadowDetail {
+            trigger: "help".into(),
+            kind: TriggerKind::Skills,
+            scope: Scope::Global,
+            dest_path: "skills/help".into(),
+            shadowed_by: ShadowedBy {
+                kind: TriggerKind::Commands,
+                scope: Scope::Local,
+            },
+        };
+        let typed = Detail::from(shadow.clone());
+        let json = Detail::Json(serde_json::to_value(&shadow).unwrap_or_default());
+        assert_eq!(typed, json);
+        assert_eq!(hash_of(&typed), hash_of(&json));
+        let a = Detail::Json(json!({"a": [1, {"x": null, "y": -0.0}], "b": "s"}));
+        let b = Detail::Json(json!({"b": "s", "a": [1, {"y": 0.0, "x": null}]}));
+        assert_eq!(a, b);
+        assert_eq!(hash_of(&a), hash_of(&b));
+        for other in [
+            json!({"b": "s", "a": [1, {"y": 0.0}]}),
+            json!({"b": "s", "a": [1, {"y": 0.0, "z": null}]}),
+            json!({"b": "s", "a": [{"y": 0.0, "x": null}, 1]}),
+            json!({"b": "s", "a": [1, {"y": 0.0, "x": null}, 2]}),
+            json!({"b": "s", "a": [1.0, {"y": 0.0, "x": null}]}),
+            json!(["s", [1, {"y": 0.0, "x": null}]]),
+        ] {
+            assert_ne!(a, Detail::Json(other.clone()), "{other}");
+            assert!(a != other, "{other}");
+        }
+        assert!(a == json!({"b": "s", "a": [1, {"y": 0.0, "x": null}]}));
+    }
+
+    /// Was a recursion per level (`Value`'s `Hash` and `==`): a detail nested 50 000 deep
+    /// overflowed the stack. Run in a thread with a 2 MiB stack.
+    #[test]
+    fn deep_details_hash_and_compare_without_recursing() {
+        let outcome = std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(|| {
+                let deep = |leaf: Value| {
+                    let mut v = leaf;
+                    for i in 0..50_000 {
+                        v = if i % 2 == 0 {
+                            Value::Array(vec![v])
+                        } else {
+                            // Not `json!`: it serializes a value given to it, recursively.
+                            Value::Object(serde_json::Map::from_iter([("k".to_owned(), v)]))
+                        };
+                    }
+                    Detail::Json(v)
+                };
+                let (a, b, c) = (deep(json!(1)), deep(json!(1)), deep(json!(2)));
+                let outcome = (hash_of(&a) == hash_of(&b), a == b, a == c);
+                // Take each value apart a level at a time: dropping one whole recurses.
+                for detail in [a, b, c] {
+                    let Detail::Json(v) = detail else { continue };
+                    let mut stack = vec![v];
+                    while let Some(mut v) = stack.pop() {
+                        match &mut v {
+                            Value::Array(items) => stack.append(items),
+                            Value::Object(map) => {
+                                stack.extend(std::mem::take(map).into_iter().map(|(_, v)| v));
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                outcome
+            })
+            .expect("spawn")
+            .join()
+            .expect("no overflow");
+        assert_eq!(outcome, (true, true, false));
     }
 }

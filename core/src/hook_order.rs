@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use crate::error::{Error, ErrorCode};
 use crate::js::to_js_string;
+use crate::sanitize::sanitize_value;
 
 /// One hook entry: its capability id and the artifact names it produces and consumes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,7 +26,8 @@ pub struct HookEntry {
 /// The run order of `entries` as indices into it.
 ///
 /// `hook_kind` (`steps`, `contributions`) and `point` (the first entry's point, `None`:
-/// unknown) only name the failure.
+/// unknown) only name the failure. The point is rendered as `String(point)` without
+/// recursing (any depth), and it and the ids pass through [`sanitize_value`].
 ///
 /// # Errors
 /// [`ErrorCode::InvalidDescriptor`] when produces/consumes form a cycle.
@@ -74,8 +76,11 @@ pub fn order_hook_entries(
         queue.extend(ready);
     }
     if order.len() < n {
-        let ids: Vec<&str> = entries.iter().map(|e| e.cap_id.as_str()).collect();
-        let point = point.map_or_else(|| "?".to_owned(), |p| to_js_string(Some(p)));
+        let ids: Vec<String> = entries.iter().map(|e| sanitize_value(&e.cap_id)).collect();
+        let point = point.map_or_else(
+            || "?".to_owned(),
+            |p| sanitize_value(&to_js_string(Some(p))),
+        );
         return Err(Error::new(
             ErrorCode::InvalidDescriptor,
             format!(
@@ -113,6 +118,56 @@ mod tests {
                 .unwrap_err()
                 .message()
                 .contains("[a, b]")
+        );
+    }
+
+    /// Was a recursion per level in the point's rendering: a caller-built point 50 000
+    /// deep overflowed the stack. Run in a thread with a 2 MiB stack.
+    #[test]
+    fn a_deep_point_names_the_cycle_without_recursing() {
+        let message = std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(|| {
+                let mut point = Value::from("plan:pre");
+                for _ in 0..50_000 {
+                    point = Value::Array(vec![point]);
+                }
+                let cyc = [e("a", &["x"], &["y"]), e("b", &["y"], &["x"])];
+                let message = order_hook_entries(&cyc, "steps", Some(&point))
+                    .map(|_| ())
+                    .unwrap_err()
+                    .message()
+                    .to_owned();
+                // Take the value apart a level at a time: dropping it whole recurses.
+                while let Value::Array(items) = &mut point {
+                    let Some(inner) = items.pop() else { break };
+                    point = inner;
+                }
+                message
+            })
+            .expect("spawn")
+            .join()
+            .expect("no overflow");
+        assert!(
+            message.contains("at point \"plan:pre\" among capabilities [a, b]"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn the_point_and_ids_are_sanitized() {
+        let cyc = [e("a\u{202E}", &["x"], &["y"]), e("b", &["y"], &["x"])];
+        let point = Value::from(format!("p\u{1b}[2J{}", "q".repeat(200)));
+        let message = order_hook_entries(&cyc, "steps", Some(&point))
+            .unwrap_err()
+            .message()
+            .to_owned();
+        let shown = format!("p\u{FFFD}{}…", "q".repeat(78));
+        assert!(
+            message.contains(&format!(
+                "at point \"{shown}\" among capabilities [a\u{FFFD}, b]"
+            )),
+            "{message}"
         );
     }
 }

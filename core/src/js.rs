@@ -263,41 +263,67 @@ fn quote_into(out: &mut String, s: &str) {
     out.push('"');
 }
 
+/// The members of one array or object a rendering has opened and not yet closed.
+enum Open<'v, J: Json> {
+    Array(std::slice::Iter<'v, J>),
+    Object(std::vec::IntoIter<(&'v str, &'v J)>),
+}
+
+/// `JSON.stringify` of `v` appended to `out`. Iterative (one open container per level), so
+/// a caller-built value of any depth renders without recursing.
 fn stringify_into<J: Json>(out: &mut String, v: &J) {
-    match v.kind() {
-        Kind::Null => out.push_str("null"),
-        Kind::Bool(b) => out.push_str(if b { "true" } else { "false" }),
-        Kind::Number(n) => {
-            let x = as_f64(n);
-            // JSON.stringify renders non-finite numbers as null.
-            if x.is_finite() {
-                out.push_str(&number_to_string(x));
-            } else {
-                out.push_str("null");
+    // Each open level, and whether a member has been written in it yet.
+    let mut open: Vec<(Open<'_, J>, bool)> = Vec::new();
+    let mut next = Some(v);
+    loop {
+        if let Some(v) = next.take() {
+            match v.kind() {
+                Kind::Null => out.push_str("null"),
+                Kind::Bool(b) => out.push_str(if b { "true" } else { "false" }),
+                Kind::Number(n) => {
+                    let x = as_f64(n);
+                    // JSON.stringify renders non-finite numbers as null.
+                    if x.is_finite() {
+                        out.push_str(&number_to_string(x));
+                    } else {
+                        out.push_str("null");
+                    }
+                }
+                Kind::String(s) => quote_into(out, s),
+                Kind::Array(items) => {
+                    out.push('[');
+                    open.push((Open::Array(items.iter()), false));
+                }
+                Kind::Object(map) => {
+                    out.push('{');
+                    open.push((Open::Object(js_entries(map).into_iter()), false));
+                }
             }
         }
-        Kind::String(s) => quote_into(out, s),
-        Kind::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                stringify_into(out, item);
+        let Some((level, started)) = open.last_mut() else {
+            return;
+        };
+        let member = match level {
+            Open::Array(items) => items.next().map(|item| (None, item)),
+            Open::Object(entries) => entries.next().map(|(k, item)| (Some(k), item)),
+        };
+        if let Some((key, item)) = member {
+            if *started {
+                out.push(',');
             }
-            out.push(']');
-        }
-        Kind::Object(map) => {
-            out.push('{');
-            for (i, (k, item)) in js_entries(map).into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                quote_into(out, k);
+            *started = true;
+            if let Some(key) = key {
+                quote_into(out, key);
                 out.push(':');
-                stringify_into(out, item);
             }
-            out.push('}');
+            next = Some(item);
+        } else {
+            out.push(if matches!(level, Open::Array(_)) {
+                ']'
+            } else {
+                '}'
+            });
+            open.pop();
         }
     }
 }
@@ -315,24 +341,41 @@ pub(crate) fn stringify<J: Json>(v: Option<&J>) -> String {
     }
 }
 
+/// `String(v)` appended to `out`. Iterative (one open array per level), so a caller-built
+/// value of any depth renders without recursing.
 fn to_string_into<J: Json>(out: &mut String, v: &J) {
-    match v.kind() {
-        Kind::Null => out.push_str("null"),
-        Kind::Bool(b) => out.push_str(if b { "true" } else { "false" }),
-        Kind::Number(n) => out.push_str(&number_to_string(as_f64(n))),
-        Kind::String(s) => out.push_str(s),
-        Kind::Array(items) => {
-            // Array.prototype.join: null/undefined elements render as empty strings.
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                if !matches!(item.kind(), Kind::Null) {
-                    to_string_into(out, item);
-                }
+    // Each open array's remaining items, and whether an item has been written in it yet.
+    let mut open: Vec<(std::slice::Iter<'_, J>, bool)> = Vec::new();
+    let mut next = Some(v);
+    loop {
+        if let Some(v) = next.take() {
+            match v.kind() {
+                Kind::Null => out.push_str("null"),
+                Kind::Bool(b) => out.push_str(if b { "true" } else { "false" }),
+                Kind::Number(n) => out.push_str(&number_to_string(as_f64(n))),
+                Kind::String(s) => out.push_str(s),
+                Kind::Array(items) => open.push((items.iter(), false)),
+                Kind::Object(_) => out.push_str("[object Object]"),
             }
         }
-        Kind::Object(_) => out.push_str("[object Object]"),
+        let Some((items, started)) = open.last_mut() else {
+            return;
+        };
+        match items.next() {
+            Some(item) => {
+                // Array.prototype.join: null/undefined elements render as empty strings.
+                if *started {
+                    out.push(',');
+                }
+                *started = true;
+                if !matches!(item.kind(), Kind::Null) {
+                    next = Some(item);
+                }
+            }
+            None => {
+                open.pop();
+            }
+        }
     }
 }
 
@@ -510,6 +553,69 @@ mod tests {
         assert_eq!(to_js_string(Some(&json!({"a": 1}))), "[object Object]");
         assert_eq!(to_js_string(Some(&json!(null))), "null");
         assert_eq!(to_js_string::<Value>(None), "undefined");
+    }
+
+    /// A value nested `depth` arrays deep around `leaf`.
+    fn nested(depth: usize, leaf: Value) -> Value {
+        let mut v = leaf;
+        for _ in 0..depth {
+            v = Value::Array(vec![v]);
+        }
+        v
+    }
+
+    /// Takes a deep value apart one level at a time, so dropping it cannot recurse.
+    fn dismantle(mut v: Value) {
+        while let Value::Array(items) = &mut v {
+            let Some(inner) = items.pop() else { break };
+            v = inner;
+        }
+    }
+
+    /// Was a recursion per level: a caller-built value 50 000 deep overflowed the stack.
+    #[test]
+    fn renderings_of_deep_values_do_not_recurse() {
+        let rendered = std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(|| {
+                let deep = nested(50_000, json!({"k": [1, null]}));
+                let deep_object = (0..50_000).fold(json!("x"), |v, _| {
+                    // Not `json!`: it serializes a value given to it, recursively.
+                    Value::Object(Map::from_iter([("a".to_owned(), v)]))
+                });
+                let out = (
+                    stringify(Some(&deep)),
+                    to_js_string(Some(&deep)),
+                    stringify(Some(&deep_object)).len(),
+                );
+                dismantle(deep);
+                let mut v = deep_object;
+                while let Value::Object(map) = &mut v {
+                    let Some(inner) = map.remove("a") else { break };
+                    v = inner;
+                }
+                out
+            })
+            .expect("spawn")
+            .join()
+            .expect("no overflow");
+        let brackets = |c: &str| c.repeat(50_000);
+        assert_eq!(
+            rendered.0,
+            format!("{}{{\"k\":[1,null]}}{}", brackets("["), brackets("]"))
+        );
+        assert_eq!(rendered.1, "[object Object]");
+        assert_eq!(rendered.2, 50_000 * 6 + 3);
+        assert_eq!(
+            stringify(Some(
+                &json!([[1, {"b": [], "a": {}}], [], {"x": [null, [true]]}])
+            )),
+            r#"[[1,{"b":[],"a":{}}],[],{"x":[null,[true]]}]"#
+        );
+        assert_eq!(
+            to_js_string(Some(&json!([[1, [null, 2]], [], [[]], "s", [[null]]]))),
+            "1,,2,,,s,"
+        );
     }
 
     #[test]

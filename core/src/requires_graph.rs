@@ -6,9 +6,9 @@
 //! `requires` value (only an array counts). Traversal order, and so the reported cycles and
 //! the closure's order, follow the map's order and each `requires` list's order.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// One entry of a capability map: the id and its `requires` value (`None`: absent).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -107,26 +107,82 @@ pub fn detect_requires_cycles(entries: &[RequiresEntry]) -> Vec<String> {
 
 /// Every value reachable from `id` through `requires` arrays, breadth first, in the order
 /// first met (the start id only when a cycle leads back to it). Values that are not ids of
-/// the map are kept and not followed.
+/// the map are kept and not followed; values are told apart by their `JSON.stringify`.
+///
+/// Caller-built values may nest to any depth: they are compared and copied without
+/// recursing.
 #[must_use]
 pub fn requires_closure_of(id: &Value, entries: &[RequiresEntry]) -> Vec<Value> {
     let by_id: HashMap<&str, &RequiresEntry> = entries.iter().map(|e| (e.id.as_str(), e)).collect();
     let mut seen: HashSet<String> = HashSet::new();
     let mut out: Vec<Value> = Vec::new();
-    let mut queue: std::collections::VecDeque<Value> =
-        std::collections::VecDeque::from([id.clone()]);
+    // Only string ids lead anywhere, so the walk holds ids, never values.
+    let mut queue: VecDeque<&str> = id.as_str().into_iter().collect();
     while let Some(current) = queue.pop_front() {
-        let Some(current) = current.as_str() else {
-            continue;
-        };
         for req in requires_of(&by_id, current) {
-            if seen.insert(req.to_string()) {
-                out.push(req.clone());
-                queue.push_back(req.clone());
+            if seen.insert(crate::js::stringify(Some(req))) {
+                out.push(clone_iteratively(req));
+                if let Some(next) = req.as_str() {
+                    queue.push_back(next);
+                }
             }
         }
     }
     out
+}
+
+/// A copy of `value` built with an explicit stack (`Value::clone` recurses once per level).
+fn clone_iteratively(value: &Value) -> Value {
+    /// A container being copied: the source members left, and the copy so far.
+    enum Open<'a> {
+        Array(std::slice::Iter<'a, Value>, Vec<Value>),
+        Object(serde_json::map::Iter<'a>, Map<String, Value>, String),
+    }
+    let mut open: Vec<Open<'_>> = Vec::new();
+    let mut next = Some(value);
+    loop {
+        let mut built = match next.take() {
+            Some(Value::Array(items)) => {
+                open.push(Open::Array(items.iter(), Vec::with_capacity(items.len())));
+                None
+            }
+            Some(Value::Object(map)) => {
+                open.push(Open::Object(map.iter(), Map::new(), String::new()));
+                None
+            }
+            scalar => scalar.cloned(),
+        };
+        // Hand each finished copy to its parent, closing every container it completes,
+        // until a member is left to descend into.
+        loop {
+            let Some(top) = open.last_mut() else {
+                return built.unwrap_or(Value::Null);
+            };
+            if let Some(done) = built.take() {
+                match top {
+                    Open::Array(_, copy) => copy.push(done),
+                    Open::Object(_, copy, key) => {
+                        copy.insert(std::mem::take(key), done);
+                    }
+                }
+            }
+            let member = match top {
+                Open::Array(items, _) => items.next(),
+                Open::Object(members, _, key) => members.next().map(|(k, v)| {
+                    k.clone_into(key);
+                    v
+                }),
+            };
+            if member.is_some() {
+                next = member;
+                break;
+            }
+            built = open.pop().map(|finished| match finished {
+                Open::Array(_, copy) => Value::Array(copy),
+                Open::Object(_, copy, _) => Value::Object(copy),
+            });
+        }
+    }
 }
 
 #[cfg(test)]
@@ -160,5 +216,89 @@ mod tests {
             vec![json!("b"), json!("c"), json!("zz"), json!("a")]
         );
         assert!(detect_requires_cycles(&map(&[("a", json!("b"))])).is_empty());
+    }
+
+    /// Was a recursion per level (`to_string`, `clone`): a `requires` entry nested 50 000
+    /// deep overflowed the stack. Run in a thread with a 2 MiB stack.
+    #[test]
+    fn deep_requires_entries_are_kept_without_recursing() {
+        const DEPTH: usize = 50_000;
+        let depths = std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(|| {
+                let deep = || {
+                    let mut v = json!({"k": ["leaf"]});
+                    for _ in 0..DEPTH {
+                        v = Value::Array(vec![v]);
+                    }
+                    v
+                };
+                // Built in place: `map` clones, which recurses.
+                let mut m = vec![RequiresEntry {
+                    id: "a".into(),
+                    requires: Some(Value::Array(vec![deep(), json!("b"), deep()])),
+                }];
+                m.push(RequiresEntry {
+                    id: "b".into(),
+                    requires: Some(json!(["a", 1, 1.0])),
+                });
+                let closure = requires_closure_of(&json!("a"), &m);
+                let deep_id = deep();
+                assert!(requires_closure_of(&deep_id, &m).is_empty());
+                // Take every value apart a level at a time: dropping one whole recurses.
+                let dismantle = |v: Value| {
+                    let mut stack = vec![v];
+                    while let Some(mut v) = stack.pop() {
+                        if let Value::Array(items) = &mut v {
+                            stack.append(items);
+                        }
+                    }
+                };
+                let depth_of = |mut v: Value| {
+                    let mut depth = 0;
+                    while let Value::Array(items) = &mut v {
+                        let Some(inner) = items.pop() else { break };
+                        v = inner;
+                        depth += 1;
+                    }
+                    (depth, v)
+                };
+                m.into_iter().filter_map(|e| e.requires).for_each(dismantle);
+                dismantle(deep_id);
+                closure.into_iter().map(depth_of).collect::<Vec<_>>()
+            })
+            .expect("spawn")
+            .join()
+            .expect("no overflow");
+        // The two deep entries are equal (kept once); 1 and 1.0 are one number, as in JS.
+        assert_eq!(
+            depths,
+            vec![
+                (DEPTH, json!({"k": ["leaf"]})),
+                (0, json!("b")),
+                (0, json!("a")),
+                (0, json!(1)),
+            ]
+        );
+    }
+
+    #[test]
+    fn copies_equal_their_source() {
+        for v in [
+            json!(null),
+            json!("s"),
+            json!([]),
+            json!({}),
+            json!([1, [2, {"b": [true, null], "a": {}}], {"z": 1, "y": [[]]}]),
+        ] {
+            assert_eq!(clone_iteratively(&v), v);
+        }
+        let copied = clone_iteratively(&json!({"z": 1, "a": 2}));
+        assert_eq!(
+            copied
+                .as_object()
+                .map(|m| m.keys().cloned().collect::<Vec<_>>()),
+            Some(vec!["z".to_owned(), "a".to_owned()])
+        );
     }
 }

@@ -8,7 +8,8 @@
 //!   in warning records, where the peer's output is the contract.
 //! * [`sanitize_value`] is stricter and is applied to every other piece of manifest text
 //!   embedded in a message: it also removes ANSI escape sequences (as a whole), bidi
-//!   controls and zero-width characters, then clips at 80 characters plus `…`.
+//!   controls and invisible characters (Unicode's default-ignorable code points, the
+//!   interlinear annotation controls, U+2028/2029), then clips at 80 characters plus `…`.
 
 /// The replacement for every unsafe character.
 const REPLACEMENT: char = '\u{FFFD}';
@@ -29,19 +30,49 @@ fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
-/// Zero-width and invisible formatting characters, plus the Unicode line and paragraph
-/// separators (which terminals and log viewers may treat as line breaks).
+/// Characters that render as nothing or as a look-alike blank: Unicode's
+/// `Default_Ignorable_Code_Point` set less the bidi controls (handled by
+/// [`is_bidi_control`]), plus the interlinear annotation controls U+FFF9–FFFB and the line
+/// and paragraph separators U+2028/2029 (which terminals and log viewers may treat as line
+/// breaks).
+///
+/// `Default_Ignorable_Code_Point` (`DerivedCoreProperties.txt`): U+00AD, U+034F, U+061C,
+/// U+115F–1160, U+17B4–17B5, U+180B–180F, U+200B–200F, U+202A–202E, U+2060–206F, U+3164,
+/// U+FE00–FE0F, U+FEFF, U+FFA0, U+FFF0–FFF8, U+1BCA0–1BCA3, U+1D173–1D17A, U+E0000–E0FFF
+/// (tags and the variation selectors supplement). U+061C, U+200E–200F, U+202A–202E and
+/// U+2066–2069 are among them and are bidi controls.
 fn is_invisible(c: char) -> bool {
     matches!(
         c,
-        '\u{200B}'..='\u{200D}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}' | '\u{180E}' | '\u{2028}' | '\u{2029}'
+        '\u{00AD}'
+            | '\u{034F}'
+            | '\u{115F}'..='\u{1160}'
+            | '\u{17B4}'..='\u{17B5}'
+            | '\u{180B}'..='\u{180F}'
+            | '\u{200B}'..='\u{200D}'
+            | '\u{2028}'..='\u{2029}'
+            | '\u{2060}'..='\u{2065}'
+            | '\u{206A}'..='\u{206F}'
+            | '\u{3164}'
+            | '\u{FE00}'..='\u{FE0F}'
+            | '\u{FEFF}'
+            | '\u{FFA0}'
+            | '\u{FFF0}'..='\u{FFFB}'
+            | '\u{1BCA0}'..='\u{1BCA3}'
+            | '\u{1D173}'..='\u{1D17A}'
+            | '\u{E0000}'..='\u{E0FFF}'
     )
 }
 
 /// Whether `c` must never reach a rendered message: C0/C1 controls, bidi controls, and
-/// zero-width or invisible formatting characters.
+/// invisible characters ([`is_invisible`]: default-ignorable code points and the like).
 pub(crate) fn is_unsafe_char(c: char) -> bool {
-    is_c0_c1(c) || is_bidi_control(c) || is_invisible(c)
+    // Below U+00A0 only the C0/C1 controls are unsafe: ASCII and Latin-1 text is answered
+    // without walking the wider sets.
+    if c < '\u{A0}' {
+        return is_c0_c1(c);
+    }
+    is_bidi_control(c) || is_invisible(c)
 }
 
 /// Peer `describeKey`: C0/C1 controls → U+FFFD, clipped at 80 UTF-16 code units + `…`.
@@ -114,8 +145,8 @@ fn ansi_sequence_len(rest: &str) -> Option<usize> {
 }
 
 /// Our stricter sanitizer for manifest-supplied text embedded in a message: control
-/// characters, whole ANSI escape sequences, bidi controls and zero-width characters each
-/// become one U+FFFD; the result is clipped at 80 characters + `…`.
+/// characters, whole ANSI escape sequences, bidi controls and invisible characters
+/// (default-ignorable code points and the like) each become one U+FFFD; the result is clipped at 80 characters + `…`.
 ///
 /// Text that is at most 80 characters and holds none of those characters is returned
 /// unchanged, which is what keeps our messages equal to the peer's on ordinary input.
@@ -198,6 +229,118 @@ mod tests {
             sanitize_value("a\u{200B}b\u{FEFF}c\u{2066}d\u{200F}"),
             "a\u{FFFD}b\u{FFFD}c\u{FFFD}d\u{FFFD}"
         );
+    }
+
+    /// Default-ignorable code points (range ends and a middle) and the other invisibles.
+    const HIDDEN: &[char] = &[
+        '\u{AD}',
+        '\u{34F}',
+        '\u{61C}',
+        '\u{115F}',
+        '\u{1160}',
+        '\u{17B4}',
+        '\u{17B5}',
+        '\u{180B}',
+        '\u{180E}',
+        '\u{180F}',
+        '\u{200B}',
+        '\u{200F}',
+        '\u{2028}',
+        '\u{2029}',
+        '\u{202A}',
+        '\u{202E}',
+        '\u{2060}',
+        '\u{2065}',
+        '\u{2066}',
+        '\u{2069}',
+        '\u{206A}',
+        '\u{206F}',
+        '\u{3164}',
+        '\u{FE00}',
+        '\u{FE0F}',
+        '\u{FEFF}',
+        '\u{FFA0}',
+        '\u{FFF0}',
+        '\u{FFF8}',
+        '\u{FFF9}',
+        '\u{FFFB}',
+        '\u{1BCA0}',
+        '\u{1BCA3}',
+        '\u{1D173}',
+        '\u{1D17A}',
+        '\u{E0000}',
+        '\u{E0001}',
+        '\u{E0068}',
+        '\u{E007F}',
+        '\u{E0100}',
+        '\u{E01EF}',
+        '\u{E0FFF}',
+    ];
+    /// Their neighbours, and other characters that render visibly.
+    const SHOWN: &[char] = &[
+        ' ',
+        '\u{A0}',
+        '\u{AC}',
+        '\u{AE}',
+        '\u{34E}',
+        '\u{350}',
+        '\u{115E}',
+        '\u{1161}',
+        '\u{17B3}',
+        '\u{17B6}',
+        '\u{180A}',
+        '\u{1810}',
+        '\u{200A}',
+        '\u{2027}',
+        '\u{202F}',
+        '\u{205F}',
+        '\u{2070}',
+        '\u{3163}',
+        '\u{3165}',
+        '\u{FDFF}',
+        '\u{FE10}',
+        '\u{FEFE}',
+        '\u{FF9F}',
+        '\u{FFA1}',
+        '\u{FFEF}',
+        '\u{FFFC}',
+        '\u{FFFD}',
+        '\u{1BC9F}',
+        '\u{1BCA4}',
+        '\u{1D172}',
+        '\u{1D17B}',
+        '\u{DFFFF}',
+        '\u{E1000}',
+        'é',
+        '😀',
+    ];
+
+    /// Every default-ignorable code point (range ends and a middle), the interlinear
+    /// annotation controls and U+2028/2029 are replaced; their neighbours are kept.
+    #[test]
+    fn invisible_set_is_the_default_ignorable_set() {
+        for &c in HIDDEN {
+            let text = format!("help{c}x");
+            assert!(is_unsafe_char(c), "U+{:04X}", u32::from(c));
+            assert_eq!(
+                sanitize_value(&text),
+                "help\u{FFFD}x",
+                "U+{:04X}",
+                u32::from(c)
+            );
+            assert_eq!(
+                describe_key(&text),
+                "help\u{FFFD}x",
+                "U+{:04X}",
+                u32::from(c)
+            );
+        }
+        for &c in SHOWN {
+            let text = format!("help{c}x");
+            assert!(!is_unsafe_char(c), "U+{:04X}", u32::from(c));
+            assert_eq!(sanitize_value(&text), text, "U+{:04X}", u32::from(c));
+            assert_eq!(describe_key(&text), text, "U+{:04X}", u32::from(c));
+        }
     }
 
     #[test]

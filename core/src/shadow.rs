@@ -158,7 +158,10 @@ fn is_stripped(c: char) -> bool {
             | '\u{200e}'
             | '\u{200f}'
             | '\u{2060}'..='\u{2064}'
-    )
+    ) || (crate::sanitize::is_unsafe_char(c) && !is_js_space(c))
+    // And every other character the messages' sanitizer refuses (the default-ignorable
+    // code points: soft hyphen, variation selectors, tags, Hangul fillers...), except the
+    // ones JavaScript counts as whitespace, which collapse into a space as the peer's do.
 }
 
 /// Removes `ESC [ params intermediates final` and `ESC ] … (BEL | ESC \)` sequences,

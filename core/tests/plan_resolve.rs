@@ -225,6 +225,36 @@ fn failures_are_typed_and_name_the_field() {
     }
 }
 
+/// A stem carrying any default-ignorable code point (or an interlinear annotation control)
+/// is refused as a zero-width space is: it would name a file and a trigger that look like
+/// another. The message repeats the stem with the character replaced.
+#[test]
+fn stems_with_invisible_characters_are_refused() {
+    for bad in [
+        "help\u{200B}",
+        "help\u{E0068}\u{E0069}",
+        "he\u{AD}lp",
+        "help\u{FE0F}",
+        "\u{3164}",
+        "help\u{206A}",
+        "help\u{2065}",
+        "help\u{34F}",
+        "help\u{115F}",
+        "help\u{FFF9}",
+    ] {
+        let mut req = request("claude", Scope::Local);
+        req.commands = vec!["help".into(), bad.into()];
+        let err = plan_err(&req);
+        assert_eq!(err.code(), ErrorCode::InvalidArgument, "{bad:?}");
+        assert_eq!(err.field(), Some("commands[1]"), "{bad:?}");
+        assert!(
+            !err.message().contains(bad) && err.message().contains('\u{FFFD}'),
+            "{bad:?}: {}",
+            err.message()
+        );
+    }
+}
+
 /// Spec §5.1: a routed child is copied under every owning router, and only when the profile
 /// selects every router; a bounded profile stays flat and reports direct triggers.
 #[test]
