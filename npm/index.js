@@ -124,9 +124,28 @@ function invalidArgument(field, message) {
   return err;
 }
 
-/** @param {unknown} value */
+/**
+ * A wrong argument as its error message shows it: JSON where JSON can spell it, and a
+ * plain description where it cannot (a BigInt or a cycle would make `JSON.stringify`
+ * throw its own error in place of ours).
+ * @param {unknown} value
+ */
 function render(value) {
-  return value === undefined ? 'undefined' : JSON.stringify(value);
+  switch (typeof value) {
+    case 'undefined':
+      return 'undefined';
+    case 'bigint':
+      return `${value}n`;
+    case 'symbol':
+    case 'function':
+      return `a ${typeof value}`;
+    default:
+      try {
+        return JSON.stringify(value);
+      } catch {
+        return Array.isArray(value) ? 'an array JSON cannot spell' : 'an object JSON cannot spell';
+      }
+  }
 }
 
 /**
@@ -1173,7 +1192,15 @@ function formatGsdSlash(commandName, runtime) {
 /** @param {unknown} manifest */
 function manifestText(manifest) {
   if (typeof manifest === 'string') return manifest;
-  if (manifest !== null && typeof manifest === 'object') return /** @type {string} */ (jsonArg(manifest, 'manifest'));
+  if (manifest !== null && typeof manifest === 'object') {
+    // Checked for lone surrogates on the way: `JSON.stringify` would spell one as an escape
+    // that no JSON reader accepts, and the object would read as invalid JSON text.
+    try {
+      return JSON.stringify(manifest, wellFormed);
+    } catch (err) {
+      throw invalidArgument('manifest', `manifest is invalid: ${/** @type {Error} */ (err).message}`);
+    }
+  }
   throw invalidArgument('manifest', `manifest must be JSON text or an object, got ${render(manifest)}`);
 }
 

@@ -79,6 +79,16 @@ test('data that cannot cross, misspelt members and unsafe values fail on their f
     // A lone surrogate has no UTF-8 form: refused, never turned into U+FFFD on the way.
     [() => gsd.resolveScope('claude', 'global', { home: '/h\ud800', cwd: '/w' }), 'INVALID_ARGUMENT', 'host'],
     [() => gsd.resolveConfigHome('claude', { ...host, env: { ['X\udc00']: '1' } }), 'INVALID_ARGUMENT', 'host'],
+    // Through the calls that send JSON text, and an object manifest.
+    [() => gsd.resolveInstallPlan('claude', 'global', { home: '/h\ud800', cwd: '/w' }), 'INVALID_ARGUMENT', 'host.home'],
+    [() => gsd.inventory({ commands: ['a\ud800'] }), 'INVALID_ARGUMENT', 'commands[0]'],
+    [() => gsd.validateCapability({ id: '\ud800' }, 'a'), 'INVALID_ARGUMENT', 'manifest'],
+    // A bare argument JSON cannot spell is described, not a TypeError of JSON.stringify.
+    [() => gsd.validateCapability(1n, 'a'), 'INVALID_ARGUMENT', 'manifest'],
+    [() => gsd.formatGsdSlash(1n), 'INVALID_ARGUMENT', 'commandName'],
+    [() => gsd.resolveInstallPlan('claude', 1n, host), 'INVALID_ARGUMENT', 'scope'],
+    [() => gsd.resolveScope(Symbol('x'), 'global', host), 'INVALID_ARGUMENT', 'runtime'],
+    [() => gsd.resolveTriggerSurface('claude', cyclic, { stems: [] }), 'INVALID_ARGUMENT', 'scopes'],
   ];
   for (const [call, code, field] of cases) {
     const err = thrown(call);
@@ -89,6 +99,8 @@ test('data that cannot cross, misspelt members and unsafe values fail on their f
     assert.ok(err.message.isWellFormed(), err.message);
   }
   assert.match(thrown(() => gsd.resolveScope('claude', 'global', { home: '/h\ud800', cwd: '/w' })).message, /^host is invalid: the string at "home" holds a lone surrogate/);
+  assert.equal(thrown(() => gsd.resolveInstallPlan('claude', 'global', { home: '/h\ud800', cwd: '/w' })).message, 'host.home is invalid: it holds a lone surrogate, which UTF-8 cannot carry');
+  assert.equal(thrown(() => gsd.validateCapability(1n, 'a')).message, 'manifest must be JSON text or an object, got 1n');
   // A surrogate pair is a character like any other.
   assert.equal(gsd.resolveScope('claude', 'global', { home: '/h\ud83d\ude00', cwd: '/w' }).configHome, '/h\u{1f600}/.claude');
 });

@@ -64,7 +64,12 @@ pub fn from_json<T: for<'de> Deserialize<'de>>(env: Env, field: &str, text: &str
         let inner = e.inner();
         let full = inner.to_string();
         let suffix = format!(" at line {} column {}", inner.line(), inner.column());
-        let message = full.strip_suffix(&suffix).unwrap_or(&full);
+        let mut message = full.strip_suffix(&suffix).unwrap_or(&full);
+        // `JSON.stringify` escapes only controls (valid escapes) and lone surrogates, so an
+        // escape serde refuses in this text is a lone surrogate of the caller's string.
+        if message.contains("surrogate") || message == "unexpected end of hex escape" {
+            message = "it holds a lone surrogate, which UTF-8 cannot carry";
+        }
         invalid_argument(env, &at, &format!("{at} is invalid: {message}"))
     })
 }
