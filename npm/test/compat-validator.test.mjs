@@ -8,7 +8,28 @@ const ours = require('../compat/capability-validator.cjs');
 const theirs = peer('capability-validator');
 const registry = peer('capability-registry');
 
-test('capability-validator: exported constants equal the peer', () => {
+/**
+ * Peer exports the module does not provide (its header says why): per-entry validators and
+ * cross-capability checks (functions), the regular expressions, and these tables, which
+ * the core holds as rules rather than as data. Listed so that a new peer export, or one
+ * we stop providing, fails the test instead of passing unseen.
+ */
+const NOT_PROVIDED_TABLES = [
+  'CLAUDE_FAMILY_EVENTS',
+  'GEMINI_AGENT_EVENTS',
+  'HOST_ARTIFACT_EARLIEST_POINT_IDX',
+  'INSTALL_SURFACE_TO_ALLOWED_HOOKS_SURFACES',
+  'INSTALL_SURFACE_TO_CONFIG_FORMAT',
+  'MAX_REPORTED_KEY_CHARS',
+  'MAX_REPORTED_UNKNOWN_KEYS',
+  'POINT_TO_CONTRACT',
+];
+
+test('capability-validator: every export we provide equals the peer; the ones we do not are named', () => {
+  const missing = Object.keys(theirs).filter((name) => !(name in ours));
+  const tables = missing.filter((name) => typeof theirs[name] !== 'function' && !(theirs[name] instanceof RegExp));
+  assert.deepStrictEqual(tables.sort(), NOT_PROVIDED_TABLES);
+  assert.deepStrictEqual(Object.keys(ours).filter((name) => !(name in theirs)), [], 'nothing the peer lacks');
   for (const [name, value] of Object.entries(ours)) {
     if (typeof value === 'function') {
       assert.equal(typeof theirs[name], 'function', name);

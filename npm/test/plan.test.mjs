@@ -1,10 +1,16 @@
-// resolveInstallPlan: every part of the plan equals what the peer computes for the same
-// runtime, scope, host and source inventory (the peer package's own commands and agents).
+// resolveInstallPlan against the peer for the same runtime, scope, host and source inventory
+// (the peer package's own commands and agents): the scope (provenance is ours: the peer has
+// none), config intent, hooks, sandbox tier, command style, support tier, layout kinds,
+// uninstall items, triggers and install manifest equal what the peer computes. Placements
+// are the core's, compared file by file with the peer's real staging in
+// core/tests/peer_placements.rs; here one is checked against the peer's layout by hand.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { homedir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { require, peer, peerInventory, thrown } from './helpers.mjs';
+import { spawnSync } from 'node:child_process';
+import { require, peer, peerInventory, thrown, tempDir, npmDir } from './helpers.mjs';
 import { RUNTIMES } from './scenarios.mjs';
 
 const gsd = require('../index.js');
@@ -12,6 +18,7 @@ const peerScope = peer('install-scope');
 const peerLayout = peer('runtime-artifact-layout');
 const peerPlan = peer('runtime-artifact-install-plan');
 const peerAdapter = peer('runtime-config-adapter-registry');
+const peerRegistry = peer('capability-registry');
 
 const inventory = peerInventory();
 const { commands, routerStems, childToRouters } = inventory;
@@ -50,6 +57,9 @@ test('plans equal the peer part by part: 18 runtimes × 2 scopes × 3 hosts, ful
           `${label}: hooks`,
         );
         assert.equal(plan.sandboxTier, intent.sandboxTier);
+        const descriptor = peerRegistry.runtimes[runtime].runtime;
+        assert.equal(plan.commandStyle, descriptor.commandStyle, `${label}: command style`);
+        assert.equal(plan.supportTier, descriptor.supportTier, `${label}: support tier`);
 
         const layout = peerLayout.resolveRuntimeArtifactLayout(runtime, plan.scope.configHome, scope);
         assert.deepStrictEqual(
@@ -108,11 +118,22 @@ test('errors carry code and field', () => {
   }
 });
 
-test('the real host is read when none is given: HOME and cwd of this process', () => {
-  const plan = gsd.resolveInstallPlan('claude', 'local');
-  assert.equal(plan.scope.configHome, join(process.cwd(), '.claude'));
-  const global = gsd.resolveScope('claude', 'global');
-  assert.equal(global.configHome, process.env.CLAUDE_CONFIG_DIR?.trim() ? global.configHome : join(process.env.HOME, '.claude'));
+test('the real host is read when none is given: HOME, environment and cwd of this process', (t) => {
+  // In a process of our own, so the environment is known: a home, no override, then one.
+  const home = tempDir(t);
+  const cwd = tempDir(t);
+  const script = `const g = require(${JSON.stringify(join(npmDir, 'index.js'))});
+console.log(JSON.stringify([g.resolveInstallPlan('claude', 'local').scope.configHome, g.resolveScope('claude', 'global').configHome]));`;
+  const run = (env) => {
+    const child = spawnSync(process.execPath, ['-e', script], { cwd, env: { PATH: process.env.PATH, HOME: home, ...env }, encoding: 'utf8' });
+    assert.equal(child.status, 0, child.stderr);
+    return JSON.parse(child.stdout);
+  };
+  const expected = (env) =>
+    ['local', 'global'].map((id) => peerScope.resolveScope({ id, runtime: 'claude', home, cwd, env, existsSync }).configHome);
+  assert.deepStrictEqual(run({}), expected({}));
+  assert.deepStrictEqual(run({}), [join(cwd, '.claude'), join(home, '.claude')]);
+  assert.deepStrictEqual(run({ CLAUDE_CONFIG_DIR: '/elsewhere/claude' }), expected({ CLAUDE_CONFIG_DIR: '/elsewhere/claude' }));
 });
 
 test('shadowed triggers across scopes name their winner', () => {

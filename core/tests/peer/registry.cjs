@@ -39,12 +39,36 @@ out.topo = (input.topo || []).map((entries) => {
   }
 });
 
-// The peer's own builder over a merged set (first party + overlays), as its loader
-// composes accepted overlays.
-out.built = (input.built || []).map((caps) => {
+// The peer's own loader and builder over first party + overlays, from folders on disk: its
+// compiled first-party capabilities and each overlay's capability.json and fragment files
+// are written into one capabilities folder, which `loadAndValidate` reads (validating,
+// materializing fragments, checking across capabilities) and `buildRegistry` compiles.
+// Input: [[{ folder, manifest: text, fragments: [[path, text]] }]]. Output per set: the
+// registry, or { loadErrors } when the peer's loader refuses it.
+out.built = (input.built || []).map((overlays) => {
+  const fs = require('node:fs');
+  const os = require('node:os');
+  const path = require('node:path');
   const gen = require(process.env.GSD_PEER_DIR + '/scripts/gen-capability-registry.cjs');
-  const { _reconciliationWarnings, ...built } = gen.buildRegistry(asMap(caps));
-  return built;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-peer-caps-'));
+  try {
+    const write = (folder, manifestText, fragments) => {
+      fs.mkdirSync(path.join(dir, folder));
+      fs.writeFileSync(path.join(dir, folder, 'capability.json'), manifestText);
+      for (const [rel, text] of fragments) {
+        fs.mkdirSync(path.dirname(path.join(dir, folder, rel)), { recursive: true });
+        fs.writeFileSync(path.join(dir, folder, rel), text);
+      }
+    };
+    for (const [id, cap] of Object.entries(registry.capabilities)) write(id, JSON.stringify(cap), []);
+    for (const o of overlays) write(o.folder, o.manifest, o.fragments);
+    const { capMap, errors } = gen.loadAndValidate(undefined, dir);
+    if (errors.length > 0) return { loadErrors: errors };
+    const { _reconciliationWarnings, ...built } = gen.buildRegistry(capMap);
+    return built;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 const manifest = profiles.loadSkillsManifest();
