@@ -83,6 +83,9 @@ fn sanitized_text_is_clean_and_stable(text: Hostile) -> bool {
     clean && !once.contains("  ") && once.trim() == once && sanitize_for_render(&once) == once
 }
 
+/// Arbitrary manifest text never breaks the resolver, and any stem it yields is a kebab
+/// token. Such text seldom holds a `files` object, so the stems themselves are exercised by
+/// [`file_key_stems_are_kebab_tokens_and_plain_ones_are_read`].
 #[quickcheck]
 fn stems_are_always_kebab_tokens(text: Hostile) -> bool {
     let registry = Registry::first_party();
@@ -103,6 +106,88 @@ fn stems_are_always_kebab_tokens(text: Hostile) -> bool {
         .iter()
         .flat_map(|s| &s.stems)
         .all(|stem| {
+            stem.bytes()
+                .next()
+                .is_some_and(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+                && stem
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        })
+}
+
+/// File keys of an install manifest built to reach the stem rules: a kind folder and
+/// prefix (right, wrong or missing), a body of hostile pieces, and an ending (right,
+/// wrong or missing). Arbitrary text almost never forms a manifest with a `files` object,
+/// so [`stems_are_always_kebab_tokens`] alone could pass without reading a stem.
+#[derive(Debug, Clone)]
+struct FileKeys(Vec<String>);
+
+impl Arbitrary for FileKeys {
+    fn arbitrary(g: &mut Gen) -> Self {
+        const HEADS: &[&str] = &[
+            "skills/gsd-",
+            "commands/gsd-",
+            "skills/",
+            "commands/gsd/",
+            "agents/gsd-",
+            "",
+        ];
+        const TAILS: &[&str] = &["/SKILL.md", ".md", "", "/x.md", "/SKILL.md/"];
+        let n = usize::arbitrary(g) % 8;
+        FileKeys(
+            (0..n)
+                .map(|_| {
+                    let body: String = Hostile::arbitrary(g).0.chars().take(6).collect();
+                    let head = g.choose(HEADS).unwrap_or(&"");
+                    let tail = g.choose(TAILS).unwrap_or(&"");
+                    format!("{head}{body}{tail}")
+                })
+                .collect(),
+        )
+    }
+}
+
+/// Hostile file keys beside one plain skill: every stem read is a kebab token, and the
+/// plain one is read (so the property is never vacuous).
+#[quickcheck]
+fn file_key_stems_are_kebab_tokens_and_plain_ones_are_read(keys: FileKeys, n: u8) -> bool {
+    let plain = format!("plain-{n}");
+    let mut files = serde_json::Map::new();
+    for key in &keys.0 {
+        files.insert(key.clone(), serde_json::json!("sha"));
+    }
+    files.insert(
+        format!("skills/gsd-{plain}/SKILL.md"),
+        serde_json::json!("sha"),
+    );
+    let text = serde_json::json!({
+        "manifestVersion": 2,
+        "runtime": "codebuddy",
+        "scope": "global",
+        "files": files,
+    })
+    .to_string();
+    let host = Host::new("/h", "/p");
+    let mut facts = SurfaceFacts::default();
+    facts.homes.insert(
+        "/h/.codebuddy".into(),
+        ConfigHomeFacts {
+            manifest: Some(text),
+            ..ConfigHomeFacts::default()
+        },
+    );
+    let Ok(out) =
+        resolve_installed_surfaces(Registry::first_party(), Some("codebuddy"), &host, &facts)
+    else {
+        return false;
+    };
+    let stems: Vec<&String> = out.surfaces[0]
+        .scopes
+        .iter()
+        .flat_map(|s| &s.stems)
+        .collect();
+    stems.iter().any(|s| **s == plain)
+        && stems.iter().all(|stem| {
             stem.bytes()
                 .next()
                 .is_some_and(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
