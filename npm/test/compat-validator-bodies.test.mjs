@@ -175,15 +175,21 @@ test('per-body validators: manifest text past the bounds is an Error from the co
   assert.match(err.error.message, /deep/i);
 });
 
-test('per-body validators: a BigInt in a manifest reads as absent, as a function does', () => {
+test('per-body validators: a BigInt in a manifest reads as absent (our rule for values JSON cannot carry)', () => {
   let compared = 0;
   for (const [id, cap] of manifests) {
     for (const field of [...Object.keys(cap), 'unknownField']) {
       const withBigInt = { ...clone(cap), [field]: 10n };
-      const withFunction = { ...clone(cap), [field]: () => 10 };
+      const without = clone(cap);
+      delete without[field];
       for (const body of [...BODIES, 'validateCapability']) {
-        // Never a TypeError of our own: the manifest is read, as the peer reads it.
-        assert.deepStrictEqual(ours[body](withBigInt, id), ours[body](withFunction, id), `${id} ${field} ${body}`);
+        // Never a TypeError of our own: the manifest is read, and what the field holds
+        // counts as absent, so the answer is the peer's for the manifest without it.
+        const expected = outcome(() => theirs[body](clone(without), id));
+        if (expected.error) continue;
+        const got = ours[body](withBigInt, id);
+        const kept = got.filter((m) => !OWN_RULE.test(m));
+        assert.deepStrictEqual(kept, expected.value, `${id} ${field} ${body}`);
         compared += 1;
       }
       // A field no body reads: the peer's answer too.
