@@ -81,14 +81,20 @@ pub fn order_hook_entries(
             || "?".to_owned(),
             |p| sanitize_value(&to_js_string(Some(p))),
         );
+        // The kind is the caller's text too; an empty one still names a field.
+        let kind = if hook_kind.is_empty() {
+            "hooks".to_owned()
+        } else {
+            sanitize_value(hook_kind)
+        };
         return Err(Error::new(
             ErrorCode::InvalidDescriptor,
             format!(
-                "produces/consumes cycle detected in {hook_kind} at point \"{point}\" among capabilities [{}]: a cycle in hook produces/consumes prevents deterministic ordering",
+                "produces/consumes cycle detected in {kind} at point \"{point}\" among capabilities [{}]: a cycle in hook produces/consumes prevents deterministic ordering",
                 ids.join(", ")
             ),
         )
-        .with_field(hook_kind.to_owned()));
+        .with_field(kind));
     }
     Ok(order)
 }
@@ -96,6 +102,22 @@ pub fn order_hook_entries(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The kind names the field: sanitized like every caller text, and never empty.
+    #[test]
+    fn the_kind_names_the_field_safely() {
+        let cycle = [e("a", &["x"], &["y"]), e("b", &["y"], &["x"])];
+        let err = order_hook_entries(&cycle, "", None).expect_err("a cycle");
+        assert_eq!(err.field(), Some("hooks"));
+        assert!(
+            err.message()
+                .starts_with("produces/consumes cycle detected in hooks at point \"?\"")
+        );
+        let err = order_hook_entries(&cycle, "steps\u{1b}[2J", None).expect_err("a cycle");
+        assert_eq!(err.field(), Some("steps\u{FFFD}"));
+        let err = order_hook_entries(&cycle, "steps", None).expect_err("a cycle");
+        assert_eq!(err.field(), Some("steps"));
+    }
 
     fn e(id: &str, produces: &[&str], consumes: &[&str]) -> HookEntry {
         HookEntry {
