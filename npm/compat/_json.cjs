@@ -28,14 +28,32 @@ function valueOf(text) {
 }
 
 /**
- * JSON text of caller data, with a BigInt read as absent, the way JSON already reads a
- * function or `undefined` (JSON has no integer beyond a double; `JSON.stringify` would
- * throw on one where the peer, reading the object, only finds a value of the wrong type).
+ * One value of caller data as it can cross: a BigInt read as absent, the way JSON already
+ * reads a function or `undefined` (JSON has no integer beyond a double; `JSON.stringify`
+ * would throw on one where the peer, reading the object, only finds a value of the wrong
+ * type); a string or key holding a lone surrogate with U+FFFD in its place (UTF-8 has no
+ * form for it: `JSON.stringify` would write an escape no JSON reader takes, and the whole
+ * text would be refused where the peer reads one odd character; U+FFFD is one UTF-16
+ * unit as well, so lengths and patterns read the same).
+ * @param {string} _key
+ * @param {unknown} v
+ */
+function crossable(_key, v) {
+  if (typeof v === 'bigint') return undefined;
+  if (typeof v === 'string') return v.isWellFormed() ? v : v.toWellFormed();
+  if (v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).some((k) => !k.isWellFormed())) {
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k.toWellFormed(), x]));
+  }
+  return v;
+}
+
+/**
+ * JSON text of caller data, as [`crossable`] lets each value cross.
  * @param {unknown} value
  * @returns {string | undefined}
  */
 function jsonText(value) {
-  return JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? undefined : v));
+  return JSON.stringify(value, crossable);
 }
 
 module.exports = { answer, valueOf, jsonText };

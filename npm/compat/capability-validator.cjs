@@ -19,7 +19,7 @@
 
 const native = require('../binding.js');
 const { answer, valueOf, jsonText } = require('./_json.cjs');
-const { spelled } = require('./_args.cjs');
+const { kindOf, spelled } = require('./_args.cjs');
 
 const v = native.vocabulary();
 const set = (values) => new Set(values);
@@ -157,10 +157,72 @@ function names(value) {
   return [...(value || [])].map(String);
 }
 
+/**
+ * The tie order of two entries as the peer's sort asks for it: `capIds[i]` is the id whose
+ * own `localeCompare` is called, `capIds[j]` the one it is compared with. An id without a
+ * callable `localeCompare` (a number, `null`, a Symbol, a BigInt, a plain object) is a
+ * TypeError, as in the peer; the string method compares by code unit, as the core does
+ * (converting the other id as that method would: a Symbol is a TypeError); any other method
+ * the id carries is called.
+ */
+function tieOrder(capIds, i, j) {
+  const id = capIds[i];
+  const method = id === null || id === undefined ? undefined : id.localeCompare;
+  if (typeof method !== 'function') {
+    throw new TypeError(`topoSortHookEntries: entries[${i}].capId must be a string (got ${kindOf(id)})`);
+  }
+  if (method !== String.prototype.localeCompare) return Reflect.apply(method, id, [capIds[j]]);
+  const mine = `${id}`;
+  const theirs = `${capIds[j]}`;
+  return mine < theirs ? -1 : mine > theirs ? 1 : 0;
+}
+
+/**
+ * The run order when some capId is not a string, worked out here rather than by the core:
+ * the peer fails only if its sort of a batch of entries that become ready together calls
+ * `localeCompare` on such an id, and which ids it calls it on depends on the batches. Each
+ * batch is sorted with the engine's own sort (the peer's), so the same pairs are compared in
+ * the same roles. The graph is the one the core builds from `rows`, and a cycle is the
+ * core's error, the ids spelled for its message.
+ */
+function orderWithOddIds(entries, capIds, rows, hookKind, first) {
+  const n = rows.length;
+  const successors = rows.map(() => []);
+  const pending = new Array(n).fill(0);
+  for (let i = 0; i < n; i += 1) {
+    const made = new Set(rows[i][1]);
+    for (let j = 0; j < n; j += 1) {
+      if (j !== i && rows[j][2].some((name) => made.has(name))) {
+        successors[i].push(j);
+        pending[j] += 1;
+      }
+    }
+  }
+  const byId = (batch) => batch.sort((a, b) => tieOrder(capIds, a, b));
+  const order = byId([...pending.keys()].filter((i) => pending[i] === 0));
+  for (let k = 0; k < order.length; k += 1) {
+    const freed = [];
+    for (const j of successors[order[k]]) {
+      pending[j] -= 1;
+      if (pending[j] === 0) freed.push(j);
+    }
+    order.push(...byId(freed));
+  }
+  if (order.length < n) {
+    // The message lists every id as `Array.prototype.join` spells it (a Symbol cannot be).
+    const spelledRows = rows.map((row, i) => [capIds[i] == null ? '' : `${capIds[i]}`, row[1], row[2]]);
+    const a = answer(native.compatOrderHookEntries(JSON.stringify(spelledRows), String(hookKind), first));
+    if (a.error) throw new Error(a.error.message);
+  }
+  return order.map((i) => entries[i]);
+}
+
 function topoSortHookEntries(entries, hookKey, hookKind) {
   if (entries.length <= 1) return entries;
-  const rows = entries.map((e) => [e.capId == null ? '' : String(e.capId), names(e[hookKey].produces), names(e[hookKey].consumes)]);
+  const capIds = entries.map((e) => e.capId);
+  const rows = entries.map((e, i) => [capIds[i], names(e[hookKey].produces), names(e[hookKey].consumes)]);
   const first = entries[0] && entries[0][hookKey] ? JSON.stringify(String(entries[0][hookKey].point)) : undefined;
+  if (!capIds.every((id) => typeof id === 'string')) return orderWithOddIds(entries, capIds, rows, hookKind, first);
   const a = answer(native.compatOrderHookEntries(JSON.stringify(rows), String(hookKind), first));
   if (a.error) throw new Error(a.error.message);
   return a.value.map((i) => entries[i]);

@@ -175,3 +175,96 @@ test('capability-validator: the requires graph is read through the map\'s own ke
   assert.deepStrictEqual(ours.detectRequiresCycles(duck({})), ['requires cycle detected: k → j → k']);
   assert.throws(() => ours.computeRequiresClosure('a', [['a', { requires: ['b'] }]]), TypeError);
 });
+
+/**
+ * Hook entry lists whose capIds mix strings with other values, over a few artifact names so
+ * that several entries become ready together (the peer sorts each such batch by capId, and
+ * fails on an id without `localeCompare` that its sort calls the method on).
+ */
+function mixedIdLists(count) {
+  const odd = [
+    5,
+    -1,
+    10n,
+    0,
+    null,
+    undefined,
+    true,
+    Symbol('s'),
+    {},
+    { toString: () => 'cap-c' },
+    new String('cap-b'),
+    { localeCompare: (other) => (String(other) < 'cap-c' ? 1 : -1) },
+    ['cap-d', 'x'],
+  ];
+  // Ids are compared by code unit here and by locale in the peer (a documented difference):
+  // these strings, and the spellings of the odd ids they are compared with, order the same
+  // either way (no string of digits, which locale order puts after '[object Object]').
+  const strings = ['cap-a', 'cap-b', 'cap-c', 'cap-d', 'cap-e', 'null', 'undefined'];
+  const artifacts = ['x', 'y', 'z', 'w'];
+  let seed = 2024;
+  const rand = (n) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return (seed >>> 8) % n;
+  };
+  const lists = [];
+  for (let m = 0; m < count; m += 1) {
+    const size = 1 + rand(6);
+    const names = (max) => Array.from({ length: rand(max + 1) }, () => artifacts[rand(artifacts.length)]);
+    const entries = Array.from({ length: size }, () => {
+      const hook = { point: 'plan:pre', produces: rand(4) === 0 ? undefined : names(2), consumes: rand(2) === 0 ? [] : names(2) };
+      const capId = rand(3) === 0 ? odd[rand(odd.length)] : strings[rand(strings.length)];
+      return { capId, step: hook, contrib: hook };
+    });
+    // Often only the first entry (first of the first ready batch) has the odd id.
+    if (rand(3) === 0) {
+      entries.forEach((e, i) => {
+        e.capId = i === 0 ? odd[rand(odd.length)] : strings[rand(strings.length)];
+      });
+    }
+    if (entries.some((e) => typeof e.capId !== 'string')) lists.push(entries);
+  }
+  return lists;
+}
+
+/** What a sort did: the indices it answered, or the class (and, for an Error, the text) it threw. */
+function sortOutcome(entries, fn) {
+  try {
+    return { order: fn().map((e) => entries.indexOf(e)) };
+  } catch (err) {
+    const type = err?.constructor?.name;
+    return type === 'TypeError' ? { threw: type } : { threw: type, message: err?.message };
+  }
+}
+
+test('capability-validator: topoSort* with capIds that are not strings throw exactly where the peer throws', () => {
+  let compared = 0;
+  let answered = 0;
+  let threw = 0;
+  const lists = mixedIdLists(1500);
+  for (const [m, entries] of lists.entries()) {
+    const calls = [
+      ['topoSortSteps', (mod) => () => mod.topoSortSteps(entries)],
+      ['topoSortContributions', (mod) => () => mod.topoSortContributions(entries)],
+      ['topoSortHookEntries', (mod) => () => mod.topoSortHookEntries(entries, 'step', 'things')],
+    ];
+    for (const [name, call] of calls) {
+      const theirsOutcome = sortOutcome(entries, call(theirs));
+      const label = `${name} #${m} [${entries.map((e) => (typeof e.capId === 'symbol' ? 'Symbol' : typeof e.capId === 'string' ? JSON.stringify(e.capId) : String(e.capId))).join(', ')}]`;
+      assert.deepStrictEqual(sortOutcome(entries, call(ours)), theirsOutcome, label);
+      compared += 1;
+      if ('order' in theirsOutcome && entries.length > 1) answered += 1;
+      if (theirsOutcome.threw === 'TypeError') threw += 1;
+    }
+  }
+  assert.ok(compared > 1500, `cases compared: ${compared}`);
+  assert.ok(answered > 150, `peer answers with an odd id: ${answered}`);
+  assert.ok(threw > 150, `peer TypeErrors: ${threw}`);
+  // The first entry of a ready batch is only ever the compared-to id: the peer spells it.
+  const first = [{ capId: null, step: {} }, { capId: 'cap-a', step: {} }, { capId: 'nz', step: {} }];
+  assert.deepStrictEqual(sortOutcome(first, () => ours.topoSortSteps(first)), { order: [1, 0, 2] });
+  assert.deepStrictEqual(sortOutcome(first, () => theirs.topoSortSteps(first)), { order: [1, 0, 2] });
+  const later = [{ capId: 'cap-a', step: {} }, { capId: 7, step: {} }];
+  assert.throws(() => ours.topoSortSteps(later), TypeError);
+  assert.throws(() => theirs.topoSortSteps(later), TypeError);
+});

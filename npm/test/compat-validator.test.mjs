@@ -92,3 +92,19 @@ test('capability-validator: deliberate difference — a destSubpath leaving the 
   assert.deepStrictEqual(peerErrors, [], 'the peer accepts it');
   assert.deepStrictEqual(ourErrors, ['capability "claude" runtime.artifactLayout.global[0].destSubpath "../outside" must stay inside the config directory: it contains a ".." segment']);
 });
+
+test('capability-validator: a lone surrogate in a manifest string is one odd character, as for the peer', () => {
+  const base = registry.capabilities.tdd;
+  const cases = [
+    { ...clone(base), description: 'a\ud800b' },
+    { ...clone(base), title: '\udc00' },
+    { ...clone(base), id: 'x\ud800' },
+    { ...clone(base), skills: ['ok', 'bad\ud800'] },
+  ];
+  for (const manifest of cases) {
+    assertSameOutcome(() => ours.validateCapability(structuredClone(manifest), 'tdd'), () => theirs.validateCapability(structuredClone(manifest), 'tdd'), JSON.stringify(manifest).slice(0, 80));
+  }
+  // A key holding one: read, never refused as text (the peer reads it too).
+  const keyed = { ...clone(base), config: { ...base.config, ['workflow.x\ud800']: { type: 'boolean', default: true, description: 'd' } } };
+  assert.equal(ours.validateCapability(keyed, 'tdd').length, theirs.validateCapability(keyed, 'tdd').length);
+});
