@@ -20,6 +20,7 @@
 mod input;
 #[path = "hostile/ops.rs"]
 mod ops;
+mod util;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -41,32 +42,10 @@ const FILES: &[&str] = &[
     "generated.json",
 ];
 
-/// A character no message may carry raw: controls, bidi controls, and the invisible set
-/// (Unicode's `Default_Ignorable_Code_Point`, U+FFF9–FFFB, U+2028/2029), written out here
-/// apart from the core's own predicate so that the two check each other.
+/// A character no message may carry raw: a control, or one that prints as nothing or
+/// reorders the text around it ([`util::is_invisible`]).
 fn forbidden(c: char) -> bool {
-    matches!(
-        c,
-        '\u{0}'..='\u{1f}'
-            | '\u{7f}'..='\u{9f}'
-            | '\u{AD}'
-            | '\u{34F}'
-            | '\u{061C}'
-            | '\u{115F}'..='\u{1160}'
-            | '\u{17B4}'..='\u{17B5}'
-            | '\u{180B}'..='\u{180F}'
-            | '\u{200B}'..='\u{200F}'
-            | '\u{2028}'..='\u{202E}'
-            | '\u{2060}'..='\u{206F}'
-            | '\u{3164}'
-            | '\u{FE00}'..='\u{FE0F}'
-            | '\u{FEFF}'
-            | '\u{FFA0}'
-            | '\u{FFF0}'..='\u{FFFB}'
-            | '\u{1BCA0}'..='\u{1BCA3}'
-            | '\u{1D173}'..='\u{1D17A}'
-            | '\u{E0000}'..='\u{E0FFF}'
-    )
+    matches!(c, '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}') || util::is_invisible(c)
 }
 
 fn hygiene(observed: &Observed) -> Vec<String> {

@@ -269,30 +269,9 @@ fn sanitize_for_render_equals_the_peer() {
     let peer = util::peer_eval("surface.cjs", &json!({ "sanitize": strings }));
     let answers = peer["sanitize"].as_array().expect("sanitize");
     // Deliberate difference: we also remove the bidi marks U+061C, U+200E and U+200F and
-    // the invisible (default-ignorable) characters the peer's set misses, except those
-    // JavaScript counts as whitespace; the peer keeps them.
-    let beyond_peer = |c: char| {
-        matches!(
-            c,
-            '\u{61c}'
-                | '\u{200e}'
-                | '\u{200f}'
-                | '\u{AD}'
-                | '\u{34F}'
-                | '\u{115F}'..='\u{1160}'
-                | '\u{17B4}'..='\u{17B5}'
-                | '\u{180B}'..='\u{180F}'
-                | '\u{2060}'..='\u{2065}'
-                | '\u{206A}'..='\u{206F}'
-                | '\u{3164}'
-                | '\u{FE00}'..='\u{FE0F}'
-                | '\u{FFA0}'
-                | '\u{FFF0}'..='\u{FFFB}'
-                | '\u{1BCA0}'..='\u{1BCA3}'
-                | '\u{1D173}'..='\u{1D17A}'
-                | '\u{E0000}'..='\u{E0FFF}'
-        )
-    };
+    // the invisible (default-ignorable) characters the peer's set misses; the peer keeps
+    // them. (The ones it removes or collapses itself never reach its answer.)
+    let beyond_peer = util::is_invisible;
     for (s, want) in strings.iter().zip(answers) {
         let ours = sanitize_for_render(s);
         let peer = want.as_str().expect("peer string");

@@ -78,3 +78,30 @@ pub fn inventory_of(
         request.child_to_routers.clone(),
     )
 }
+
+/// A character that prints as nothing or reorders the text around it: Unicode's
+/// `Default_Ignorable_Code_Point` set (its bidi members included), the interlinear
+/// annotation controls U+FFF9–FFFB and the separators U+2028/2029. Spelled out here, apart
+/// from the core's own predicate, so that the two check each other.
+pub fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{AD}'
+            | '\u{34F}'
+            | '\u{061C}'
+            | '\u{115F}'..='\u{1160}'
+            | '\u{17B4}'..='\u{17B5}'
+            | '\u{180B}'..='\u{180F}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{2028}'..='\u{202E}'
+            | '\u{2060}'..='\u{206F}'
+            | '\u{3164}'
+            | '\u{FE00}'..='\u{FE0F}'
+            | '\u{FEFF}'
+            | '\u{FFA0}'
+            | '\u{FFF0}'..='\u{FFFB}'
+            | '\u{1BCA0}'..='\u{1BCA3}'
+            | '\u{1D173}'..='\u{1D17A}'
+            | '\u{E0000}'..='\u{E0FFF}'
+    )
+}
