@@ -117,6 +117,7 @@ pub fn descriptor_intent(descriptors: &Value, runtime: &str) -> Result<Descripto
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::deep_test::{DEPTH, dismantle, nested, on_small_stack};
     use serde_json::json;
 
     #[test]
@@ -183,27 +184,14 @@ mod tests {
     /// stack.
     #[test]
     fn a_deep_sandbox_tier_is_refused_without_recursing() {
-        let outcome = std::thread::Builder::new()
-            .stack_size(2 << 20)
-            .spawn(|| {
-                let mut tier = Value::Null;
-                for _ in 0..50_000 {
-                    tier = Value::Array(vec![tier]);
-                }
-                let mut map = json!({ "y": { "runtime": { "hooksSurface": "s" } } });
-                map["y"]["runtime"]["sandboxTier"] = tier;
-                let err = descriptor_intent(&map, "y").map(|_| ()).unwrap_err();
-                // Take the value apart a level at a time: dropping it whole recurses.
-                let mut v = map["y"]["runtime"]["sandboxTier"].take();
-                while let Value::Array(items) = &mut v {
-                    let Some(inner) = items.pop() else { break };
-                    v = inner;
-                }
-                err
-            })
-            .expect("spawn")
-            .join()
-            .expect("no overflow");
+        let outcome = on_small_stack(|| {
+            let tier = nested(DEPTH, Value::Null);
+            let mut map = json!({ "y": { "runtime": { "hooksSurface": "s" } } });
+            map["y"]["runtime"]["sandboxTier"] = tier;
+            let err = descriptor_intent(&map, "y").map(|_| ()).unwrap_err();
+            dismantle(map);
+            err
+        });
         assert_eq!(outcome.code(), ErrorCode::InvalidDescriptor);
         assert_eq!(outcome.field(), Some("runtime.sandboxTier"));
         assert_eq!(

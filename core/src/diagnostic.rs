@@ -261,6 +261,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::deep_test::{DEPTH, dismantle, on_small_stack};
 
     fn hash_of(detail: &Detail) -> u64 {
         let mut state = DefaultHasher::new();
@@ -308,42 +309,28 @@ mod tests {
     /// overflowed the stack. Run in a thread with a 2 MiB stack.
     #[test]
     fn deep_details_hash_and_compare_without_recursing() {
-        let outcome = std::thread::Builder::new()
-            .stack_size(2 << 20)
-            .spawn(|| {
-                let deep = |leaf: Value| {
-                    let mut v = leaf;
-                    for i in 0..50_000 {
-                        v = if i % 2 == 0 {
-                            Value::Array(vec![v])
-                        } else {
-                            // Not `json!`: it serializes a value given to it, recursively.
-                            Value::Object(serde_json::Map::from_iter([("k".to_owned(), v)]))
-                        };
-                    }
-                    Detail::Json(v)
-                };
-                let (a, b, c) = (deep(json!(1)), deep(json!(1)), deep(json!(2)));
-                let outcome = (hash_of(&a) == hash_of(&b), a == b, a == c);
-                // Take each value apart a level at a time: dropping one whole recurses.
-                for detail in [a, b, c] {
-                    let Detail::Json(v) = detail else { continue };
-                    let mut stack = vec![v];
-                    while let Some(mut v) = stack.pop() {
-                        match &mut v {
-                            Value::Array(items) => stack.append(items),
-                            Value::Object(map) => {
-                                stack.extend(std::mem::take(map).into_iter().map(|(_, v)| v));
-                            }
-                            _ => {}
-                        }
-                    }
+        let outcome = on_small_stack(|| {
+            let deep = |leaf: Value| {
+                let mut v = leaf;
+                for i in 0..DEPTH {
+                    v = if i % 2 == 0 {
+                        Value::Array(vec![v])
+                    } else {
+                        // Not `json!`: it serializes a value given to it, recursively.
+                        Value::Object(serde_json::Map::from_iter([("k".to_owned(), v)]))
+                    };
                 }
-                outcome
-            })
-            .expect("spawn")
-            .join()
-            .expect("no overflow");
+                Detail::Json(v)
+            };
+            let (a, b, c) = (deep(json!(1)), deep(json!(1)), deep(json!(2)));
+            let outcome = (hash_of(&a) == hash_of(&b), a == b, a == c);
+            for detail in [a, b, c] {
+                if let Detail::Json(v) = detail {
+                    dismantle(v);
+                }
+            }
+            outcome
+        });
         assert_eq!(outcome, (true, true, false));
     }
 }

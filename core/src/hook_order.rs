@@ -102,6 +102,7 @@ pub fn order_hook_entries(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::deep_test::{DEPTH, dismantle, nested, on_small_stack};
 
     /// The kind names the field: sanitized like every caller text, and never empty.
     #[test]
@@ -147,29 +148,17 @@ mod tests {
     /// deep overflowed the stack. Run in a thread with a 2 MiB stack.
     #[test]
     fn a_deep_point_names_the_cycle_without_recursing() {
-        let message = std::thread::Builder::new()
-            .stack_size(2 << 20)
-            .spawn(|| {
-                let mut point = Value::from("plan:pre");
-                for _ in 0..50_000 {
-                    point = Value::Array(vec![point]);
-                }
-                let cyc = [e("a", &["x"], &["y"]), e("b", &["y"], &["x"])];
-                let message = order_hook_entries(&cyc, "steps", Some(&point))
-                    .map(|_| ())
-                    .unwrap_err()
-                    .message()
-                    .to_owned();
-                // Take the value apart a level at a time: dropping it whole recurses.
-                while let Value::Array(items) = &mut point {
-                    let Some(inner) = items.pop() else { break };
-                    point = inner;
-                }
-                message
-            })
-            .expect("spawn")
-            .join()
-            .expect("no overflow");
+        let message = on_small_stack(|| {
+            let point = nested(DEPTH, Value::from("plan:pre"));
+            let cyc = [e("a", &["x"], &["y"]), e("b", &["y"], &["x"])];
+            let message = order_hook_entries(&cyc, "steps", Some(&point))
+                .map(|_| ())
+                .unwrap_err()
+                .message()
+                .to_owned();
+            dismantle(point);
+            message
+        });
         assert!(
             message.contains("at point \"plan:pre\" among capabilities [a, b]"),
             "{message}"

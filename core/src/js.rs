@@ -456,6 +456,7 @@ pub(crate) fn is_non_blank(value: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::deep_test::{DEPTH, dismantle, nested, on_small_stack};
     use serde_json::{Map, Value, json};
 
     /// `field` finds what `Map::get` finds, on maps small enough to be searched key by key
@@ -555,57 +556,31 @@ mod tests {
         assert_eq!(to_js_string::<Value>(None), "undefined");
     }
 
-    /// A value nested `depth` arrays deep around `leaf`.
-    fn nested(depth: usize, leaf: Value) -> Value {
-        let mut v = leaf;
-        for _ in 0..depth {
-            v = Value::Array(vec![v]);
-        }
-        v
-    }
-
-    /// Takes a deep value apart one level at a time, so dropping it cannot recurse.
-    fn dismantle(mut v: Value) {
-        while let Value::Array(items) = &mut v {
-            let Some(inner) = items.pop() else { break };
-            v = inner;
-        }
-    }
-
     /// Was a recursion per level: a caller-built value 50 000 deep overflowed the stack.
     #[test]
     fn renderings_of_deep_values_do_not_recurse() {
-        let rendered = std::thread::Builder::new()
-            .stack_size(2 << 20)
-            .spawn(|| {
-                let deep = nested(50_000, json!({"k": [1, null]}));
-                let deep_object = (0..50_000).fold(json!("x"), |v, _| {
-                    // Not `json!`: it serializes a value given to it, recursively.
-                    Value::Object(Map::from_iter([("a".to_owned(), v)]))
-                });
-                let out = (
-                    stringify(Some(&deep)),
-                    to_js_string(Some(&deep)),
-                    stringify(Some(&deep_object)).len(),
-                );
-                dismantle(deep);
-                let mut v = deep_object;
-                while let Value::Object(map) = &mut v {
-                    let Some(inner) = map.remove("a") else { break };
-                    v = inner;
-                }
-                out
-            })
-            .expect("spawn")
-            .join()
-            .expect("no overflow");
-        let brackets = |c: &str| c.repeat(50_000);
+        let rendered = on_small_stack(|| {
+            let deep = nested(DEPTH, json!({"k": [1, null]}));
+            let deep_object = (0..DEPTH).fold(json!("x"), |v, _| {
+                // Not `json!`: it serializes a value given to it, recursively.
+                Value::Object(Map::from_iter([("a".to_owned(), v)]))
+            });
+            let out = (
+                stringify(Some(&deep)),
+                to_js_string(Some(&deep)),
+                stringify(Some(&deep_object)).len(),
+            );
+            dismantle(deep);
+            dismantle(deep_object);
+            out
+        });
+        let brackets = |c: &str| c.repeat(DEPTH);
         assert_eq!(
             rendered.0,
             format!("{}{{\"k\":[1,null]}}{}", brackets("["), brackets("]"))
         );
         assert_eq!(rendered.1, "[object Object]");
-        assert_eq!(rendered.2, 50_000 * 6 + 3);
+        assert_eq!(rendered.2, DEPTH * 6 + 3);
         assert_eq!(
             stringify(Some(
                 &json!([[1, {"b": [], "a": {}}], [], {"x": [null, [true]]}])

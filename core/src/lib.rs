@@ -17,6 +17,8 @@
 #![deny(missing_docs)]
 
 pub mod cross;
+#[cfg(test)]
+mod deep_test;
 pub mod descriptor_intent;
 pub mod diagnostic;
 pub mod doc;

@@ -188,6 +188,7 @@ fn clone_iteratively(value: &Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::deep_test::{DEPTH, dismantle, nested, on_small_stack};
     use serde_json::json;
 
     fn map(pairs: &[(&str, Value)]) -> Vec<RequiresEntry> {
@@ -222,54 +223,33 @@ mod tests {
     /// deep overflowed the stack. Run in a thread with a 2 MiB stack.
     #[test]
     fn deep_requires_entries_are_kept_without_recursing() {
-        const DEPTH: usize = 50_000;
-        let depths = std::thread::Builder::new()
-            .stack_size(2 << 20)
-            .spawn(|| {
-                let deep = || {
-                    let mut v = json!({"k": ["leaf"]});
-                    for _ in 0..DEPTH {
-                        v = Value::Array(vec![v]);
-                    }
-                    v
-                };
-                // Built in place: `map` clones, which recurses.
-                let mut m = vec![RequiresEntry {
-                    id: "a".into(),
-                    requires: Some(Value::Array(vec![deep(), json!("b"), deep()])),
-                }];
-                m.push(RequiresEntry {
-                    id: "b".into(),
-                    requires: Some(json!(["a", 1, 1.0])),
-                });
-                let closure = requires_closure_of(&json!("a"), &m);
-                let deep_id = deep();
-                assert!(requires_closure_of(&deep_id, &m).is_empty());
-                // Take every value apart a level at a time: dropping one whole recurses.
-                let dismantle = |v: Value| {
-                    let mut stack = vec![v];
-                    while let Some(mut v) = stack.pop() {
-                        if let Value::Array(items) = &mut v {
-                            stack.append(items);
-                        }
-                    }
-                };
-                let depth_of = |mut v: Value| {
-                    let mut depth = 0;
-                    while let Value::Array(items) = &mut v {
-                        let Some(inner) = items.pop() else { break };
-                        v = inner;
-                        depth += 1;
-                    }
-                    (depth, v)
-                };
-                m.into_iter().filter_map(|e| e.requires).for_each(dismantle);
-                dismantle(deep_id);
-                closure.into_iter().map(depth_of).collect::<Vec<_>>()
-            })
-            .expect("spawn")
-            .join()
-            .expect("no overflow");
+        let depths = on_small_stack(|| {
+            let deep = || nested(DEPTH, json!({"k": ["leaf"]}));
+            // Built in place: `map` clones, which recurses.
+            let mut m = vec![RequiresEntry {
+                id: "a".into(),
+                requires: Some(Value::Array(vec![deep(), json!("b"), deep()])),
+            }];
+            m.push(RequiresEntry {
+                id: "b".into(),
+                requires: Some(json!(["a", 1, 1.0])),
+            });
+            let closure = requires_closure_of(&json!("a"), &m);
+            let deep_id = deep();
+            assert!(requires_closure_of(&deep_id, &m).is_empty());
+            let depth_of = |mut v: Value| {
+                let mut depth = 0;
+                while let Value::Array(items) = &mut v {
+                    let Some(inner) = items.pop() else { break };
+                    v = inner;
+                    depth += 1;
+                }
+                (depth, v)
+            };
+            m.into_iter().filter_map(|e| e.requires).for_each(dismantle);
+            dismantle(deep_id);
+            closure.into_iter().map(depth_of).collect::<Vec<_>>()
+        });
         // The two deep entries are equal (kept once); 1 and 1.0 are one number, as in JS.
         assert_eq!(
             depths,
