@@ -205,6 +205,23 @@ fn check_host(host: &Host, explicit_dir: Option<&str>) -> Result<(), Error> {
     Ok(())
 }
 
+/// The descriptor of the request's runtime, once its host and stems are known to be sound:
+/// what every plan checks before it decides anything.
+fn checked_request<'r>(
+    registry: &'r Registry,
+    request: &PlanRequest,
+) -> Result<&'r RuntimeDescriptor, Error> {
+    let descriptor = lookup_runtime(registry, &request.runtime)?;
+    check_host(&request.host, request.explicit_dir.as_deref())?;
+    check_stems(
+        &request.commands,
+        &request.agents,
+        &request.router_stems,
+        &request.child_to_routers,
+    )?;
+    Ok(descriptor)
+}
+
 /// Every stem of the inventory must be plain ([`check_stem`]).
 fn check_stems(
     commands: &[String],
@@ -345,14 +362,7 @@ fn shadow_detail(t: Trigger<'_>, by: ShadowedBy) -> ShadowDetail {
 /// [`ErrorCode::DestinationOutsideConfigHome`].
 pub fn resolve_install_plan(registry: &Registry, request: &PlanRequest) -> Result<Plan, Error> {
     let runtime = request.runtime.as_str();
-    let descriptor = lookup_runtime(registry, runtime)?;
-    check_host(&request.host, request.explicit_dir.as_deref())?;
-    check_stems(
-        &request.commands,
-        &request.agents,
-        &request.router_stems,
-        &request.child_to_routers,
-    )?;
+    let descriptor = checked_request(registry, request)?;
     let inputs = request_inputs(request);
     let routes = nested_routes(descriptor, request.scope, &inputs);
     let inputs = Inputs {
@@ -426,14 +436,7 @@ pub fn resolve_install_plans(
         .filter(|s| scopes.contains(s))
         .collect();
     if wanted.is_empty() {
-        lookup_runtime(registry, &request.runtime)?;
-        check_host(&request.host, request.explicit_dir.as_deref())?;
-        check_stems(
-            &request.commands,
-            &request.agents,
-            &request.router_stems,
-            &request.child_to_routers,
-        )?;
+        checked_request(registry, request)?;
     }
     let mut plans = Vec::new();
     for scope in &wanted {
