@@ -1189,12 +1189,23 @@ function formatGsdSlash(commandName, runtime) {
   return native.formatGsdSlash(requireString(commandName, 'commandName'), optionalString(runtime, 'runtime'));
 }
 
+/** How `JSON.stringify` spells a lone surrogate (a false hit only costs the slower path). */
+const SURROGATE_ESCAPE = /\\ud[89a-f]/i;
+
 /** @param {unknown} manifest */
 function manifestText(manifest) {
   if (typeof manifest === 'string') return manifest;
   if (manifest !== null && typeof manifest === 'object') {
-    // Checked for lone surrogates on the way: `JSON.stringify` would spell one as an escape
-    // that no JSON reader accepts, and the object would read as invalid JSON text.
+    // A lone surrogate would be spelled as an escape no JSON reader accepts, and the object
+    // would read as invalid JSON text. Such an escape shows in the text, so the plain (fast)
+    // spelling is kept unless it failed or holds one; then the checking replacer names it.
+    let text;
+    try {
+      text = JSON.stringify(manifest);
+    } catch {
+      text = undefined;
+    }
+    if (text !== undefined && !SURROGATE_ESCAPE.test(text)) return text;
     try {
       return JSON.stringify(manifest, wellFormed);
     } catch (err) {

@@ -47,13 +47,24 @@ function crossable(_key, v) {
   return v;
 }
 
+/** How `JSON.stringify` spells a lone surrogate (a false hit only costs the slower path). */
+const SURROGATE_ESCAPE = /\\ud[89a-f]/i;
+
 /**
- * JSON text of caller data, as [`crossable`] lets each value cross.
+ * JSON text of caller data, as [`crossable`] lets each value cross. The plain spelling is
+ * kept when it succeeds and holds no surrogate escape (almost always: it is the fast one);
+ * otherwise the value is spelled again through `crossable`.
  * @param {unknown} value
  * @returns {string | undefined}
  */
 function jsonText(value) {
-  return JSON.stringify(value, crossable);
+  let text;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    return JSON.stringify(value, crossable);
+  }
+  return text !== undefined && SURROGATE_ESCAPE.test(text) ? JSON.stringify(value, crossable) : text;
 }
 
 module.exports = { answer, valueOf, jsonText };
