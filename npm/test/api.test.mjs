@@ -101,6 +101,9 @@ test('data that cannot cross, misspelt members and unsafe values fail on their f
   assert.match(thrown(() => gsd.resolveScope('claude', 'global', { home: '/h\ud800', cwd: '/w' })).message, /^host is invalid: the string at "home" holds a lone surrogate/);
   assert.equal(thrown(() => gsd.resolveInstallPlan('claude', 'global', { home: '/h\ud800', cwd: '/w' })).message, 'host.home is invalid: it holds a lone surrogate, which UTF-8 cannot carry');
   assert.equal(thrown(() => gsd.validateCapability(1n, 'a')).message, 'manifest must be JSON text or an object, got 1n');
+  // Other errors keep their own message, whatever word the caller's key or value holds.
+  assert.match(thrown(() => gsd.inventory({ surrogate: 1 })).message, /^surrogate is invalid: unknown field `surrogate`/);
+  assert.match(thrown(() => gsd.inventory({ commands: 'no surrogate here' })).message, /^commands is invalid: invalid type/);
   // A surrogate pair is a character like any other.
   assert.equal(gsd.resolveScope('claude', 'global', { home: '/h\ud83d\ude00', cwd: '/w' }).configHome, '/h\u{1f600}/.claude');
 });

@@ -66,8 +66,15 @@ pub fn from_json<T: for<'de> Deserialize<'de>>(env: Env, field: &str, text: &str
         let suffix = format!(" at line {} column {}", inner.line(), inner.column());
         let mut message = full.strip_suffix(&suffix).unwrap_or(&full);
         // `JSON.stringify` escapes only controls (valid escapes) and lone surrogates, so an
-        // escape serde refuses in this text is a lone surrogate of the caller's string.
-        if message.contains("surrogate") || message == "unexpected end of hex escape" {
+        // escape serde refuses in this text is a lone surrogate of the caller's string. Only
+        // those syntax errors, by their exact text: other messages repeat the caller's keys
+        // and values, which may hold any word.
+        if inner.classify() == serde_json::error::Category::Syntax
+            && matches!(
+                message,
+                "lone leading surrogate in hex escape" | "unexpected end of hex escape"
+            )
+        {
             message = "it holds a lone surrogate, which UTF-8 cannot carry";
         }
         invalid_argument(env, &at, &format!("{at} is invalid: {message}"))
