@@ -182,10 +182,10 @@ function tieOrder(capIds, i, j) {
  * the peer fails only if its sort of a batch of entries that become ready together calls
  * `localeCompare` on such an id, and which ids it calls it on depends on the batches. Each
  * batch is sorted with the engine's own sort (the peer's), so the same pairs are compared in
- * the same roles. The graph is the one the core builds from `rows`, and a cycle is the
- * core's error, the ids spelled for its message.
+ * the same roles. The graph is the one the core builds from `rows`; a cycle is the peer's
+ * error ([`cycleError`]).
  */
-function orderWithOddIds(entries, capIds, rows, hookKind, first) {
+function orderWithOddIds(entries, capIds, rows, hookKey, hookKind) {
   const n = rows.length;
   const successors = rows.map(() => []);
   const pending = new Array(n).fill(0);
@@ -208,23 +208,30 @@ function orderWithOddIds(entries, capIds, rows, hookKind, first) {
     }
     order.push(...byId(freed));
   }
-  if (order.length < n) {
-    // The message lists every id as `Array.prototype.join` spells it (a Symbol cannot be).
-    const spelledRows = rows.map((row, i) => [capIds[i] == null ? '' : `${capIds[i]}`, row[1], row[2]]);
-    const a = answer(native.compatOrderHookEntries(JSON.stringify(spelledRows), String(hookKind), first));
-    if (a.error) throw new Error(a.error.message);
-  }
+  if (order.length < n) throw cycleError(entries, hookKey, hookKind, capIds);
   return order.map((i) => entries[i]);
+}
+
+/**
+ * The peer's error for a produces/consumes cycle, spelled from the caller's own values: its
+ * kind, the first entry's point (read only now, as the peer reads it, and converted as `+`
+ * converts it) and every id as `Array.prototype.join` spells it. The core's message is safe
+ * to print (it clips and cleans what it repeats); a drop-in owes the caller the peer's text.
+ */
+function cycleError(entries, hookKey, hookKind, capIds) {
+  const point = entries[0] && entries[0][hookKey] ? entries[0][hookKey].point : '?';
+  return new Error(
+    'produces/consumes cycle detected in ' + hookKind + ' at point "' + point + '" among capabilities [' + capIds.join(', ') + ']: a cycle in hook produces/consumes prevents deterministic ordering',
+  );
 }
 
 function topoSortHookEntries(entries, hookKey, hookKind) {
   if (entries.length <= 1) return entries;
   const capIds = entries.map((e) => e.capId);
   const rows = entries.map((e, i) => [capIds[i], names(e[hookKey].produces), names(e[hookKey].consumes)]);
-  const first = entries[0] && entries[0][hookKey] ? JSON.stringify(String(entries[0][hookKey].point)) : undefined;
-  if (!capIds.every((id) => typeof id === 'string')) return orderWithOddIds(entries, capIds, rows, hookKind, first);
-  const a = answer(native.compatOrderHookEntries(JSON.stringify(rows), String(hookKind), first));
-  if (a.error) throw new Error(a.error.message);
+  if (!capIds.every((id) => typeof id === 'string')) return orderWithOddIds(entries, capIds, rows, hookKey, hookKind);
+  const a = answer(native.compatOrderHookEntries(JSON.stringify(rows), 'hooks', undefined));
+  if (a.error) throw a.error.code === 'INVALID_DESCRIPTOR' ? cycleError(entries, hookKey, hookKind, capIds) : new Error(a.error.message);
   return a.value.map((i) => entries[i]);
 }
 

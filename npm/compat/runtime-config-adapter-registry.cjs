@@ -48,8 +48,26 @@ function resolveInstallPlan(runtime) {
 function resolveInstallPlanFromRuntimes(runtimeDescriptors, runtime) {
   void runtimeDescriptors[runtime]; // a missing map fails with the peer's own TypeError
   const a = answer(native.compatDescriptorIntent(jsonText(runtimeDescriptors), String(runtime)));
-  if (a.error) throw new TypeError(a.error.message);
+  if (a.error) throw new TypeError(refusal(a.error, runtimeDescriptors, runtime));
   return installPlanShape(runtime, a.value);
+}
+
+/**
+ * The peer's message for a refused descriptor, spelled from the caller's own values. The
+ * core's message is safe to print (it clips and cleans what it repeats); a drop-in owes
+ * the caller the peer's text, which repeats the id and the tier in full.
+ */
+function refusal(error, runtimeDescriptors, runtime) {
+  switch (error.field) {
+    case 'runtime':
+      return `Unknown runtime for install plan: ${runtime}`;
+    case 'runtime.hooksSurface':
+      return `runtime.hooksSurface is required for install plan: ${runtime}`;
+    case 'runtime.sandboxTier':
+      return `Runtime '${runtime}' has a missing or invalid sandboxTier descriptor axis: ${JSON.stringify(runtimeDescriptors[runtime].runtime.sandboxTier)}`;
+    default:
+      return error.message;
+  }
 }
 
 const ALLOWED_CONFIG_RUNTIMES = new Set(IDS.filter((id) => native.installIntent(id).installSurface !== 'none'));

@@ -5,7 +5,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { require, peer, assertSameOutcome, tempDir } from './helpers.mjs';
+import { require, peer, assertSameOutcome, outcome, tempDir } from './helpers.mjs';
 import { RUNTIMES } from './scenarios.mjs';
 
 const slash = require('../compat/runtime-slash.cjs');
@@ -104,4 +104,21 @@ test('runtime-config-adapter-registry: resolveInstallPlanFromRuntimes over the r
 test('runtime-slash and runtime-config-adapter-registry: every peer export is provided', () => {
   for (const name of Object.keys(peerSlash)) assert.equal(typeof slash[name], typeof peerSlash[name], name);
   assert.deepStrictEqual(Object.keys(adapter).sort(), Object.keys(peerAdapter).sort());
+});
+
+test('runtime-config-adapter-registry: a refusal repeats a long id and tier in full, as the peer does', () => {
+  const claude = registry.runtimes.claude.runtime;
+  const longId = 'runtime-'.padEnd(160, 'r');
+  const maps = [
+    { [longId]: { runtime: { ...claude, sandboxTier: 'tier-'.padEnd(300, 't') } } },
+    { [longId]: { runtime: { ...claude, sandboxTier: { nested: ['a'.repeat(100), { b: 'c'.repeat(100) }] } } } },
+    { [longId]: { runtime: { ...claude, hooksSurface: null } } },
+    { [longId]: { runtime: null } },
+    { [longId]: { runtime: { ...claude, sandboxTier: 'esc\u001b[31m\u202e' } } },
+  ];
+  for (const map of maps) {
+    assertSameOutcome(() => adapter.resolveInstallPlanFromRuntimes(map, longId), () => peerAdapter.resolveInstallPlanFromRuntimes(map, longId), JSON.stringify(map).slice(0, 60));
+  }
+  const o = outcome(() => adapter.resolveInstallPlanFromRuntimes(maps[0], longId));
+  assert.equal(o.error.message, `Runtime '${longId}' has a missing or invalid sandboxTier descriptor axis: "${'tier-'.padEnd(300, 't')}"`);
 });

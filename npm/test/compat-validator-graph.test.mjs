@@ -268,3 +268,40 @@ test('capability-validator: topoSort* with capIds that are not strings throw exa
   assert.throws(() => ours.topoSortSteps(later), TypeError);
   assert.throws(() => theirs.topoSortSteps(later), TypeError);
 });
+
+test('capability-validator: a cycle message repeats long ids, kinds and odd points in full, as the peer does', () => {
+  const long = 'cap-'.padEnd(200, 'x');
+  const cycle = (point, a = long, b = 'b') => [
+    { capId: a, step: { point, produces: ['x'], consumes: ['y'] } },
+    { capId: b, step: { point, produces: ['y'], consumes: ['x'] } },
+  ];
+  const points = [
+    'p'.repeat(150),
+    undefined,
+    null,
+    7,
+    { toString: () => 'spelled' },
+    { valueOf: () => 'by value', toString: () => 'by string' },
+    Symbol('s'),
+    'esc\u001b[31m',
+  ];
+  const kinds = ['steps', '', 'k'.repeat(120), undefined, 5];
+  let cases = 0;
+  for (const point of points) {
+    for (const kind of kinds) {
+      const entries = cycle(point);
+      assertSameOutcome(() => ours.topoSortHookEntries(entries, 'step', kind), () => theirs.topoSortHookEntries(entries, 'step', kind), `point ${String(point)} kind ${String(kind)}`);
+      cases += 1;
+    }
+  }
+  // Ids that are not all strings take the other path and fail with the same message.
+  for (const ids of [[long, null], [7, 'b'], [undefined, long]]) {
+    const entries = cycle('p', ...ids).map((e, i) => (i === 0 ? { ...e, capId: ids[0] } : e));
+    assertSameOutcome(() => ours.topoSortSteps(entries), () => theirs.topoSortSteps(entries), `ids ${ids.map(String)}`);
+    cases += 1;
+  }
+  assert.equal(cases, 43);
+  const o = outcome(() => ours.topoSortSteps(cycle('p'.repeat(150))));
+  assert.ok(o.error.message.includes(`[${long}, b]`), 'every id in full');
+  assert.ok(o.error.message.includes(`at point "${'p'.repeat(150)}"`), 'the point in full');
+});
