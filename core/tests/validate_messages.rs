@@ -381,6 +381,20 @@ fn joined_names_get_our_own_codes() {
             ),
         ]
     );
+    let errors = errors_of("claude", |v| {
+        v["runtime"]["hostBehaviors"]["settingsFileByScope"]["global"] = json!("config/");
+        v["runtime"]["hostBehaviors"]["settingsFileByScope"]["local"] = json!("settings\u{202E}.json");
+    });
+    let found: Vec<&str> = errors.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(
+        found,
+        [
+            "runtime.hostBehaviors.settingsFileByScope.global \"config/\" must be a file inside the config directory: \
+             it does not name a file (it ends with a separator or \".\")",
+            "runtime.hostBehaviors.settingsFileByScope.local \"settings\u{FFFD}.json\" must be a file inside the config \
+             directory: it contains a bidi or invisible character",
+        ]
+    );
 }
 
 #[test]

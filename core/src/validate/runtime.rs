@@ -449,6 +449,22 @@ fn prefix_problem(prefix: &str) -> Option<&'static str> {
     None
 }
 
+/// Why a settings file path is unsafe: it must stay inside the config directory
+/// ([`path_problem`]), print as what it is (no bidi or invisible character), and name a file
+/// (its last segment is neither empty, as after a trailing separator, nor `.`/`..`).
+fn settings_file_problem(file: &str) -> Option<&'static str> {
+    if let Some(problem) = path_problem(file) {
+        return Some(problem);
+    }
+    if file.chars().any(crate::sanitize::is_unsafe_char) {
+        return Some("contains a bidi or invisible character");
+    }
+    if matches!(file.rsplit(['/', '\\']).next(), Some("" | ".")) {
+        return Some("does not name a file (it ends with a separator or \".\")");
+    }
+    None
+}
+
 /// `hostBehaviors.settingsFileByScope.global` / `.local`: the file the installer writes
 /// the host's settings to, joined onto the config directory, so it must stay inside it.
 /// The peer hands any value on unchecked; a value that is not a non-empty string would
@@ -467,7 +483,7 @@ fn settings_files<O: JsonObject>(sink: &mut Sink, r: &O) {
         };
         let problem = match non_empty_str(Some(value)) {
             None => "is not a non-empty string",
-            Some(file) => match path_problem(file) {
+            Some(file) => match settings_file_problem(file) {
                 Some(problem) => problem,
                 None => continue,
             },

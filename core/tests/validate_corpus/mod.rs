@@ -393,6 +393,11 @@ fn joined_name_cases(c: &mut Corpus<'_>) {
         ("local", json!("")),
         ("global", json!(5)),
         ("local", json!("settings\u{0}.json")),
+        ("global", json!(".")),
+        ("local", json!("config/")),
+        ("global", json!("config\\.")),
+        ("global", json!("settings\u{202E}nosj.json")),
+        ("local", json!("settings\u{200B}.json")),
     ] {
         c.ours(
             "claude",
