@@ -18,7 +18,7 @@ use crate::layout::ArtifactKind;
 use crate::manifest::RuntimeDescriptor;
 use crate::path;
 use crate::registry::Registry;
-use crate::scope::{ResolvedScope, lookup_runtime};
+use crate::scope::{ResolvedScope, installable, lookup_runtime};
 use crate::trigger::{Routes, ShadowedBy, Stems, Trigger, Triggers, has_duplicates, surface_of};
 use crate::vocab::{ArtifactKindName, CommandStyle, Nesting, SandboxTier, Scope};
 use crate::words;
@@ -424,7 +424,8 @@ fn nested_routes(
 /// # Errors
 /// As [`resolve_install_plan`] for each scope. The request's runtime, host and stems are
 /// checked even when `scopes` is empty (no plan is made then, but a request a plan would
-/// refuse is refused, never answered with an empty set).
+/// refuse is refused, never answered with an empty set): so is a runtime with no config
+/// directory ([`ErrorCode::NoConfigHome`], vscode).
 pub fn resolve_install_plans(
     registry: &Registry,
     request: &PlanRequest,
@@ -436,7 +437,9 @@ pub fn resolve_install_plans(
         .filter(|s| scopes.contains(s))
         .collect();
     if wanted.is_empty() {
-        checked_request(registry, request)?;
+        // What every plan would refuse, refused without one: the request, and a runtime
+        // with no config directory.
+        installable(checked_request(registry, request)?, &request.runtime)?;
     }
     let mut plans = Vec::new();
     for scope in &wanted {
@@ -618,6 +621,16 @@ mod tests {
             (err.code(), err.field()),
             (ErrorCode::InvalidHost, Some("host.cwd"))
         );
+        request.host.cwd = "/w".to_owned();
+        request.runtime = "vscode".to_owned();
+        for scopes in [&[][..], &[Scope::Local], &[Scope::Global, Scope::Local]] {
+            let err = resolve_install_plans(registry, &request, scopes).expect_err("vscode");
+            assert_eq!(
+                (err.code(), err.field()),
+                (ErrorCode::NoConfigHome, Some("runtime.configHome.kind")),
+                "{scopes:?}"
+            );
+        }
     }
 
     #[test]

@@ -87,6 +87,15 @@ fn no_config_home(runtime: &str) -> Error {
     .with_field("runtime.configHome.kind")
 }
 
+/// Refuses a runtime with no config directory (`configHome.kind: none`, vscode): nothing
+/// can be installed for it at any scope.
+pub(crate) fn installable(descriptor: &RuntimeDescriptor, runtime: &str) -> Result<(), Error> {
+    if descriptor.config_home.kind == ConfigHomeKind::None {
+        return Err(no_config_home(runtime));
+    }
+    Ok(())
+}
+
 /// `~` → home verbatim, `~/rest` → `join(home, rest)`, else verbatim (install-scope flavour).
 fn expand_explicit_dir(value: &str, home: &str) -> String {
     if value == "~" {
@@ -131,9 +140,7 @@ pub(crate) fn scope_of(
     host: &Host,
     explicit_dir: Option<&str>,
 ) -> Result<ResolvedScope, Error> {
-    if descriptor.config_home.kind == ConfigHomeKind::None {
-        return Err(no_config_home(runtime));
-    }
+    installable(descriptor, runtime)?;
     let (dir, provenance) = if let Some(value) = usable_explicit_dir(explicit_dir) {
         (
             expand_explicit_dir(value, &host.home),

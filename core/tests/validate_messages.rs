@@ -383,7 +383,8 @@ fn joined_names_get_our_own_codes() {
     );
     let errors = errors_of("claude", |v| {
         v["runtime"]["hostBehaviors"]["settingsFileByScope"]["global"] = json!("config/");
-        v["runtime"]["hostBehaviors"]["settingsFileByScope"]["local"] = json!("settings\u{202E}.json");
+        v["runtime"]["hostBehaviors"]["settingsFileByScope"]["local"] =
+            json!("settings\u{202E}.json");
     });
     let found: Vec<&str> = errors.iter().map(|d| d.message.as_str()).collect();
     assert_eq!(
