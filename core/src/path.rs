@@ -16,20 +16,10 @@ const MAX_QUOTED_CHARS: usize = 1024;
 /// [`MAX_QUOTED_CHARS`] is clipped with `…`. Unlike `sanitize_value` it keeps a real path
 /// whole: the tail of a path is usually the part the message is about.
 pub(crate) fn quoted(p: &str) -> String {
-    let mut shown = String::with_capacity(p.len().min(MAX_QUOTED_CHARS) + 2);
-    shown.push('"');
-    for c in p.chars().take(MAX_QUOTED_CHARS) {
-        shown.push(if crate::sanitize::is_unsafe_char(c) {
-            '\u{FFFD}'
-        } else {
-            c
-        });
-    }
-    if p.chars().nth(MAX_QUOTED_CHARS).is_some() {
-        shown.push('…');
-    }
-    shown.push('"');
-    shown
+    format!(
+        "\"{}\"",
+        crate::sanitize::clip_unsafe(p, MAX_QUOTED_CHARS, false)
+    )
 }
 
 /// Collapses `.`/`..`/empty segments of `path` (Node's `normalizeString`). `..` at the top

@@ -157,17 +157,26 @@ fn ansi_sequence_len(rest: &str) -> Option<usize> {
 /// assert_eq!(sanitize_value("a\u{1b}[31mb\u{202E}c"), "a\u{FFFD}b\u{FFFD}c");
 /// ```
 pub fn sanitize_value(text: &str) -> String {
-    let mut out = String::with_capacity(text.len().min(4 * MAX_RENDERED_CHARS + 3));
+    clip_unsafe(text, MAX_RENDERED_CHARS, true)
+}
+
+/// `text` with every unsafe character ([`is_unsafe_char`]) as U+FFFD, clipped past
+/// `limit` characters with `…`. With `whole_ansi`, a recognised ANSI escape sequence is one
+/// U+FFFD (what it would do matters, not its bytes); without it, each of its characters
+/// is kept or replaced on its own (a path is shown character for character).
+pub(crate) fn clip_unsafe(text: &str, limit: usize, whole_ansi: bool) -> String {
+    let mut out = String::with_capacity(text.len().min(4 * limit + 3));
     let mut count = 0usize;
     let mut index = 0usize;
     while index < text.len() {
-        if count == MAX_RENDERED_CHARS {
+        if count == limit {
             out.push(ELLIPSIS);
             return out;
         }
         let rest = &text[index..];
         let Some(c) = rest.chars().next() else { break };
-        if c == '\u{1b}'
+        if whole_ansi
+            && c == '\u{1b}'
             && let Some(len) = ansi_sequence_len(rest)
         {
             out.push(REPLACEMENT);
