@@ -28,6 +28,7 @@ static void test_version_and_status_texts(void) {
     CHECK(str_eq(gsd_status_str(GSD_STATUS_PANIC), "internal error: a panic was caught inside gsd-core"));
     CHECK(str_eq(gsd_status_str(99), "unknown status"));
     CHECK(str_eq(gsd_status_str(UINT32_MAX), "unknown status"));
+    CHECK(str_eq(gsd_status_str(GSD_STATUS_MANIFEST_INVALID), "reserved, never returned: validation findings are diagnostics"));
 }
 
 static void test_first_party_runtime_ids(void) {

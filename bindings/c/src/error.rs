@@ -122,7 +122,9 @@ pub fn status_text(number: u32) -> &'static CStr {
         gsd_status::ManifestTooLarge => c"the manifest exceeds the size bound",
         gsd_status::ManifestTooDeep => c"the manifest exceeds the nesting bound",
         gsd_status::ManifestInvalidJson => c"the manifest is not valid JSON",
-        gsd_status::ManifestInvalid => c"the manifest failed validation",
+        gsd_status::ManifestInvalid => {
+            c"reserved, never returned: validation findings are diagnostics"
+        }
     }
 }
 
