@@ -17,7 +17,8 @@ const EXIT_USAGE = 2;
  * @param {NodeJS.WriteStream} stream
  */
 function paletteFor(stream) {
-  const color = !('NO_COLOR' in process.env) && Boolean(stream.isTTY);
+  // https://no-color.org: a NO_COLOR that is set and not empty turns colour off.
+  const color = !process.env.NO_COLOR && Boolean(stream.isTTY);
   const paint = (code) => (text) => (color ? `\u001b[${code}m${text}\u001b[0m` : String(text));
   return { bold: paint('1'), dim: paint('2'), red: paint('31'), yellow: paint('33'), green: paint('32') };
 }
@@ -64,7 +65,7 @@ validate options:
 Common options:
   -h, --help               Show this help
 
-Colour is used only on a terminal and never when NO_COLOR is set.
+Colour is used only on a terminal and never when NO_COLOR is set (and not empty).
 
 Exit codes:
   0  success (doctor: no errors; validate: no error diagnostics)
@@ -101,6 +102,9 @@ function readSourceFile(file) {
   }
 }
 
+/** Text from the machine or the command line (a path, a name) made safe to print. */
+const printable = (text) => overlays.escapeText(String(text));
+
 function runtimeIds() {
   return api.firstPartyRegistry().runtimeIds();
 }
@@ -127,7 +131,7 @@ function parse(args, options) {
   try {
     return parseArgs({ args, options: { help: { type: 'boolean', short: 'h' }, ...options }, allowPositionals: true, strict: true });
   } catch (err) {
-    throw new UsageError(err.message);
+    throw new UsageError(printable(err.message));
   }
 }
 
@@ -139,33 +143,55 @@ function describeError(err) {
 function cmdRuntimes(args) {
   const { values, positionals } = parse(args, { json: { type: 'boolean' } });
   if (values.help) return print(HELP);
-  if (positionals.length > 0) throw new UsageError(`runtimes takes no arguments, got ${positionals.join(' ')}`);
+  if (positionals.length > 0) throw new UsageError(`runtimes takes no arguments, got '${printable(positionals.join(' '))}'`);
   const rows = api.runtimes();
   if (values.json) return print(JSON.stringify(rows, null, 2));
   const table = [['RUNTIME', 'TIER', 'CONFIG HOME', 'LOCAL DIR', 'COMMANDS', 'CONFIG SURFACE']];
   for (const { id, descriptor: d } of rows) {
-    const home = d.configHome.kind === 'none' ? 'none' : `${d.configHome.kind}:${d.configHome.name ?? ''}`;
+    const home = d.configHome.kind === 'none' ? 'none' : `${d.configHome.kind}:${configHomeName(d.configHome)}`;
     table.push([id, String(d.supportTier), home, d.localConfigDir ?? '-', d.commandStyle, d.installSurface]);
   }
   print(renderTable(table));
   return EXIT_OK;
 }
 
+/** Where a config home sits under the home directory: `.gemini/antigravity`, `.claude`. */
+function configHomeName(c) {
+  return c.parent ? `${c.parent}/${c.name ?? ''}` : c.name ?? '';
+}
+
 /**
- * Lists `*.md` regular files of a folder (sorted). A folder that is not there means the
- * `--source` argument is wrong (a usage error); one that is there but cannot be listed is
- * a failure.
+ * The stems of the `*.md` regular files of a folder (sorted). A folder that is not there
+ * means the `--source` argument is wrong (a usage error), unless it is `optional`; one that
+ * is there but cannot be listed is a failure. A file whose name is not UTF-8, or is `.md`
+ * alone, cannot be a stem: it is a failure naming the file, never a stem read otherwise.
  */
-function markdownFiles(dir) {
+function markdownStems(dir, optional = false) {
   const fs = require('node:fs');
+  const path = require('node:path');
   let entries;
   try {
-    entries = fs.readdirSync(dir, { withFileTypes: true });
+    entries = fs.readdirSync(dir, { withFileTypes: true, encoding: 'buffer' });
   } catch (err) {
+    if (optional && err?.code === 'ENOENT') return [];
     const failure = unreadableSource(dir, err);
     throw err?.code === 'ENOENT' || err?.code === 'ENOTDIR' ? new UsageError(failure.message) : failure;
   }
-  return entries.filter((e) => e.isFile() && e.name.endsWith('.md')).map((e) => e.name).sort();
+  const utf8 = new TextDecoder('utf-8', { fatal: true });
+  const names = [];
+  for (const e of entries) {
+    if (!e.isFile() || !e.name.toString('latin1').endsWith('.md')) continue;
+    let name;
+    try {
+      name = utf8.decode(e.name);
+    } catch {
+      throw new SourceReadError(`--source: ${overlays.escapeName(Buffer.concat([Buffer.from(`${dir}/`), e.name]))} has a name that is not UTF-8; it cannot be a stem`);
+    }
+    if (name === '.md') throw new SourceReadError(`--source: ${printable(path.join(dir, name))} has an empty stem`);
+    names.push(name);
+  }
+  // Sorted by file name, as a directory listing is.
+  return names.sort().map((name) => name.slice(0, -3));
 }
 
 /**
@@ -176,8 +202,9 @@ function markdownFiles(dir) {
 function readInventory(source) {
   const path = require('node:path');
   const commandsDir = path.join(source, 'commands', 'gsd');
-  const commands = markdownFiles(commandsDir).map((f) => f.slice(0, -3));
-  const agents = markdownFiles(path.join(source, 'agents')).map((f) => f.slice(0, -3));
+  const commands = markdownStems(commandsDir);
+  // A source tree need not ship agents.
+  const agents = markdownStems(path.join(source, 'agents'), true);
   const routerStems = commands.filter((stem) => stem.startsWith('ns-'));
   const childToRouters = {};
   for (const router of routerStems) {
@@ -235,7 +262,7 @@ function readProfile(name, source) {
   const commandsDir = path.join(source, 'commands', 'gsd');
   const workflowsDir = path.join(source, 'gsd-core', 'workflows');
   const sources = {
-    commands: markdownFiles(commandsDir).map((f) => ({ stem: f.slice(0, -3), body: readSourceFile(path.join(commandsDir, f)) })),
+    commands: markdownStems(commandsDir).map((stem) => ({ stem, body: readSourceFile(path.join(commandsDir, `${stem}.md`)) })),
     workflows: walk(workflowsDir).map((rel) => ({ path: rel, body: readSourceFile(path.join(workflowsDir, rel)) })),
   };
   const profile = api.resolveProfile([name], sources);
@@ -246,15 +273,15 @@ function readProfile(name, source) {
 function describeProvenance(p) {
   switch (p.source) {
     case 'explicitDir':
-      return `--config-dir ${p.value}`;
+      return `--config-dir ${printable(p.value)}`;
     case 'envVar':
-      return `$${p.name}`;
+      return `$${printable(p.name)}`;
     case 'probe':
-      return p.marker ? `probe: ${p.marker} found` : 'probe: directory found';
+      return p.marker ? `probe: ${printable(p.marker)} found` : 'probe: directory found';
     case 'probeFallback':
       return 'probe: nothing found, first candidate';
     case 'projectDir':
-      return `project: ${p.localConfigDir} under ${p.cwd}`;
+      return `project: ${printable(p.localConfigDir)} under ${printable(p.cwd)}`;
     default:
       return 'default';
   }
@@ -264,8 +291,8 @@ function renderPlan(plan) {
   const out = [];
   const s = plan.scope;
   out.push(bold(`${plan.runtime} (${s.id})`));
-  out.push(`  config dir    ${s.configHome}  ${dim(`(${describeProvenance(s.provenance)})`)}`);
-  if (s.settingsFile) out.push(`  settings      ${s.settingsFile}`);
+  out.push(`  config dir    ${printable(s.configHome)}  ${dim(`(${describeProvenance(s.provenance)})`)}`);
+  if (s.settingsFile) out.push(`  settings      ${printable(s.settingsFile)}`);
   out.push(`  commands      ${api.formatGsdSlash('help', plan.runtime).replace(/help$/, '<name>')}`);
   const c = plan.config;
   out.push(`  config        ${c.installSurface} (${c.configFormat})${c.writesSharedSettings ? ', writes shared settings' : ''}${c.permissionWriter ? `, permissions: ${c.permissionWriter}` : ''}`);
@@ -274,8 +301,8 @@ function renderPlan(plan) {
   out.push(`  sandbox       ${plan.sandboxTier}   support tier ${plan.supportTier}${s.consentRequired ? '   consent required' : ''}`);
   out.push('  layout');
   for (const k of plan.kinds) {
-    const extra = [k.prefix && `prefix ${k.prefix}`, k.nesting, k.converter].filter(Boolean).join(', ');
-    out.push(`    ${k.kind.padEnd(11)} → ${k.destDir}  ${dim(`(${extra})`)}`);
+    const extra = [k.prefix && `prefix ${printable(k.prefix)}`, k.nesting, k.converter].filter(Boolean).join(', ');
+    out.push(`    ${k.kind.padEnd(11)} → ${printable(k.destDir)}  ${dim(`(${extra})`)}`);
   }
   if (plan.placements.length > 0) {
     const byKind = {};
@@ -305,10 +332,11 @@ function cmdPlan(args) {
     json: { type: 'boolean' },
   });
   if (values.help) return print(HELP);
-  if (positionals.length > 0) throw new UsageError(`plan takes no positional arguments, got '${positionals.join(' ')}'`);
+  if (positionals.length > 0) throw new UsageError(`plan takes no positional arguments, got '${printable(positionals.join(' '))}'`);
   if (values.global && values.local) throw new UsageError('--global and --local contradict each other; choose one');
   if (values['config-dir'] !== undefined && values.local) throw new UsageError('--config-dir applies to the global scope; it cannot be combined with --local');
   if (values['config-dir'] !== undefined && values['config-dir'].trim() === '') throw new UsageError('--config-dir requires a non-empty path');
+  if (values.source !== undefined && values.source.trim() === '') throw new UsageError('--source requires a non-empty path');
   const runtimes = selectedRuntimes(values);
   if (runtimes.length === 0) throw new UsageError('choose at least one runtime (--claude, --codex, ... or --all)');
   if (values['config-dir'] !== undefined && runtimes.length > 1) throw new UsageError('--config-dir applies to one runtime; it cannot be combined with several');
@@ -349,7 +377,7 @@ function cmdPlan(args) {
 function cmdDoctor(args) {
   const { values, positionals } = parse(args, { ...runtimeOptions(), json: { type: 'boolean' } });
   if (values.help) return print(HELP);
-  if (positionals.length > 0) throw new UsageError(`doctor takes no positional arguments, got '${positionals.join(' ')}'`);
+  if (positionals.length > 0) throw new UsageError(`doctor takes no positional arguments, got '${printable(positionals.join(' '))}'`);
   const picked = selectedRuntimes(values);
   const runtimes = picked.length > 0 ? picked : runtimeIds();
   const installed = api.resolveInstalledSurfaces();
@@ -376,10 +404,10 @@ function cmdDoctor(args) {
       print(`${bold(r.runtime)}  ${dim('no installable config directory')}`);
       continue;
     }
-    print(`${bold(r.runtime)}  ${r.configHome}  ${dim(`(${describeProvenance(r.provenance)})`)}`);
+    print(`${bold(r.runtime)}  ${printable(r.configHome)}  ${dim(`(${describeProvenance(r.provenance)})`)}`);
     for (const s of r.scopes) {
       const state = s.installed ? green(`installed (manifest v${s.manifestVersion}, ${s.stems.length} installed stems)`) : dim('not installed');
-      print(`  ${s.scope.padEnd(7)} ${state}  ${dim(s.configHome)}`);
+      print(`  ${s.scope.padEnd(7)} ${state}  ${dim(printable(s.configHome))}`);
     }
     for (const line of r.lines) print(yellow(`  ${line}`));
   }
@@ -460,7 +488,7 @@ function validateTarget(target, firstParty) {
   try {
     stat = fs.lstatSync(target);
   } catch (err) {
-    throw new UsageError(`cannot read ${target}: ${err.code ?? err.message}`);
+    throw new UsageError(`cannot read ${printable(target)}: ${describeOsError(err)}`);
   }
   const name = path.basename(path.resolve(target));
   const shown = overlays.escapeText(target);
@@ -476,7 +504,9 @@ function validateTarget(target, firstParty) {
     return [validateText(target, folder, read.text)];
   }
   if (!stat.isDirectory()) return [{ path: target, folder: name, diagnostics: [edgeDiagnostic('overlay_not_regular_file', name, `'${shown}' is neither a regular file nor a directory; it is not opened`)] }];
-  if (lstatOrNull(path.join(target, 'capability.json'))) return [validateFolder(target, name)];
+  // A folder whose capability.json is there, or cannot even be looked for (a folder without
+  // search permission), is one capability folder: reading it reports what is wrong.
+  if (manifestMayBeIn(target)) return [validateFolder(target, name)];
   const { overlays: admitted, diagnostics } = overlays.readOverlayDir(target);
   const results = [
     ...diagnostics.map((d) => ({ path: path.join(target, d.capabilityId), folder: d.capabilityId, diagnostics: [d] })),
@@ -508,11 +538,13 @@ function addAdmissionDiagnostics(results, admitted, target) {
   }
 }
 
-function lstatOrNull(file) {
+/** Whether `dir` holds a capability.json, or cannot be searched to find out. */
+function manifestMayBeIn(dir) {
   try {
-    return require('node:fs').lstatSync(file);
-  } catch {
-    return null;
+    require('node:fs').lstatSync(require('node:path').join(dir, 'capability.json'));
+    return true;
+  } catch (err) {
+    return err?.code !== 'ENOENT' && err?.code !== 'ENOTDIR';
   }
 }
 
@@ -528,9 +560,9 @@ function cmdValidate(args) {
     if (results.length === 0) print('no capability folders found');
     for (const r of results) {
       const errors = r.diagnostics.filter((d) => d.severity === 'error').length;
-      print(`${errors ? red('✗') : green('✓')} ${r.folder}  ${dim(r.path)}`);
+      print(`${errors ? red('✗') : green('✓')} ${printable(r.folder)}  ${dim(printable(r.path))}`);
       for (const d of r.diagnostics) {
-        const where = d.field ? ` [${d.field}]` : '';
+        const where = d.field ? ` [${printable(d.field)}]` : '';
         print(`    ${d.severity === 'error' ? red('error') : yellow(d.severity)} ${d.code}${where}: ${d.message}`);
       }
     }
@@ -557,13 +589,15 @@ const COMMANDS = { doctor: cmdDoctor, plan: cmdPlan, runtimes: cmdRuntimes, vali
 
 function main(argv) {
   const [command, ...rest] = argv;
-  if (command === undefined || command === '-h' || command === '--help' || command === 'help') {
-    print(HELP);
-    return command === undefined ? EXIT_USAGE : EXIT_OK;
+  if (command === undefined) {
+    // No command is a usage error: the help goes where usage errors go.
+    process.stderr.write(`${HELP}\n`);
+    return EXIT_USAGE;
   }
+  if (command === '-h' || command === '--help' || command === 'help') return print(HELP);
   const run = COMMANDS[command];
   try {
-    if (!run) throw new UsageError(`unknown command '${command}'`);
+    if (!run) throw new UsageError(`unknown command '${printable(command)}'`);
     return run(rest);
   } catch (err) {
     if (err instanceof UsageError) {
@@ -585,5 +619,13 @@ function main(argv) {
 module.exports = { main, HELP, EXIT_OK, EXIT_FAILURE, EXIT_USAGE, UsageError, parse, runtimeOptions, selectedRuntimes, describeError, print, renderTable, bold, dim, red, yellow, green };
 
 if (require.main === module) {
+  // A reader that stops early (`| head -1`) closes the pipe: that ends the output quietly,
+  // with the status the command had, never with a stack trace.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err) => {
+      if (err?.code !== 'EPIPE') throw err;
+      process.exit();
+    });
+  }
   process.exitCode = main(process.argv.slice(2));
 }

@@ -37,7 +37,7 @@ test('--help documents the exit codes and exits 0', (t) => {
   assert.match(run.stdout, /2 {2}usage error/);
 });
 
-import { mkdirSync, readdirSync, writeFileSync, symlinkSync, copyFileSync, readFileSync, chmodSync, accessSync, constants as fsConstants } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync, symlinkSync, copyFileSync, readFileSync, chmodSync, accessSync, constants as fsConstants } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { require, peerRoot, thrown } from './helpers.mjs';
@@ -396,4 +396,101 @@ test('plan --profile with a name the core does not know is a usage error listing
   for (const value of ['standard', 'core,standard', 'full']) {
     assert.equal(cli(['plan', '--claude', `--profile=${value}`, '--source', peerRoot, '--json'], { home }).status, 0, value);
   }
+});
+
+test('a reader that stops early ends the output quietly, with the status of the command', (t) => {
+  const home = tempDir(t);
+  const cliPath = join(npmDirOf(), 'bin', 'gsd-core.js');
+  // `true` reads nothing, `head -c 1` one byte: both close the pipe long before the output ends.
+  for (const reader of ['true', 'head -c 1 >/dev/null']) {
+    for (const args of ['plan --all', 'runtimes --json', 'plan --nope']) {
+      const run = spawnSync('bash', ['-c', `"${process.execPath}" "${cliPath}" ${args} | ${reader}; echo \${PIPESTATUS[0]}`], {
+        env: { PATH: process.env.PATH, HOME: home, NO_COLOR: '1' },
+        encoding: 'utf8',
+      });
+      const expected = args === 'plan --nope' ? '2' : '0';
+      assert.equal(run.stdout.trim(), expected, `${args} | ${reader}: ${run.stderr}`);
+      if (expected === '0') assert.equal(run.stderr, '', `${args} | ${reader}: no stack trace`);
+    }
+  }
+});
+
+test('text output shows machine and command-line text with its control characters escaped', (t) => {
+  const home = tempDir(t);
+  const run = cli(['plan', '--claude', '-c', '/a\u001b[31mX\nfake line'], { home });
+  assert.equal(run.status, 0, run.stderr);
+  assert.doesNotMatch(run.stdout, /\u001b/);
+  assert.match(run.stdout, /config dir {4}\/a\\u\{1b\}\[31mX\\u\{a\}fake line {2}\(--config-dir \/a\\u\{1b\}\[31mX\\u\{a\}fake line\)/);
+  const doctor = cli(['doctor', '--claude'], { home, env: { CLAUDE_CONFIG_DIR: '/x\u001b[2J' } });
+  assert.equal(doctor.status, 0, doctor.stderr);
+  assert.doesNotMatch(doctor.stdout, /\u001b/);
+  assert.match(doctor.stdout, /^claude {2}\/x\\u\{1b\}\[2J {2}\(\$CLAUDE_CONFIG_DIR\)$/m);
+  const unknown = cli(['fr\u001b[2Job'], { home });
+  assert.equal(unknown.status, 2);
+  assert.match(unknown.stderr, /unknown command 'fr\\u\{1b\}\[2Job'/);
+});
+
+test('no command prints the help on stderr and exits 2; --help prints it on stdout', (t) => {
+  const run = cli([], { home: tempDir(t) });
+  assert.equal(run.status, 2);
+  assert.equal(run.stdout, '');
+  assert.match(run.stderr, /^gsd-core <command> \[options\]/);
+});
+
+test('--source: an empty path is a usage error; a file that cannot be a stem is named', (t) => {
+  const home = tempDir(t);
+  const empty = cli(['plan', '--claude', '--source', ''], { home });
+  assert.equal(empty.status, 2);
+  assert.match(empty.stderr, /--source requires a non-empty path/);
+  const src = tempDir(t);
+  mkdirSync(join(src, 'commands', 'gsd'), { recursive: true });
+  writeFileSync(join(src, 'commands', 'gsd', 'help.md'), '# help\n');
+  // A tree without agents/ plans its commands.
+  const noAgents = cli(['plan', '--claude', '--json', '--source', src], { home });
+  assert.equal(noAgents.status, 0, noAgents.stderr);
+  assert.deepStrictEqual(JSON.parse(noAgents.stdout).placements.map((p) => [p.kind, p.stem]), [['skills', 'help']]);
+  writeFileSync(join(src, 'commands', 'gsd', '.md'), '');
+  const dotMd = cli(['plan', '--claude', '--source', src], { home });
+  assert.equal(dotMd.status, 1);
+  assert.equal(dotMd.stderr, `gsd-core: --source: ${join(src, 'commands', 'gsd', '.md')} has an empty stem\n`);
+  rmSync(join(src, 'commands', 'gsd', '.md'));
+  writeFileSync(Buffer.concat([Buffer.from(join(src, 'commands', 'gsd', 'x')), Buffer.from([0xff]), Buffer.from('.md')]), '');
+  const notUtf8 = cli(['plan', '--claude', '--source', src], { home });
+  assert.equal(notUtf8.status, 1);
+  assert.equal(notUtf8.stderr, `gsd-core: --source: ${join(src, 'commands', 'gsd', 'x')}\\xff.md has a name that is not UTF-8; it cannot be a stem\n`);
+});
+
+test('the runtimes table names a nested config home with its parent', (t) => {
+  const run = cli(['runtimes'], { home: tempDir(t) });
+  const row = (id) => run.stdout.split('\n').find((line) => line.startsWith(`${id} `)).split(/\s+/)[2];
+  assert.equal(row('antigravity'), 'dot-home-nested:.gemini/antigravity');
+  assert.equal(row('windsurf'), 'dot-home-nested:.codeium/windsurf');
+  assert.equal(row('claude'), 'dot-home:.claude');
+});
+
+test('the home directory: as os.homedir() finds it; a relative one is refused by every command', (t) => {
+  // With HOME unset, os.homedir() (the peer's home) reads the password database; so do we.
+  const expected = spawnSync(process.execPath, ['-e', 'process.stdout.write(require("node:os").homedir())'], { env: { PATH: process.env.PATH }, encoding: 'utf8' }).stdout;
+  const unset = cli(['plan', '--claude', '--json'], {});
+  assert.equal(unset.status, 0, unset.stderr);
+  assert.equal(JSON.parse(unset.stdout).scope.configHome, join(expected, '.claude'));
+  for (const args of [['plan', '--claude'], ['doctor', '--claude']]) {
+    const run = cli(args, { home: 'rel' });
+    assert.equal(run.status, 1, `${args.join(' ')}: ${run.stdout}`);
+    assert.equal(run.stderr.replace(/^gsd-core: (claude: )?/, ''), 'INVALID_HOST: HOME must be an absolute path, got "rel" (field: host.home)\n');
+  }
+});
+
+test('validate: a capability folder that cannot be searched is reported as unreadable', { skip: process.getuid?.() !== 0 && 'needs root to run as another user' }, (t) => {
+  const dir = tempDir(t);
+  mkdirSync(join(dir, 'ov', 'a'), { recursive: true });
+  writeFileSync(join(dir, 'ov', 'a', 'capability.json'), '{}');
+  chmodSync(join(dir, 'ov', 'a'), 0o000);
+  chmodSync(dir, 0o755);
+  chmodSync(join(dir, 'ov'), 0o755);
+  const run = spawnSync('runuser', ['-u', 'nobody', '--', process.execPath, join(npmDirOf(), 'bin', 'gsd-core.js'), 'validate', join(dir, 'ov', 'a'), '--json'], { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: '/' } });
+  if (run.error) return t.skip(`runuser: ${run.error.message}`);
+  assert.equal(run.status, 1, run.stderr);
+  const [result] = JSON.parse(run.stdout);
+  assert.deepStrictEqual(result.diagnostics.map((d) => [d.code, d.message]), [['overlay_unreadable', "'a' cannot be read: EACCES (os error 13)"]]);
 });

@@ -170,28 +170,53 @@ pub fn existing(paths: Vec<String>) -> BTreeSet<String> {
         .collect()
 }
 
-/// HOME, the working directory and the environment (non-UTF-8 entries are skipped).
+/// The home directory as Node's `os.homedir()` finds it (`HOME`, or the user's entry in
+/// the password database when `HOME` is unset or empty), the working directory and the
+/// environment (non-UTF-8 entries are skipped). A home or working directory that cannot
+/// be used is refused naming its cause: unset with no password entry, not UTF-8, not
+/// absolute (a relative home would put a global config directory wherever the process
+/// happens to run), or a working directory that is gone or unreadable.
 fn real_host(env: Env) -> JsResult<Host> {
-    let home = std::env::var("HOME")
-        .ok()
-        .filter(|h| !h.is_empty())
+    let invalid = |message: String, field: &str| {
+        fail(
+            env,
+            gsd_core::ErrorCode::InvalidHost,
+            &message,
+            Some(field),
+        )
+    };
+    let home = std::env::home_dir()
+        .filter(|h| !h.as_os_str().is_empty())
         .ok_or_else(|| {
-            fail(
-                env,
-                gsd_core::ErrorCode::InvalidHost,
-                "HOME is not set",
-                Some("host.home"),
+            invalid(
+                "HOME is not set and the user has no home directory in the password database"
+                    .to_owned(),
+                "host.home",
             )
         })?;
+    let home = home.into_os_string().into_string().map_err(|raw| {
+        invalid(
+            format!("HOME is not valid UTF-8: {}", raw.to_string_lossy()),
+            "host.home",
+        )
+    })?;
+    if !home.starts_with('/') {
+        return Err(invalid(
+            format!("HOME must be an absolute path, got {home:?}"),
+            "host.home",
+        ));
+    }
     let cwd = std::env::current_dir()
-        .ok()
-        .and_then(|p| p.to_str().map(str::to_owned))
-        .ok_or_else(|| {
-            fail(
-                env,
-                gsd_core::ErrorCode::InvalidHost,
-                "the working directory is not readable as UTF-8",
-                Some("host.cwd"),
+        .map_err(|err| invalid(format!("the working directory cannot be read: {err}"), "host.cwd"))?
+        .into_os_string()
+        .into_string()
+        .map_err(|raw| {
+            invalid(
+                format!(
+                    "the working directory is not valid UTF-8: {}",
+                    raw.to_string_lossy()
+                ),
+                "host.cwd",
             )
         })?;
     let vars: BTreeMap<String, String> = std::env::vars_os()
