@@ -47,6 +47,7 @@ pub mod shadow;
 pub mod skills_base;
 pub mod slash;
 pub mod staging;
+pub mod strict;
 pub mod surface;
 pub mod trigger;
 pub mod validate;

@@ -160,6 +160,20 @@ pub fn sanitize_value(text: &str) -> String {
     clip_unsafe(text, MAX_RENDERED_CHARS, true)
 }
 
+/// [`sanitize_value`] with a caller-chosen clip: `text` with every ANSI escape sequence,
+/// control, bidi and invisible character as U+FFFD, clipped past `max_chars` characters
+/// with `…`. For messages that repeat more than one value, such as a JSON reader's reason.
+///
+/// ```
+/// use gsd_core::sanitize::sanitize_text;
+/// assert_eq!(sanitize_text("unknown field `a\u{1b}]0;x\u{7}`", 100), "unknown field `a\u{FFFD}`");
+/// assert_eq!(sanitize_text("abcdef", 3), "abc…");
+/// ```
+#[must_use]
+pub fn sanitize_text(text: &str, max_chars: usize) -> String {
+    clip_unsafe(text, max_chars, true)
+}
+
 /// `text` with every unsafe character ([`is_unsafe_char`]) as U+FFFD, clipped past
 /// `limit` characters with `…`. With `whole_ansi`, a recognised ANSI escape sequence is one
 /// U+FFFD (what it would do matters, not its bytes); without it, each of its characters

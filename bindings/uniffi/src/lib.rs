@@ -21,7 +21,7 @@ use gsd_core::ErrorCode;
 
 pub use error::GsdError;
 pub use types::{
-    Diagnostic, ErrorCodeEntry, Host, Overlay, Placement, Plan, PlanRequest, PlanSet,
+    Diagnostic, ErrorCodeEntry, HomeProbe, Host, Overlay, Placement, Plan, PlanRequest, PlanSet,
     ProfileSelection, ResolvedScope, Scope, Severity, ShadowedBy, Trigger, Validation,
 };
 
@@ -179,8 +179,22 @@ impl Registry {
         Ok(triggers.iter().map(Trigger::from).collect())
     }
 
+    /// The config homes whose facts `installed_surfaces_json` and `shadow_report_json`
+    /// read, for `runtime` (or every runtime when `None`) on `host`: for each, `lstat` the
+    /// home and its manifest, and read the manifest when it is a regular file (the shape
+    /// of `facts_json` is in docs/uniffi.md).
+    pub fn surface_probe_requests(
+        &self,
+        runtime: Option<String>,
+        host: Host,
+    ) -> Result<Vec<HomeProbe>, GsdError> {
+        let probes = gsd_core::probe_requests(&self.inner, runtime.as_deref(), &host.into())?;
+        Ok(probes.into_iter().map(HomeProbe::from).collect())
+    }
+
     /// Installed surfaces as JSON (`{"surfaces", "diagnostics"}`); `facts_json` is the
     /// `SurfaceFacts` JSON (`{"homes": {...}}`) the caller collected (`"{}"` for none).
+    /// `runtime` `None` reports every runtime.
     pub fn installed_surfaces_json(
         &self,
         runtime: Option<String>,
@@ -236,11 +250,34 @@ fn parse_scopes(scopes: &[String]) -> Result<Vec<gsd_core::Scope>, GsdError> {
         .collect::<Result<Vec<_>, _>>()?)
 }
 
+/// The `SurfaceFacts` of `facts_json`: objects only at every depth (an array is never read
+/// by position), the value at fault named by its path, and caller text in the message
+/// rendered safe to print (serde repeats unknown keys as they are).
 fn surface_facts(text: &str) -> Result<gsd_core::SurfaceFacts, GsdError> {
-    serde_json::from_str(text).map_err(|e| GsdError::InvalidArgument {
-        message: format!("facts_json is not valid SurfaceFacts JSON: {e}"),
-    })
+    let invalid = |at: Option<String>, reason: String| {
+        let reason = gsd_core::sanitize::sanitize_text(&reason, MAX_REASON_CHARS);
+        GsdError::InvalidArgument {
+            message: match at {
+                Some(at) => format!(
+                    "facts_json is not valid SurfaceFacts JSON: {}: {reason}",
+                    gsd_core::sanitize::sanitize_text(&at, MAX_REASON_CHARS)
+                ),
+                None => format!("facts_json is not valid SurfaceFacts JSON: {reason}"),
+            },
+        }
+    };
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| invalid(None, e.to_string()))?;
+    serde_path_to_error::deserialize(gsd_core::strict::Strict(value)).map_err(
+        |e: serde_path_to_error::Error<serde_json::Error>| {
+            let path = e.path().to_string();
+            invalid((path != ".").then_some(path), e.inner().to_string())
+        },
+    )
 }
+
+/// How much of serde's reason (which may repeat a caller's key) a message keeps.
+const MAX_REASON_CHARS: usize = 512;
 
 /// Validates one capability manifest (its `capability.json` text and folder name). Bound
 /// violations and unparsable text raise `ManifestTooLarge`, `ManifestTooDeep`,
@@ -285,7 +322,10 @@ pub fn error_codes() -> Vec<ErrorCodeEntry> {
 #[uniffi::export]
 pub fn raise_error_code(name: String, message: String) -> Result<(), GsdError> {
     let code = ErrorCode::parse(&name).ok_or_else(|| GsdError::InvalidArgument {
-        message: format!("unknown error code {name:?}"),
+        message: format!(
+            "unknown error code \"{}\"",
+            gsd_core::sanitize::sanitize_value(&name)
+        ),
     })?;
     Err(GsdError::from_code(code, message))
 }

@@ -57,6 +57,25 @@ impl From<&gsd_core::Diagnostic> for Diagnostic {
 }
 
 /// One row of the stable error-code table shared by every binding.
+/// One config home to look at before asking for installed surfaces: `lstat` it (is it a
+/// symbolic link?), and `lstat` and read its manifest when present.
+#[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
+pub struct HomeProbe {
+    /// The config home.
+    pub config_home: String,
+    /// `<config_home>/gsd-file-manifest.json`.
+    pub manifest_path: String,
+}
+
+impl From<gsd_core::surface::HomeProbe> for HomeProbe {
+    fn from(p: gsd_core::surface::HomeProbe) -> Self {
+        Self {
+            config_home: p.config_home,
+            manifest_path: p.manifest_path,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
 pub struct ErrorCodeEntry {
     /// The code's spelling, e.g. `UNKNOWN_RUNTIME` (the `GsdError` variant is its CamelCase).

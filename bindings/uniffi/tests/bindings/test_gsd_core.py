@@ -209,3 +209,58 @@ class ErrorCodeTableTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class SurfaceFactsTest(unittest.TestCase):
+    """facts_json: objects only, the value at fault named, caller text escaped."""
+
+    def setUp(self):
+        self.registry = gsd.Registry.first_party()
+
+    def refusal(self, facts):
+        with self.assertRaises(gsd.GsdError.InvalidArgument) as caught:
+            self.registry.installed_surfaces_json("claude", HOST, facts)
+        return caught.exception.message
+
+    def test_arrays_are_never_read_by_position(self):
+        prefix = "facts_json is not valid SurfaceFacts JSON: "
+        self.assertEqual(self.refusal("[]"), prefix + "invalid type: sequence, expected struct SurfaceFacts")
+        self.assertEqual(
+            self.refusal('{"homes": {"/h/.claude": [false, false, "{}"]}}'),
+            prefix + "homes./h/.claude: invalid type: sequence, expected struct ConfigHomeFacts",
+        )
+        self.assertEqual(
+            self.refusal('{"homes": {"/h/.claude": {"manifest": 5}}}'),
+            prefix + "homes./h/.claude.manifest: invalid type: integer `5`, expected a string",
+        )
+
+    def test_caller_text_in_the_message_is_escaped(self):
+        message = self.refusal('{"homes": {"/h": {"\\u001b]0;pwn\\u0007\\u202e": 1}}}')
+        self.assertNotRegex(message, "[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+        self.assertIn("unknown field `\ufffd\ufffd`", message)
+
+    def test_probe_requests_name_the_homes_to_look_at(self):
+        probes = self.registry.surface_probe_requests("claude", HOST)
+        # Claude's config home at both scopes: HOME/.claude and CWD/.claude.
+        self.assertEqual(
+            [(p.config_home, p.manifest_path) for p in probes],
+            [
+                (HOST.home + "/.claude", HOST.home + "/.claude/gsd-file-manifest.json"),
+                (HOST.cwd + "/.claude", HOST.cwd + "/.claude/gsd-file-manifest.json"),
+            ],
+        )
+        every = self.registry.surface_probe_requests(None, HOST)
+        self.assertTrue(set(p.config_home for p in probes) <= set(p.config_home for p in every))
+        with self.assertRaises(gsd.GsdError.UnknownRuntime):
+            self.registry.surface_probe_requests("nope", HOST)
+
+    def test_an_error_can_be_rebuilt_from_its_class_name_and_message(self):
+        try:
+            self.registry.resolve_scope("claude", "GLOBAL", HOST, None)
+        except gsd.GsdError as error:
+            rebuilt = getattr(gsd.GsdError, type(error).__name__)(error.message)
+            self.assertIsInstance(rebuilt, gsd.GsdError.InvalidScope)
+            self.assertEqual(rebuilt.message, error.message)
+            self.assertEqual(error.message, "id must be one of 'global' | 'local', got \"GLOBAL\"")
+        else:
+            self.fail("GLOBAL is not a scope")

@@ -1,0 +1,332 @@
+//! Objects only: a deserializer wrapper under which a struct reads a JSON object and
+//! nothing else.
+//!
+//! serde's derived structs also accept a JSON array and read it by position, so
+//! `["claude","global",{"home":..}]` would decode as a `PlanRequest` and `[]` as an empty
+//! `SurfaceFacts`. Every binding documents objects only: [`Strict`] wraps any deserializer
+//! (the `serde_json` reader over a text, or a `serde_json::Value`) and, at every depth,
+//! asks the inner one for a map where a struct is wanted, so an array there is serde's
+//! "invalid type: sequence, expected struct ..." error. Everything else passes through
+//! unchanged, so the wrapper composes with a path tracker such as `serde_path_to_error`
+//! (the tracker outside, [`Strict`] inside), which the bindings use to name the value at
+//! fault.
+//!
+//! ```
+//! use gsd_core::strict;
+//! assert!(serde_json::from_str::<gsd_core::SurfaceFacts>("[]").is_ok());
+//! let err = strict::from_str::<gsd_core::SurfaceFacts>("[]").unwrap_err();
+//! assert!(err.to_string().starts_with("invalid type: sequence, expected struct SurfaceFacts"));
+//! ```
+
+use std::fmt;
+
+use serde::de::{
+    DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor,
+};
+
+/// A deserializer whose structs must be objects (see the module docs).
+#[derive(Debug)]
+pub struct Strict<D>(pub D);
+
+/// A visitor whose nested deserializers are [`Strict`].
+struct Wrap<V>(V);
+
+/// A seed whose deserializer is [`Strict`].
+struct Seed<S>(S);
+
+/// Sequence, map and enum access whose elements are read through [`Strict`].
+struct Access<A>(A);
+
+macro_rules! forward {
+    ($($method:ident($($arg:ident: $ty:ty),*);)*) => {
+        $(
+            fn $method<V: Visitor<'de>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value, D::Error> {
+                self.0.$method($($arg,)* Wrap(visitor))
+            }
+        )*
+    };
+}
+
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
+    type Error = D::Error;
+
+    forward! {
+        deserialize_any();
+        deserialize_bool();
+        deserialize_i8();
+        deserialize_i16();
+        deserialize_i32();
+        deserialize_i64();
+        deserialize_i128();
+        deserialize_u8();
+        deserialize_u16();
+        deserialize_u32();
+        deserialize_u64();
+        deserialize_u128();
+        deserialize_f32();
+        deserialize_f64();
+        deserialize_char();
+        deserialize_str();
+        deserialize_string();
+        deserialize_bytes();
+        deserialize_byte_buf();
+        deserialize_option();
+        deserialize_unit();
+        deserialize_unit_struct(name: &'static str);
+        deserialize_newtype_struct(name: &'static str);
+        deserialize_seq();
+        deserialize_tuple(len: usize);
+        deserialize_tuple_struct(name: &'static str, len: usize);
+        deserialize_map();
+        deserialize_enum(name: &'static str, variants: &'static [&'static str]);
+        deserialize_identifier();
+        deserialize_ignored_any();
+    }
+
+    /// The one change: a struct is read as a map, so only an object is accepted.
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.0.deserialize_map(Wrap(visitor))
+    }
+
+    fn is_human_readable(&self) -> bool {
+        self.0.is_human_readable()
+    }
+}
+
+macro_rules! visit {
+    ($($method:ident($ty:ty);)*) => {
+        $(
+            fn $method<E: serde::de::Error>(self, v: $ty) -> Result<V::Value, E> {
+                self.0.$method(v)
+            }
+        )*
+    };
+}
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<V> {
+    type Value = V::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.expecting(f)
+    }
+
+    visit! {
+        visit_bool(bool);
+        visit_i8(i8);
+        visit_i16(i16);
+        visit_i32(i32);
+        visit_i64(i64);
+        visit_i128(i128);
+        visit_u8(u8);
+        visit_u16(u16);
+        visit_u32(u32);
+        visit_u64(u64);
+        visit_u128(u128);
+        visit_f32(f32);
+        visit_f64(f64);
+        visit_char(char);
+        visit_str(&str);
+        visit_borrowed_str(&'de str);
+        visit_string(String);
+        visit_bytes(&[u8]);
+        visit_borrowed_bytes(&'de [u8]);
+        visit_byte_buf(Vec<u8>);
+    }
+
+    fn visit_none<E: serde::de::Error>(self) -> Result<V::Value, E> {
+        self.0.visit_none()
+    }
+
+    fn visit_unit<E: serde::de::Error>(self) -> Result<V::Value, E> {
+        self.0.visit_unit()
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
+        self.0.visit_some(Strict(d))
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
+        self.0.visit_newtype_struct(Strict(d))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
+        self.0.visit_seq(Access(seq))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
+        self.0.visit_map(Access(map))
+    }
+
+    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<V::Value, A::Error> {
+        self.0.visit_enum(Access(data))
+    }
+}
+
+impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for Seed<S> {
+    type Value = S::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<S::Value, D::Error> {
+        self.0.deserialize(Strict(d))
+    }
+}
+
+impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for Access<A> {
+    type Error = A::Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, A::Error> {
+        self.0.next_element_seed(Seed(seed))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.0.size_hint()
+    }
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for Access<A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        self.0.next_key_seed(Seed(seed))
+    }
+
+    fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, A::Error> {
+        self.0.next_value_seed(Seed(seed))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.0.size_hint()
+    }
+}
+
+impl<'de, A: EnumAccess<'de>> EnumAccess<'de> for Access<A> {
+    type Error = A::Error;
+    type Variant = Access<A::Variant>;
+
+    fn variant_seed<T: DeserializeSeed<'de>>(
+        self,
+        seed: T,
+    ) -> Result<(T::Value, Self::Variant), A::Error> {
+        let (value, variant) = self.0.variant_seed(Seed(seed))?;
+        Ok((value, Access(variant)))
+    }
+}
+
+impl<'de, A: VariantAccess<'de>> VariantAccess<'de> for Access<A> {
+    type Error = A::Error;
+
+    fn unit_variant(self) -> Result<(), A::Error> {
+        self.0.unit_variant()
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, A::Error> {
+        self.0.newtype_variant_seed(Seed(seed))
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, A::Error> {
+        self.0.tuple_variant(len, Wrap(visitor))
+    }
+
+    // serde gives a variant no way to ask for a map; the C requests hold no struct variant.
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, A::Error> {
+        self.0.struct_variant(fields, Wrap(visitor))
+    }
+}
+
+/// Parses `text` as a `T` whose structs are objects at every depth. Trailing characters
+/// other than whitespace are an error, as with `serde_json::from_str`.
+///
+/// # Errors
+/// serde's error for text that is not JSON, or not a `T` (an array where a struct is
+/// wanted included).
+pub fn from_str<'a, T: serde::Deserialize<'a>>(text: &'a str) -> serde_json::Result<T> {
+    let mut reader = serde_json::Deserializer::from_str(text);
+    let value = T::deserialize(Strict(&mut reader))?;
+    reader.end()?;
+    Ok(value)
+}
+
+/// `T` from a parsed value, its structs objects at every depth.
+///
+/// # Errors
+/// serde's error for a value that is not a `T` (an array where a struct is wanted
+/// included).
+pub fn from_value<T: serde::de::DeserializeOwned>(
+    value: serde_json::Value,
+) -> serde_json::Result<T> {
+    T::deserialize(Strict(value))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use serde::Deserialize;
+
+    use super::*;
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    struct Inner {
+        a: String,
+    }
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    struct Outer {
+        inner: Inner,
+        #[serde(default)]
+        list: Vec<Inner>,
+        #[serde(default)]
+        map: BTreeMap<String, Option<Inner>>,
+    }
+
+    #[test]
+    fn objects_read_as_before() {
+        let text = r#"{"inner":{"a":"x"},"list":[{"a":"y"}],"map":{"k":{"a":"z"},"n":null}}"#;
+        let outer: Outer = from_str(text).unwrap();
+        assert_eq!(outer.list, [Inner { a: "y".into() }]);
+        assert_eq!(outer.map["k"], Some(Inner { a: "z".into() }));
+        assert_eq!(outer.map["n"], None);
+        let value: serde_json::Value = serde_json::from_str(text).unwrap();
+        assert_eq!(from_value::<Outer>(value).unwrap(), outer);
+    }
+
+    #[test]
+    fn arrays_for_structs_are_refused_at_every_depth() {
+        let cases = [
+            r#"[{"a":"x"}]"#,
+            r#"{"inner":["x"]}"#,
+            r#"{"inner":{"a":"x"},"list":[{"a":"y"},["y"]]}"#,
+            r#"{"inner":{"a":"x"},"map":{"k":["z"]}}"#,
+        ];
+        for (text, strukt) in cases.into_iter().zip(["Outer", "Inner", "Inner", "Inner"]) {
+            let reason = format!("invalid type: sequence, expected struct {strukt}");
+            let error = from_str::<Outer>(text).unwrap_err().to_string();
+            assert!(error.starts_with(&reason), "{text}: {error}");
+            let value: serde_json::Value = serde_json::from_str(text).unwrap();
+            let error = from_value::<Outer>(value).unwrap_err().to_string();
+            assert_eq!(error, reason, "{text}");
+        }
+        // Plain serde reads the same text by position: the wrapper is what refuses it.
+        assert!(serde_json::from_str::<Outer>(r#"[{"a":"x"}]"#).is_ok());
+    }
+
+    #[test]
+    fn trailing_text_is_an_error() {
+        assert!(from_str::<Inner>(r#"{"a":"x"} junk"#).is_err());
+        assert!(from_str::<Inner>("{\"a\":\"x\"} \n").is_ok());
+    }
+}
