@@ -141,10 +141,23 @@ pub struct PlanSet {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Checks one stem: non-empty, not `.`/`..`, no `/` or `\`, no control, bidi or invisible
-/// character (so it can never leave its destination directory or hide in a file name).
+/// Checks one stem: at most [`MAX_STEM_BYTES`] bytes, non-empty, not `.`/`..`, no `/` or
+/// `\`, no control, bidi or invisible character (so it can never leave its destination
+/// directory, hide in a file name, or make a name no file system holds).
 /// `field` names the stem in the error; it is built only on failure.
 fn check_stem(stem: &str, field: impl FnOnce() -> String) -> Result<(), Error> {
+    if stem.len() > MAX_STEM_BYTES {
+        let field = field();
+        return Err(Error::new(
+            ErrorCode::InvalidArgument,
+            format!(
+                "{field} is {} bytes long, more than {MAX_STEM_BYTES}: a stem becomes a file or folder name (at most 255 bytes), with room left for the runtime's prefix and extension; it starts {}",
+                stem.len(),
+                serde_json::to_string(&crate::sanitize::sanitize_value(stem)).unwrap_or_default()
+            ),
+        )
+        .with_field(field));
+    }
     if !is_plain_stem(stem) {
         let field = field();
         let shown =
@@ -157,6 +170,12 @@ fn check_stem(stem: &str, field: impl FnOnce() -> String) -> Result<(), Error> {
     }
     Ok(())
 }
+
+/// The longest stem a plan takes, in bytes. A stem becomes a file or folder name
+/// (`gsd-<stem>.md`, `gsd-<stem>/SKILL.md`, `<stem>.prompt.md`), and a name holds at most
+/// 255 bytes on Linux and macOS (`NAME_MAX`): a longer stem would make a plan no
+/// installer can write.
+pub const MAX_STEM_BYTES: usize = 200;
 
 /// The host facts a plan stands on: `host.cwd` (every destination is resolved against
 /// it) and `host.home` (the global config homes and `~` live under it) must be absolute
@@ -592,6 +611,49 @@ mod tests {
     }
 
     /// No scope makes no plan, but a request a plan would refuse is refused all the same.
+    #[test]
+    fn a_stem_must_fit_in_a_file_name() {
+        let registry = Registry::first_party();
+        let longest = "s".repeat(MAX_STEM_BYTES);
+        let mut request = PlanRequest {
+            runtime: "claude".to_owned(),
+            scope: Scope::Global,
+            host: Host::new("/h", "/w"),
+            explicit_dir: None,
+            commands: vec![longest.clone()],
+            agents: Vec::new(),
+            router_stems: Vec::new(),
+            child_to_routers: BTreeMap::new(),
+            profile: None,
+        };
+        let plan = resolve_install_plan(registry, &request).expect("200 bytes fit");
+        let placement = plan.placements.get(0).expect("one skill");
+        let name = placement
+            .destination
+            .rsplit('/')
+            .nth(1)
+            .expect("a skill folder");
+        assert_eq!(name, format!("gsd-{longest}"));
+        // Two bytes per character: 101 characters are 202 bytes.
+        request.agents = vec!["é".repeat(101)];
+        let err = resolve_install_plan(registry, &request).expect_err("202 bytes");
+        assert_eq!(
+            (err.code(), err.field()),
+            (ErrorCode::InvalidArgument, Some("agents[0]"))
+        );
+        assert!(
+            err.message().starts_with(
+                "agents[0] is 202 bytes long, more than 200: a stem becomes a file or folder name"
+            ),
+            "{}",
+            err.message()
+        );
+        assert!(
+            err.message()
+                .ends_with(&format!("it starts \"{}…\"", "é".repeat(80)))
+        );
+    }
+
     #[test]
     fn plans_for_no_scope_still_check_the_request() {
         let registry = Registry::first_party();
