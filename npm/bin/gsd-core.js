@@ -48,7 +48,8 @@ plan options:
   -l, --local              Local scope (the project's config directory under cwd)
   -c, --config-dir <path>  Explicit config directory (global scope, one runtime)
   --profile=<name>         Install profile (${KNOWN_PROFILES.join(', ')}, or several joined
-                           by commas; default full)
+                           by commas; default full); core and standard read
+                           the commands and workflows under --source
   --source <dir>           GSD package root to inventory (commands/gsd/*.md, agents/*.md)
   --json                   Print the plan(s) as JSON: one runtime's plan, an array for
                            several or --all (a runtime --all skips is named on stderr)
@@ -71,7 +72,8 @@ Exit codes:
   0  success (doctor: no errors; validate: no error diagnostics)
   1  a failure: an error from the core, doctor found errors, validation errors, a file
      under --source that cannot be read
-  2  usage error: unknown command or flag, contradictory flags, missing argument
+  2  usage error: no command, unknown command or flag, contradictory flags, missing
+     or empty argument
 `;
 
 class UsageError extends Error {}
@@ -293,13 +295,13 @@ function renderPlan(plan) {
   out.push(bold(`${plan.runtime} (${s.id})`));
   out.push(`  config dir    ${printable(s.configHome)}  ${dim(`(${describeProvenance(s.provenance)})`)}`);
   if (s.settingsFile) out.push(`  settings      ${printable(s.settingsFile)}`);
-  out.push(`  commands      ${api.formatGsdSlash('help', plan.runtime).replace(/help$/, '<name>')}`);
+  if (plan.kinds.length > 0) out.push(`  commands      ${api.formatGsdSlash('help', plan.runtime).replace(/help$/, '<name>')}`);
   const c = plan.config;
   out.push(`  config        ${c.installSurface} (${c.configFormat})${c.writesSharedSettings ? ', writes shared settings' : ''}${c.permissionWriter ? `, permissions: ${c.permissionWriter}` : ''}`);
   const h = plan.hooks;
   out.push(`  hooks         ${h.surface}${h.hookEvents ? `, ${h.hookEvents} events` : ''}${h.extendedHookEvents.length ? ` + ${h.extendedHookEvents.join(', ')}` : ''}`);
   out.push(`  sandbox       ${plan.sandboxTier}   support tier ${plan.supportTier}${s.consentRequired ? '   consent required' : ''}`);
-  out.push('  layout');
+  out.push(plan.kinds.length > 0 ? '  layout' : `  layout        ${dim('nothing is placed at this scope')}`);
   for (const k of plan.kinds) {
     const extra = [k.prefix && `prefix ${printable(k.prefix)}`, k.nesting, k.converter].filter(Boolean).join(', ');
     out.push(`    ${k.kind.padEnd(11)} → ${printable(k.destDir)}  ${dim(`(${extra})`)}`);
@@ -594,7 +596,15 @@ function main(argv) {
     process.stderr.write(`${HELP}\n`);
     return EXIT_USAGE;
   }
-  if (command === '-h' || command === '--help' || command === 'help') return print(HELP);
+  if (command === '-h' || command === '--help') return print(HELP);
+  if (command === 'help') {
+    // `help` or `help <command>`: one help text covers every command.
+    if (rest.length > 1 || (rest.length === 1 && !Object.hasOwn(COMMANDS, rest[0]))) {
+      process.stderr.write(`gsd-core: help takes one command name (${Object.keys(COMMANDS).join(', ')}), got '${printable(rest.join(' '))}'\nRun 'gsd-core --help' for usage.\n`);
+      return EXIT_USAGE;
+    }
+    return print(HELP);
+  }
   const run = COMMANDS[command];
   try {
     if (!run) throw new UsageError(`unknown command '${printable(command)}'`);

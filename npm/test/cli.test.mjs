@@ -494,3 +494,19 @@ test('validate: a capability folder that cannot be searched is reported as unrea
   const [result] = JSON.parse(run.stdout);
   assert.deepStrictEqual(result.diagnostics.map((d) => [d.code, d.message]), [['overlay_unreadable', "'a' cannot be read: EACCES (os error 13)"]]);
 });
+
+test('help takes a command name or nothing; a runtime with no layout says nothing is placed', (t) => {
+  const home = tempDir(t);
+  assert.equal(cli(['help'], { home }).status, 0);
+  assert.equal(cli(['help', 'plan'], { home }).status, 0);
+  for (const args of [['help', 'nope'], ['help', 'constructor'], ['help', 'plan', 'doctor']]) {
+    const run = cli(args, { home });
+    assert.equal(run.status, 2, args.join(' '));
+    assert.match(run.stderr, /^gsd-core: help takes one command name \(doctor, plan, runtimes, validate\)/);
+  }
+  const pi = cli(['plan', '--pi'], { home });
+  assert.equal(pi.status, 0, pi.stderr);
+  assert.match(pi.stdout, /^ {2}layout {8}nothing is placed at this scope$/m);
+  assert.doesNotMatch(pi.stdout, /^ {2}commands /m, 'no trigger style where nothing is placed');
+  assert.match(cli(['plan', '--claude'], { home }).stdout, /^ {2}commands {6}\/gsd-<name>$/m);
+});
