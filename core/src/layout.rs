@@ -200,6 +200,9 @@ fn is_plain_relative(relative: &str) -> bool {
 ///
 /// # Errors
 /// [`ErrorCode::InvalidArgument`] (empty `config_dir`), [`ErrorCode::UnknownRuntime`],
+/// [`ErrorCode::InvalidHost`] (a relative `config_dir` with a `host.cwd` that is not an
+/// absolute path: the directory is resolved against it, and the core cannot read the
+/// process's own directory to complete it),
 /// [`ErrorCode::InvalidDescriptor`] (skills without converter),
 /// [`ErrorCode::DestinationOutsideConfigHome`] (a destination escaping its root).
 pub fn resolve_layout(
@@ -211,6 +214,17 @@ pub fn resolve_layout(
 ) -> Result<Layout, Error> {
     require_config_dir(config_dir)?;
     let descriptor = lookup_runtime(registry, runtime)?;
+    if !path::is_absolute(config_dir) && !path::is_absolute(&host.cwd) {
+        return Err(Error::new(
+            ErrorCode::InvalidHost,
+            format!(
+                "host.cwd must be an absolute path to resolve the relative configDir {}, got {}",
+                path::quoted(config_dir),
+                path::quoted(&host.cwd)
+            ),
+        )
+        .with_field("host.cwd"));
+    }
     Ok(Layout {
         runtime: runtime.to_owned(),
         config_dir: config_dir.to_owned(),
@@ -304,6 +318,47 @@ pub fn compose_command_filename(namespaced_by_dir: bool, prefix: &str, stem: &st
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A relative configDir needs an absolute cwd to be resolved against; an absolute one
+    /// does not read the cwd at all (the peer's answer, whatever the cwd).
+    #[test]
+    fn a_relative_config_dir_needs_an_absolute_cwd() {
+        let registry = Registry::first_party();
+        let err = resolve_layout(
+            registry,
+            "claude",
+            "x",
+            Scope::Local,
+            &Host::new("/h", "rel"),
+        )
+        .expect_err("relative over relative");
+        assert_eq!(
+            (err.code(), err.field(), err.message()),
+            (
+                ErrorCode::InvalidHost,
+                Some("host.cwd"),
+                "host.cwd must be an absolute path to resolve the relative configDir \"x\", got \"rel\""
+            )
+        );
+        let layout = resolve_layout(
+            registry,
+            "claude",
+            "x",
+            Scope::Local,
+            &Host::new("/h", "/p"),
+        )
+        .expect("absolute cwd");
+        assert_eq!(layout.kinds[0].dest_dir, "/p/x/commands");
+        let layout = resolve_layout(
+            registry,
+            "claude",
+            "/c",
+            Scope::Local,
+            &Host::new("/h", "rel"),
+        )
+        .expect("absolute configDir");
+        assert_eq!(layout.kinds[0].dest_dir, "/c/commands");
+    }
 
     #[test]
     fn namespacing_follows_the_spec_examples() {
