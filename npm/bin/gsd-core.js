@@ -31,6 +31,9 @@ const KNOWN_PROFILES = api.vocabulary.profileRank;
 /** Peer flag spellings that are not a runtime id. */
 const RUNTIME_ALIASES = Object.freeze({ 'devin-desktop': 'windsurf' });
 
+/** Peer flags that select several runtimes. */
+const RUNTIME_GROUPS = Object.freeze({ both: Object.freeze(['claude', 'opencode']) });
+
 const HELP = `gsd-core <command> [options]
 
 Commands:
@@ -42,7 +45,8 @@ Commands:
 
 plan options:
   --<runtime>              Select a runtime (--claude, --codex, --opencode, ...; see
-                           \`gsd-core runtimes\`); --devin-desktop selects windsurf
+                           \`gsd-core runtimes\`); --devin-desktop selects windsurf,
+                           --both claude and opencode
   --all                    Select every registered runtime
   -g, --global             Global scope (the runtime's config directory; default)
   -l, --local              Local scope (the project's config directory under cwd)
@@ -50,6 +54,7 @@ plan options:
   --profile=<name>         Install profile (${KNOWN_PROFILES.join(', ')}, or several joined
                            by commas; default full); core and standard read
                            the commands and workflows under --source
+  --minimal, --core-only   The same as --profile=core
   --source <dir>           GSD package root to inventory (commands/gsd/*.md, agents/*.md)
   --json                   Print the plan(s) as JSON: one runtime's plan, an array for
                            several or --all (a runtime --all skips is named on stderr)
@@ -114,7 +119,7 @@ function runtimeIds() {
 /** The parseArgs option table for runtime-selecting commands. */
 function runtimeOptions() {
   const options = { all: { type: 'boolean' } };
-  for (const id of [...runtimeIds(), ...Object.keys(RUNTIME_ALIASES)]) {
+  for (const id of [...runtimeIds(), ...Object.keys(RUNTIME_ALIASES), ...Object.keys(RUNTIME_GROUPS)]) {
     options[id] = { type: 'boolean' };
   }
   return options;
@@ -126,6 +131,7 @@ function selectedRuntimes(values) {
   const picked = new Set();
   for (const id of runtimeIds()) if (values[id]) picked.add(id);
   for (const [alias, id] of Object.entries(RUNTIME_ALIASES)) if (values[alias]) picked.add(id);
+  for (const [group, ids] of Object.entries(RUNTIME_GROUPS)) if (values[group]) for (const id of ids) picked.add(id);
   return runtimeIds().filter((id) => picked.has(id));
 }
 
@@ -330,6 +336,8 @@ function cmdPlan(args) {
     local: { type: 'boolean', short: 'l' },
     'config-dir': { type: 'string', short: 'c' },
     profile: { type: 'string' },
+    minimal: { type: 'boolean' },
+    'core-only': { type: 'boolean' },
     source: { type: 'string' },
     json: { type: 'boolean' },
   });
@@ -342,6 +350,9 @@ function cmdPlan(args) {
   const runtimes = selectedRuntimes(values);
   if (runtimes.length === 0) throw new UsageError('choose at least one runtime (--claude, --codex, ... or --all)');
   if (values['config-dir'] !== undefined && runtimes.length > 1) throw new UsageError('--config-dir applies to one runtime; it cannot be combined with several');
+  if ((values.minimal || values['core-only']) && values.profile !== undefined) throw new UsageError('--minimal/--core-only and --profile contradict each other; choose one');
+  // The peer installer's back-compatible spellings of --profile=core.
+  if (values.minimal || values['core-only']) values.profile = 'core';
   if (values.profile !== undefined) checkProfileNames(values.profile);
   const scope = values.local ? 'local' : 'global';
   const inventory = values.source === undefined ? {} : readInventory(values.source);

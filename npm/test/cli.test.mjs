@@ -510,3 +510,22 @@ test('help takes a command name or nothing; a runtime with no layout says nothin
   assert.doesNotMatch(pi.stdout, /^ {2}commands /m, 'no trigger style where nothing is placed');
   assert.match(cli(['plan', '--claude'], { home }).stdout, /^ {2}commands {6}\/gsd-<name>$/m);
 });
+
+test("the peer installer's --both, --minimal and --core-only spellings", (t) => {
+  const home = tempDir(t);
+  const both = cli(['plan', '--both', '--json'], { home });
+  assert.equal(both.status, 0, both.stderr);
+  assert.deepStrictEqual(JSON.parse(both.stdout).map((p) => p.runtime), ['claude', 'opencode']);
+  const source = peerRoot;
+  const core = cli(['plan', '--claude', '--profile=core', '--source', source, '--json'], { home });
+  assert.equal(core.status, 0, core.stderr);
+  for (const flag of ['--minimal', '--core-only']) {
+    const run = cli(['plan', '--claude', flag, '--source', source, '--json'], { home });
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(run.stdout, core.stdout, `${flag} is --profile=core`);
+    const clash = cli(['plan', '--claude', flag, '--profile=full'], { home });
+    assert.equal(clash.status, 2);
+    assert.match(clash.stderr, /--minimal\/--core-only and --profile contradict each other/);
+  }
+  assert.ok(JSON.parse(core.stdout).placements.length < 136, 'core installs fewer than full');
+});
