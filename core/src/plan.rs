@@ -177,6 +177,14 @@ fn check_stem(stem: &str, field: impl FnOnce() -> String) -> Result<(), Error> {
 /// installer can write.
 pub const MAX_STEM_BYTES: usize = 200;
 
+/// The longest layout `prefix` a runtime may declare, in bytes (validation code
+/// `unsafe_layout_prefix`): with a stem of [`MAX_STEM_BYTES`] and a suffix of
+/// [`MAX_SUFFIX_BYTES`], a name stays within 255 bytes.
+pub const MAX_PREFIX_BYTES: usize = 32;
+
+/// The longest `hostBehaviors.agentFileExtension` a plan takes, in bytes (`.agent.md`).
+pub const MAX_SUFFIX_BYTES: usize = 16;
+
 /// The host facts a plan stands on: `host.cwd` (every destination is resolved against
 /// it) and `host.home` (the global config homes and `~` live under it) must be absolute
 /// paths without NUL (a C caller would read a path with one as cut short there). No
@@ -610,7 +618,7 @@ mod tests {
         );
     }
 
-    /// No scope makes no plan, but a request a plan would refuse is refused all the same.
+    /// A stem becomes a file or folder name: 200 bytes make one, 202 are refused, named.
     #[test]
     fn a_stem_must_fit_in_a_file_name() {
         let registry = Registry::first_party();
@@ -654,6 +662,7 @@ mod tests {
         );
     }
 
+    /// No scope makes no plan, but a request a plan would refuse is refused all the same.
     #[test]
     fn plans_for_no_scope_still_check_the_request() {
         let registry = Registry::first_party();

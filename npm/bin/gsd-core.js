@@ -128,10 +128,11 @@ function runtimeOptions() {
 /** Runtimes selected by flags, in registry order, without duplicates. */
 function selectedRuntimes(values) {
   if (values.all) return runtimeIds();
+  // As in the peer installer: --all wins, then --both, over single runtimes.
+  for (const [group, ids] of Object.entries(RUNTIME_GROUPS)) if (values[group]) return [...ids];
   const picked = new Set();
   for (const id of runtimeIds()) if (values[id]) picked.add(id);
   for (const [alias, id] of Object.entries(RUNTIME_ALIASES)) if (values[alias]) picked.add(id);
-  for (const [group, ids] of Object.entries(RUNTIME_GROUPS)) if (values[group]) for (const id of ids) picked.add(id);
   return runtimeIds().filter((id) => picked.has(id));
 }
 
@@ -263,9 +264,9 @@ function checkProfileNames(value) {
 }
 
 /** The profile selection of a plan: `null` for full, else the skills and agents to keep. */
-function readProfile(name, source) {
+function readProfile(name, source, spelled = `--profile=${printable(name)}`) {
   if (name === undefined || name === 'full') return null;
-  if (source === undefined) throw new UsageError(`--profile=${overlays.escapeText(name)} needs --source <dir> (the commands and workflows it selects from)`);
+  if (source === undefined) throw new UsageError(`${spelled} needs --source <dir> (the commands and workflows it selects from)`);
   const path = require('node:path');
   const commandsDir = path.join(source, 'commands', 'gsd');
   const workflowsDir = path.join(source, 'gsd-core', 'workflows');
@@ -352,11 +353,12 @@ function cmdPlan(args) {
   if (values['config-dir'] !== undefined && runtimes.length > 1) throw new UsageError('--config-dir applies to one runtime; it cannot be combined with several');
   if ((values.minimal || values['core-only']) && values.profile !== undefined) throw new UsageError('--minimal/--core-only and --profile contradict each other; choose one');
   // The peer installer's back-compatible spellings of --profile=core.
-  if (values.minimal || values['core-only']) values.profile = 'core';
+  const coreAlias = values.minimal ? '--minimal' : values['core-only'] ? '--core-only' : undefined;
+  if (coreAlias !== undefined) values.profile = 'core';
   if (values.profile !== undefined) checkProfileNames(values.profile);
   const scope = values.local ? 'local' : 'global';
   const inventory = values.source === undefined ? {} : readInventory(values.source);
-  const options = { ...inventory, explicitDir: values['config-dir'], profile: readProfile(values.profile, values.source) };
+  const options = { ...inventory, explicitDir: values['config-dir'], profile: readProfile(values.profile, values.source, coreAlias) };
   const plans = [];
   const skipped = [];
   let failed = false;
@@ -616,7 +618,7 @@ function main(argv) {
     }
     return print(HELP);
   }
-  const run = COMMANDS[command];
+  const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   try {
     if (!run) throw new UsageError(`unknown command '${printable(command)}'`);
     return run(rest);

@@ -219,9 +219,11 @@ function orderWithOddIds(entries, capIds, rows, hookKey, hookKind) {
  * to print (it clips and cleans what it repeats); a drop-in owes the caller the peer's text.
  */
 function cycleError(entries, hookKey, hookKind, capIds) {
-  const point = entries[0] && entries[0][hookKey] ? entries[0][hookKey].point : '?';
+  // In the peer's order: the ids joined first, then the kind converted, then the point read
+  // and converted.
+  const ids = capIds.join(', ');
   return new Error(
-    'produces/consumes cycle detected in ' + hookKind + ' at point "' + point + '" among capabilities [' + capIds.join(', ') + ']: a cycle in hook produces/consumes prevents deterministic ordering',
+    'produces/consumes cycle detected in ' + hookKind + ' at point "' + (entries[0] && entries[0][hookKey] ? entries[0][hookKey].point : '?') + '" among capabilities [' + ids + ']: a cycle in hook produces/consumes prevents deterministic ordering',
   );
 }
 

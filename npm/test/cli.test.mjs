@@ -28,6 +28,12 @@ test('usage errors exit 2 with a message', (t) => {
     assert.equal(run.status, 2, `${args.join(' ')}: ${run.stderr}`);
   }
   assert.match(cli(['frobnicate'], { home }).stderr, /unknown command 'frobnicate'/);
+  // Names every object inherits are not commands either.
+  for (const name of ['constructor', 'toString', '__proto__', 'valueOf', 'hasOwnProperty']) {
+    const run = cli([name], { home });
+    assert.equal(run.status, 2, `${name}: ${run.stderr}`);
+    assert.equal(run.stderr, `gsd-core: unknown command '${name}'\nRun 'gsd-core --help' for usage.\n`);
+  }
 });
 
 test('--help documents the exit codes and exits 0', (t) => {
@@ -516,6 +522,12 @@ test("the peer installer's --both, --minimal and --core-only spellings", (t) => 
   const both = cli(['plan', '--both', '--json'], { home });
   assert.equal(both.status, 0, both.stderr);
   assert.deepStrictEqual(JSON.parse(both.stdout).map((p) => p.runtime), ['claude', 'opencode']);
+  // As in the peer installer, --both selects those two whatever else is named.
+  const bothAndCodex = cli(['plan', '--both', '--codex', '--json'], { home });
+  assert.deepStrictEqual(JSON.parse(bothAndCodex.stdout).map((p) => p.runtime), ['claude', 'opencode']);
+  const noSource = cli(['plan', '--claude', '--minimal'], { home });
+  assert.equal(noSource.status, 2);
+  assert.match(noSource.stderr, /^gsd-core: --minimal needs --source <dir>/);
   const source = peerRoot;
   const core = cli(['plan', '--claude', '--profile=core', '--source', source, '--json'], { home });
   assert.equal(core.status, 0, core.stderr);

@@ -301,6 +301,22 @@ test('capability-validator: a cycle message repeats long ids, kinds and odd poin
     cases += 1;
   }
   assert.equal(cases, 43);
+  // What the message reads, in the order the peer reads it (ids, then kind, then point).
+  const reads = [];
+  const spy = (name) => ({ toString: () => (reads.push(name), name) });
+  const entries = [
+    { capId: 'a', step: { get point() { reads.push('point read'); return spy('point'); }, produces: ['x'], consumes: ['y'] } },
+    { capId: 'b', step: { point: 'p', produces: ['y'], consumes: ['x'] } },
+  ];
+  const kind = spy('kind');
+  reads.length = 0;
+  const ourError = outcome(() => ours.topoSortHookEntries(entries, 'step', kind));
+  const ourReads = [...reads];
+  reads.length = 0;
+  const theirError = outcome(() => theirs.topoSortHookEntries(entries, 'step', kind));
+  assert.deepStrictEqual(ourError, theirError);
+  assert.deepStrictEqual(ourReads, reads);
+  assert.deepStrictEqual(reads.slice(-3), ['kind', 'point read', 'point']);
   const o = outcome(() => ours.topoSortSteps(cycle('p'.repeat(150))));
   assert.ok(o.error.message.includes(`[${long}, b]`), 'every id in full');
   assert.ok(o.error.message.includes(`at point "${'p'.repeat(150)}"`), 'the point in full');

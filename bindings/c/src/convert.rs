@@ -31,12 +31,19 @@ use crate::error::Failure;
 /// The `INVALID_ARGUMENT` failure of a malformed request; `name` is the C argument name,
 /// `field` the path of the value at fault inside the request (`None`: the request itself).
 fn not_valid(name: &str, field: Option<String>, reason: &dyn std::fmt::Display) -> Failure {
+    // serde repeats the caller's keys and values: what it says and where is rendered safe
+    // to print (escapes, bidi and invisible characters replaced) and bounded.
+    let reason = gsd_core::sanitize::sanitize_text(&reason.to_string(), MAX_REASON_CHARS);
+    let field = field.map(|at| gsd_core::sanitize::sanitize_text(&at, MAX_REASON_CHARS));
     let message = match &field {
         Some(at) => format!("{name} is not a valid request: {at}: {reason}"),
         None => format!("{name} is not a valid request: {reason}"),
     };
     Failure::at(boundary_error(ErrorCode::InvalidArgument, message), field)
 }
+
+/// How much of serde's reason, and of the path it names, a message repeats.
+const MAX_REASON_CHARS: usize = 512;
 
 /// [`not_valid`] for a shape error found with its path ([`strict::from_value`]).
 fn misshapen(name: &str, error: &strict::PathError) -> Failure {
@@ -441,6 +448,24 @@ mod tests {
     struct Lenient {
         runtime: String,
         scope: Scope,
+    }
+
+    /// serde repeats an unknown key as it is: the message and field show it safely.
+    #[test]
+    fn caller_text_in_a_shape_error_is_safe_to_print() {
+        let text = r#"{"runtime":"claude","scope":"global","host":{"home":"/h","cwd":"/w"},"\u001b[31m\u202ex":1}"#;
+        let field = field::<gsd_core::PlanRequest>(text).expect("the unknown member");
+        assert_eq!(field, "\u{FFFD}\u{FFFD}x");
+        let said = message::<gsd_core::PlanRequest>(text);
+        assert!(
+            said.starts_with("request_json is not a valid request: \u{FFFD}\u{FFFD}x: unknown field `\u{FFFD}\u{FFFD}x`"),
+            "{said}"
+        );
+        let long = format!(
+            r#"{{"runtime":"claude","scope":"global","host":{{"home":"/h","cwd":"/w"}},"{}":1}}"#,
+            "k".repeat(5000)
+        );
+        assert!(message::<gsd_core::PlanRequest>(&long).chars().count() < 1100);
     }
 
     /// Both paths of `decode` give the outcomes of the value path: a bad scope member is the

@@ -56,7 +56,6 @@ impl From<&gsd_core::Diagnostic> for Diagnostic {
     }
 }
 
-/// One row of the stable error-code table shared by every binding.
 /// One config home to look at before asking for installed surfaces: `lstat` it (is it a
 /// symbolic link?), and `lstat` and read its manifest when present.
 #[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
@@ -76,6 +75,7 @@ impl From<gsd_core::surface::HomeProbe> for HomeProbe {
     }
 }
 
+/// One row of the stable error-code table shared by every binding.
 #[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
 pub struct ErrorCodeEntry {
     /// The code's spelling, e.g. `UNKNOWN_RUNTIME` (the `GsdError` variant is its CamelCase).

@@ -27,6 +27,8 @@ use crate::trigger::Stems;
 use crate::vocab::{ArtifactKindName, Nesting};
 use crate::words;
 
+use super::{MAX_STEM_BYTES, MAX_SUFFIX_BYTES};
+
 use super::{Inputs, Placements};
 
 /// The file stem of the Kimi root agent (`gsd.yaml`, `gsd.md`).
@@ -47,8 +49,9 @@ pub struct Routers {
     pub child_to_routers: BTreeMap<String, Vec<String>>,
 }
 
-/// Whether `stem` can name a file safely: non-empty, not `.`/`..`, no `/` or `\`, and no
-/// control, bidi or invisible character (a stem becomes a file name and a trigger).
+/// Whether `stem` can name a file safely: at most [`MAX_STEM_BYTES`] bytes, non-empty, not
+/// `.`/`..`, no `/` or `\`, and no control, bidi or invisible character (a stem becomes a
+/// file name and a trigger).
 ///
 /// Every plan checks every stem of its inventory, so the bytes are read eight at a time:
 /// the only unsafe ASCII bytes are `/`, `\`, the C0 controls and DEL; a stem with a
@@ -61,7 +64,7 @@ pub(crate) fn is_plain_stem(stem: &str) -> bool {
             | words::equal(word, 0x7f)
             | words::below(word, 0x20)
     }
-    if stem.is_empty() || stem == "." || stem == ".." {
+    if stem.is_empty() || stem == "." || stem == ".." || stem.len() > MAX_STEM_BYTES {
         return false;
     }
     let bytes = stem.as_bytes();
@@ -116,11 +119,19 @@ pub(crate) fn agent_file_extension(descriptor: &RuntimeDescriptor) -> Result<&st
         return Ok(".md");
     };
     match value.as_str() {
-        Some(ext) if ext.len() > 1 && ext.starts_with('.') && is_plain_stem(ext) => Ok(ext),
+        Some(ext)
+            if ext.len() > 1
+                && ext.len() <= MAX_SUFFIX_BYTES
+                && ext.starts_with('.')
+                && is_plain_stem(ext) =>
+        {
+            Ok(ext)
+        }
         _ => Err(Error::new(
             ErrorCode::InvalidDescriptor,
             format!(
-                "runtime.hostBehaviors.agentFileExtension must be a file suffix starting with '.', got {value}"
+                "runtime.hostBehaviors.agentFileExtension must be a file suffix starting with '.', of at most {MAX_SUFFIX_BYTES} bytes, got {}",
+                crate::sanitize::sanitize_value(&value.to_string())
             ),
         )
         .with_field("runtime.hostBehaviors.agentFileExtension")),
@@ -463,6 +474,19 @@ mod tests {
         }
     }
 
+    /// A child that cannot name a file is dropped, as a non-plain one is: a stem one byte
+    /// past the bound too.
+    #[test]
+    fn a_child_too_long_for_a_file_name_is_dropped() {
+        let longest = "c".repeat(MAX_STEM_BYTES);
+        let body = format!("---\nrequires: [help, {longest}c, {longest}]\n---\n");
+        let routers = derive_routers(&[cmd("ns-a", &body)]);
+        assert_eq!(
+            routers.child_to_routers.keys().collect::<Vec<_>>(),
+            ["c".repeat(MAX_STEM_BYTES).as_str(), "help"]
+        );
+    }
+
     #[test]
     fn routers_come_from_ns_requires_lists_in_order() {
         let routers = derive_routers(&[
@@ -648,6 +672,7 @@ mod tests {
         !(stem.is_empty()
             || stem == "."
             || stem == ".."
+            || stem.len() > MAX_STEM_BYTES
             || stem
                 .bytes()
                 .any(|b| b == b'/' || b == b'\\' || b < 0x20 || b == 0x7f)

@@ -5,7 +5,9 @@
 //! absolute prefix and `..` segments. A path from a manifest is joined onto a real
 //! directory by the installer, so we reject, with our own codes, anything that could
 //! leave that directory on any platform: an absolute path (`/x`, `\x`), a drive (`C:\x`,
-//! `C:x`), a `..` segment (split on `/` and `\`), or a NUL or other control character.
+//! `C:x`), a `..` segment (split on `/` and `\`), or a NUL or other control character; and
+//! anything that would print as another path or hide in one: a bidi or invisible
+//! character (`crate::sanitize`'s set).
 
 /// Why a manifest path is unsafe, as the tail of a message.
 pub(crate) fn path_problem(p: &str) -> Option<&'static str> {
@@ -13,6 +15,9 @@ pub(crate) fn path_problem(p: &str) -> Option<&'static str> {
         .any(|c| matches!(c, '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}'))
     {
         return Some("contains a NUL or control character");
+    }
+    if p.chars().any(crate::sanitize::is_unsafe_char) {
+        return Some("contains a bidi or invisible character");
     }
     if p.starts_with('/') || p.starts_with('\\') {
         return Some("is absolute");

@@ -440,6 +440,14 @@ fn local_config_dir<O: JsonObject>(sink: &mut Sink, r: &O) {
 /// (it would add a directory level or climb out of the kind's directory), and no control,
 /// bidi or invisible character (a name that prints like another, or not at all).
 fn prefix_problem(prefix: &str) -> Option<&'static str> {
+    // The message below spells both bounds.
+    const _: () =
+        assert!(crate::plan::MAX_PREFIX_BYTES == 32 && crate::plan::MAX_STEM_BYTES == 200);
+    if prefix.len() > crate::plan::MAX_PREFIX_BYTES {
+        return Some(
+            "is longer than 32 bytes (with a stem of up to 200 bytes it must fit in a 255-byte file name)",
+        );
+    }
     if prefix.contains(['/', '\\']) {
         return Some("contains a path separator");
     }
@@ -449,15 +457,12 @@ fn prefix_problem(prefix: &str) -> Option<&'static str> {
     None
 }
 
-/// Why a settings file path is unsafe: it must stay inside the config directory
-/// ([`path_problem`]), print as what it is (no bidi or invisible character), and name a file
+/// Why a settings file path is unsafe: it must stay inside the config directory and print
+/// as what it is ([`path_problem`]), and name a file
 /// (its last segment is neither empty, as after a trailing separator, nor `.`/`..`).
 fn settings_file_problem(file: &str) -> Option<&'static str> {
     if let Some(problem) = path_problem(file) {
         return Some(problem);
-    }
-    if file.chars().any(crate::sanitize::is_unsafe_char) {
-        return Some("contains a bidi or invisible character");
     }
     if matches!(file.rsplit(['/', '\\']).next(), Some("" | ".")) {
         return Some("does not name a file (it ends with a separator or \".\")");

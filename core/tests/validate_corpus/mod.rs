@@ -293,6 +293,8 @@ fn difference_cases(c: &mut Corpus<'_>) {
         "C:\\Users\\x",
         "skills/../../x",
         "a\u{0}b",
+        "sk\u{202E}ills",
+        "skills\u{200B}",
     ] {
         c.ours(
             "claude",
@@ -301,7 +303,14 @@ fn difference_cases(c: &mut Corpus<'_>) {
             code::UNSAFE_DEST_SUBPATH,
         );
     }
-    for name in ["../x", "a/b", ".", "C:\\x"] {
+    for name in [
+        "../x",
+        "a/b",
+        ".",
+        "C:\\x",
+        ".ac\u{202E}me",
+        ".cla\u{AD}ude",
+    ] {
         c.ours(
             "claude",
             "runtime.configHome.name",
@@ -378,6 +387,7 @@ fn joined_name_cases(c: &mut Corpus<'_>) {
         "gsd\u{1b}[2J-",
         "gsd\u{202e}-",
         "gsd\u{200b}-",
+        "p".repeat(33).leak(),
     ] {
         c.ours(
             "claude",

@@ -207,9 +207,6 @@ class ErrorCodeTableTest(unittest.TestCase):
             gsd.raise_error_code("NOT_A_CODE", "x")
 
 
-if __name__ == "__main__":
-    unittest.main()
-
 
 class SurfaceFactsTest(unittest.TestCase):
     """facts_json: objects only, the value at fault named, caller text escaped."""
@@ -264,3 +261,7 @@ class SurfaceFactsTest(unittest.TestCase):
             self.assertEqual(error.message, "id must be one of 'global' | 'local', got \"GLOBAL\"")
         else:
             self.fail("GLOBAL is not a scope")
+
+
+if __name__ == "__main__":
+    unittest.main()
