@@ -1,7 +1,12 @@
 /**
  * gsd-core: decides how GSD is installed into an AI coding host CLI.
  *
- * Every function returns deep-frozen plain objects. Failures are {@link GsdError}s.
+ * Every function returns deep-frozen plain objects (of the {@link Registry} methods,
+ * `runtimeIds()` and `toPeerJson()` return a fresh mutable copy instead). Failures are
+ * {@link GsdError}s: every error the package throws carries a `code` of {@link errorCodes}
+ * and a `field`. A member an options bag or input does not know is an error naming it
+ * (`INVALID_ARGUMENT`, field `explictDir`), never ignored; a member whose value is
+ * `undefined` is absent.
  */
 
 /** An `Error` raised by this package: `code` is stable, `field` names the input at fault. */
@@ -113,15 +118,15 @@ export interface OverlayFolder {
 /** A capability registry kept native. Obtain one from {@link firstPartyRegistry} or {@link buildRegistry}. */
 export declare class Registry {
   private constructor();
-  /** Registered runtime ids, sorted. */
+  /** Registered runtime ids, sorted (a fresh, mutable array on every call). */
   runtimeIds(): string[];
-  /** Diagnostics collected while building the registry (rejected overlays). */
-  diagnostics(): Diagnostic[];
-  /** The registry in the peer's compiled `capability-registry` object shape (data only). */
+  /** Diagnostics collected while building the registry (rejected overlays); deep-frozen. */
+  diagnostics(): readonly Diagnostic[];
+  /** The registry in the peer's compiled `capability-registry` object shape (data only; a fresh, mutable object on every call). */
   toPeerJson(): Record<string, unknown>;
-  /** Every id reachable from `id` through `requires`. */
-  requiresClosure(id: string): string[];
-  /** A new registry: this one plus overlay folders. */
+  /** Every id reachable from `id` through `requires`; frozen. */
+  requiresClosure(id: string): readonly string[];
+  /** A new registry: this one plus overlay folders (checked as {@link buildRegistry} checks them). */
   withOverlays(overlays: OverlayFolder[]): Registry;
 }
 
@@ -281,12 +286,25 @@ export interface InventoryInput {
  */
 export declare function inventory(input?: InventoryInput): Inventory;
 
+/**
+ * Install-profile allow-lists: the skills (command stems) and agents to install; a list
+ * omitted or `null` installs everything of its class.
+ */
+export interface ProfileSelection {
+  skills?: readonly string[] | null;
+  agents?: readonly string[] | null;
+}
+
 /** Inputs of a plan besides runtime, scope, host and the inventory. */
 interface PlanOptionsBase extends RegistryOption {
   /** Explicit config directory (`--config-dir`). */
   explicitDir?: string;
-  /** Install-profile allow-lists; omitted: everything. */
-  profile?: { skills?: readonly string[] | null; agents?: readonly string[] | null } | null;
+  /**
+   * The install profile: a {@link resolveProfile} result as it is (`skills: '*'`, the
+   * `full` profile, restricts nothing), or the allow-lists themselves. Omitted or `null`:
+   * everything.
+   */
+  profile?: ResolvedProfile | ProfileSelection | null;
 }
 
 /** A plan over the lists themselves (they cross on every call). */
@@ -468,6 +486,8 @@ export declare function parseRequires(text: string): readonly string[];
  * FIFOs, sockets, devices, non-UTF-8 files and oversized folders are refused with a
  * diagnostic, never followed or opened. `diagnostics` holds the loader's refusals (in
  * bytewise folder order) followed by the registry's own. Throws `INVALID_ARGUMENT`
- * (field `dir`) when `dir` is not a real directory.
+ * (field `dir`) when `dir` is not a non-empty string without lone surrogate or NUL, or not
+ * a real directory; (field `options`, or the member's name) when `options` is not an
+ * object or holds a member other than `registry`, before anything is read.
  */
 export declare function loadOverlayDir(dir: string, options?: RegistryOption): { readonly registry: Registry; readonly diagnostics: readonly Diagnostic[] };

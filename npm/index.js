@@ -3,9 +3,11 @@
  * gsd-core: decides how GSD is installed into an AI coding host CLI.
  *
  * The decisions are made by a native Rust core (loaded through `binding.js`). This module
- * is the public surface: it checks argument types at the boundary, calls the core once
- * per call, and returns deep-frozen plain objects. Failures are `Error`s whose `code` is
- * one of {@link errorCodes} and whose `field` names the input at fault (or `null`).
+ * is the public surface: it checks arguments at the boundary (types, option names, data
+ * JSON can carry as it is: see {@link plainData}), calls the core once per call, and
+ * returns deep-frozen plain objects. Failures are `Error`s whose `code` is one of
+ * {@link errorCodes} and whose `field` names the input at fault (or `null`); no error of
+ * napi's own reaches a caller.
  *
  * The hot calls cross as text: large inputs go in as one `JSON.stringify`d string, results
  * come back as JSON text and are `JSON.parse`d here. A plan's large sections (kinds,
@@ -52,15 +54,41 @@ function freezeParsed(value) {
 }
 
 /*
- * Two Registry methods whose results can be very large (hundreds of thousands of
- * diagnostics) cross as one JSON text and are parsed here; napi converts a value property
- * by property and refuses very large ones.
+ * The Registry methods as the package exposes them, on the class itself (a registry's
+ * methods are called on the handle, with no package function in between):
+ * - `diagnostics()` and `toPeerJson()` can be very large (hundreds of thousands of
+ *   diagnostics): they cross as one JSON text parsed here, since napi converts a value
+ *   property by property and refuses very large ones;
+ * - `diagnostics()` and `requiresClosure()` return deep-frozen values, as every function
+ *   of the package does; `runtimeIds()` and `toPeerJson()` return a fresh, mutable copy
+ *   on every call (`toPeerJson()` is the peer's registry shape, which the compat module
+ *   hands on as the peer's own);
+ * - `withOverlays()` checks its argument as `buildRegistry` does (a typed error naming
+ *   the member at fault, never one of napi's own).
  */
+const nativeRequiresClosure = native.Registry.prototype.requiresClosure;
+const nativeWithOverlays = native.Registry.prototype.withOverlays;
 Object.defineProperties(native.Registry.prototype, {
+  requiresClosure: {
+    /** @this {any} @param {string} id */
+    value: function requiresClosure(id) {
+      return frozenList(nativeRequiresClosure.call(this, id));
+    },
+    writable: true,
+    configurable: true,
+  },
+  withOverlays: {
+    /** @this {any} @param {unknown} overlays */
+    value: function withOverlays(overlays) {
+      return nativeWithOverlays.call(this, overlaysArg(overlays));
+    },
+    writable: true,
+    configurable: true,
+  },
   diagnostics: {
     /** @this {any} */
     value: function diagnostics() {
-      return JSON.parse(this.diagnosticsJson());
+      return frozenList(JSON.parse(this.diagnosticsJson()));
     },
     writable: true,
     configurable: true,
@@ -98,17 +126,15 @@ function parsedList(text) {
 }
 
 /**
- * An argument as JSON text for the core (one string crosses instead of every property).
+ * An argument as JSON text for the core (one string crosses instead of every property),
+ * once {@link plainData} has checked it. A lone surrogate is left to the core, which names
+ * it exactly as `plainData` would (`host.home is invalid: it holds a lone surrogate...`).
  * @param {unknown} value
  * @param {string} field
  */
 function jsonArg(value, field) {
   if (value === undefined) return undefined;
-  try {
-    return JSON.stringify(value);
-  } catch (err) {
-    throw invalidArgument(field, `${field} is invalid: ${/** @type {Error} */ (err).message}`);
-  }
+  return JSON.stringify(plainData(value, field, true));
 }
 
 /**
@@ -118,16 +144,47 @@ function jsonArg(value, field) {
  * @returns {Error & { code: string, field: string }}
  */
 function invalidArgument(field, message) {
-  const err = /** @type {Error & { code: string, field: string }} */ (new Error(message));
+  const err = /** @type {Error & { code: string, field: string }} */ (new Error(safeText(message, 2048)));
   err.code = 'INVALID_ARGUMENT';
-  err.field = field;
+  err.field = safeText(field, 512);
   return err;
+}
+
+/** An ANSI CSI or OSC escape sequence (`ESC [ … final`, `ESC ] … BEL` or `ESC ] … ESC \`). */
+const ANSI_SEQUENCE = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\))/g;
+
+/**
+ * Caller text in a message or field made safe to print, as the core renders it
+ * (`sanitize_text`): an escape sequence, a control, bidi or invisible character, or a lone
+ * surrogate becomes U+FFFD, and the text is clipped past `max` characters with `…` (a
+ * rendered argument can be any size).
+ * @param {string} text
+ * @param {number} max
+ */
+function safeText(text, max) {
+  const clean = text.toWellFormed().replace(ANSI_SEQUENCE, '\ufffd').replace(UNSAFE, '\ufffd');
+  if (clean.length <= max) return clean;
+  const chars = [...clean];
+  return chars.length > max ? `${chars.slice(0, max).join('')}…` : clean;
+}
+
+/**
+ * What an exception a caller's value threw says, never throwing itself.
+ * @param {unknown} err
+ */
+function thrownMessage(err) {
+  try {
+    const text = err instanceof Error ? err.message : String(err);
+    return text.isWellFormed() ? text : text.toWellFormed();
+  } catch {
+    return 'an exception';
+  }
 }
 
 /**
  * A wrong argument as its error message shows it: JSON where JSON can spell it, and a
  * plain description where it cannot (a BigInt or a cycle would make `JSON.stringify`
- * throw its own error in place of ours).
+ * throw its own error in place of ours; `NaN` and the infinities it would spell `null`).
  * @param {unknown} value
  */
 function render(value) {
@@ -136,6 +193,8 @@ function render(value) {
       return 'undefined';
     case 'bigint':
       return `${value}n`;
+    case 'number':
+      return Number.isFinite(value) ? JSON.stringify(value) : String(value);
     case 'symbol':
     case 'function':
       return `a ${typeof value}`;
@@ -143,12 +202,29 @@ function render(value) {
       try {
         return JSON.stringify(value);
       } catch {
-        return Array.isArray(value) ? 'an array JSON cannot spell' : 'an object JSON cannot spell';
+        return isArray(value) ? 'an array JSON cannot spell' : 'an object JSON cannot spell';
       }
   }
 }
 
 /**
+ * `Array.isArray` that never throws (it does for a revoked Proxy).
+ * @param {unknown} value
+ */
+function isArray(value) {
+  try {
+    return Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
+
+/** The message of a string argument holding a lone surrogate (the core's own wording). */
+const LONE_SURROGATE = 'it holds a lone surrogate, which UTF-8 cannot carry';
+
+/**
+ * A string argument, refused when it is not a string or holds a lone surrogate (UTF-8 has
+ * no form for one: napi would silently turn it into U+FFFD).
  * @param {unknown} value
  * @param {string} field
  */
@@ -156,7 +232,39 @@ function requireString(value, field) {
   if (typeof value !== 'string') {
     throw invalidArgument(field, `${field} must be a string, got ${render(value)}`);
   }
+  if (!value.isWellFormed()) throw invalidArgument(field, `${field} is invalid: ${LONE_SURROGATE}`);
   return value;
+}
+
+/**
+ * Characters the core never repeats raw in a message (`core/src/sanitize.rs`,
+ * `is_unsafe_char`): C0 and C1 controls, bidi controls, default-ignorable and other
+ * invisible characters.
+ */
+const UNSAFE =
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb\u{1bca0}-\u{1bca3}\u{1d173}-\u{1d17a}\u{e0000}-\u{e0fff}]/gu;
+
+/**
+ * A path as the core quotes it in a message: unsafe characters as U+FFFD, clipped past
+ * 1,024 characters with `…`.
+ * @param {string} path
+ */
+function quotedPath(path) {
+  const chars = [...path.replace(UNSAFE, '\ufffd')];
+  return `"${chars.length > 1024 ? `${chars.slice(0, 1024).join('')}…` : chars.join('')}"`;
+}
+
+/**
+ * A path argument: a string without lone surrogate or NUL (a C caller, and the file
+ * system, would read a path with one as cut short there). The message is the core's
+ * (`explicitDir must not contain NUL, got "/x\uFFFDy"`).
+ * @param {unknown} value
+ * @param {string} field
+ */
+function requirePath(value, field) {
+  const path = requireString(value, field);
+  if (path.includes('\u0000')) throw invalidArgument(field, `${field} must not contain NUL, got ${quotedPath(path)}`);
+  return path;
 }
 
 /**
@@ -207,68 +315,410 @@ const vocabulary = deepFreeze(native.vocabulary());
  */
 const manifestLimits = deepFreeze(native.manifestLimits());
 
-/** @param {unknown} host */
+/**
+ * Host data as the plan's fast path reads it: the host itself, or a copy whose
+ * `existingPaths` Set is a list. Nothing else is checked here: {@link compactHost} takes
+ * only a host of plain strings, and any other crosses through {@link plainData}.
+ * @param {unknown} host
+ */
 function hostArg(host) {
   if (host === undefined || host === null) return undefined;
-  if (typeof host !== 'object' || Array.isArray(host)) {
+  if (typeof host !== 'object' || isArray(host)) {
     throw invalidArgument('host', `host must be an object { home, cwd, env?, existingPaths? }, got ${render(host)}`);
   }
+  let paths;
+  try {
+    paths = /** @type {Record<string, unknown>} */ (host).existingPaths;
+  } catch {
+    // A getter that throws: plainData reads it again and names it.
+    return host;
+  }
   // Only a Set is copied (to a list); any other host crosses as it is, without a copy.
-  if (!(/** @type {Record<string, unknown>} */ (host).existingPaths instanceof Set)) return host;
-  const { existingPaths, ...rest } = /** @type {Record<string, any>} */ (host);
-  return { ...rest, existingPaths: [...existingPaths] };
+  if (!(paths instanceof Set)) return host;
+  try {
+    const { existingPaths, ...rest } = /** @type {Record<string, any>} */ (host);
+    return { ...rest, existingPaths: [...existingPaths] };
+  } catch {
+    return host;
+  }
 }
 
 /**
- * @param {unknown} options
- * @param {string} [field] the argument's name in an error
+ * Host data for the calls that take it as an object: a checked plain copy (see
+ * {@link plainData}), `undefined` for the real machine.
+ * @param {unknown} host
  */
-function optionsArg(options, field = 'options') {
-  if (options === undefined || options === null) return {};
-  if (typeof options !== 'object' || Array.isArray(options)) {
+function hostData(host) {
+  if (host === undefined || host === null) return undefined;
+  if (typeof host !== 'object' || isArray(host)) {
+    throw invalidArgument('host', `host must be an object { home, cwd, env?, existingPaths? }, got ${render(host)}`);
+  }
+  return plainData(host, 'host', false);
+}
+
+/** Options with nothing in them. */
+const NO_OPTIONS = Object.freeze({});
+
+/**
+ * An options bag as a plain copy of its members (each read once), checked against the
+ * names the call knows: an unknown member is an `INVALID_ARGUMENT` naming it, never
+ * ignored. A member whose value is `undefined` is absent (as JSON leaves it out).
+ * @param {unknown} options
+ * @param {readonly string[]} known
+ * @param {string} [field] the argument's name in an error
+ * @returns {Record<string, any>}
+ */
+function optionsArg(options, known, field = 'options') {
+  if (options === undefined || options === null) return NO_OPTIONS;
+  if (typeof options !== 'object' || isArray(options)) {
     throw invalidArgument(field, `${field} must be an object, got ${render(options)}`);
   }
-  return /** @type {Record<string, any>} */ (options);
+  /** @type {Record<string, any>} */
+  const out = {};
+  let key = '';
+  let keys;
+  try {
+    keys = Object.keys(options);
+  } catch (err) {
+    throw invalidArgument(field, `${field} is invalid: reading it threw: ${thrownMessage(err)}`);
+  }
+  for (key of keys) {
+    let value;
+    try {
+      value = /** @type {Record<string, unknown>} */ (options)[key];
+    } catch (err) {
+      const name = key.toWellFormed();
+      throw invalidArgument(name, `${name} is invalid: reading it threw: ${thrownMessage(err)}`);
+    }
+    if (value === undefined) continue;
+    if (!known.includes(key)) throw unknownMember(key, known);
+    out[key] = value;
+  }
+  return out;
 }
 
 /**
- * `value` as it is, once it is known to be data JSON can spell (no cycle, no BigInt):
- * anything else could not cross, and the addon's own message would name no field. For the
- * calls that take data as objects; the plan calls send JSON text (`jsonArg`) instead.
- * @template T
- * @param {T} value
- * @param {string} field
- * @returns {T}
+ * The error of a member an input does not know, worded as the core's (serde's) own.
+ * @param {string} key
+ * @param {readonly string[]} known
  */
-function dataArg(value, field) {
-  if (value === undefined || value === null) return value;
-  try {
-    JSON.stringify(value, wellFormed);
-  } catch (err) {
-    throw invalidArgument(field, `${field} is invalid: ${/** @type {Error} */ (err).message}`);
+function unknownMember(key, known) {
+  const name = key.toWellFormed();
+  const names = known.map((k) => `\`${k}\``);
+  const expected =
+    names.length === 0
+      ? 'there are no fields'
+      : names.length === 1
+        ? `expected ${names[0]}`
+        : names.length === 2
+          ? `expected ${names[0]} or ${names[1]}`
+          : `expected one of ${names.join(', ')}`;
+  return invalidArgument(name, `${name} is invalid: unknown field \`${name}\`, ${expected}`);
+}
+
+/**
+ * An argument that must be an object (its members are checked by the core).
+ * @param {unknown} value
+ * @param {string} field
+ */
+function objectArg(value, field) {
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'object' || isArray(value)) {
+    throw invalidArgument(field, `${field} must be an object, got ${render(value)}`);
   }
   return value;
 }
 
 /**
- * A `JSON.stringify` replacer that refuses a string the crossing would change silently: a
- * lone surrogate has no UTF-8 form, and napi would turn it into U+FFFD.
- * @param {string} key
+ * A list of strings (`scopes`, `modes`), copied: every item is read once, in order, and
+ * must be a string (a hole is `undefined`, named by its index).
  * @param {unknown} value
+ * @param {string} field
+ * @returns {string[]}
  */
-function wellFormed(key, value) {
-  for (const text of [key, value]) {
-    if (typeof text === 'string' && !text.isWellFormed()) {
-      const where = key === '' ? 'a string' : `the string at ${JSON.stringify(key)}`;
-      throw new Error(`${where} holds a lone surrogate, which UTF-8 cannot carry`);
+function stringList(value, field) {
+  if (!isArray(value)) throw invalidArgument(field, `${field} must be an array, got ${render(value)}`);
+  const list = /** @type {unknown[]} */ (value);
+  const out = [];
+  let i = 0;
+  try {
+    for (const length = list.length; i < length; i += 1) out.push(requireString(list[i], `${field}[${i}]`));
+  } catch (err) {
+    if (/** @type {any} */ (err)?.code === 'INVALID_ARGUMENT') throw err;
+    throw invalidArgument(`${field}[${i}]`, `${field}[${i}] is invalid: reading it threw: ${thrownMessage(err)}`);
+  }
+  return out;
+}
+
+/** The arguments whose members are named on their own (`commands[1]`), as the core does. */
+const BAGS = ['options', 'input', 'inventory'];
+
+/**
+ * A fresh plain copy of argument `value` (objects, arrays, strings, finite numbers,
+ * booleans, `null`), each property read once, so what is checked is what crosses. Refused
+ * with `INVALID_ARGUMENT`, instead of being dropped, changed or left to napi's untyped
+ * errors:
+ * - on the member at fault (`host.env.HOME`, `overlays[0]`, or for an options bag the
+ *   member alone, `commands[0]`): a Symbol or a function (JSON drops them), `NaN` or an
+ *   infinity (JSON writes `null`), `undefined` or a hole in a list (JSON writes `null`), an
+ *   object with a `toJSON` method (JSON would send what it returns), a `Map` or a `Set`
+ *   (JSON writes `{}`; `host.existingPaths` may be a Set, read as its list), a getter or
+ *   Proxy trap that throws, a member name holding a lone surrogate, and, unless the copy
+ *   crosses as JSON text (`asText`, where the core names it identically), a string value
+ *   holding one;
+ * - on the argument itself, as before: a BigInt and a cycle (JSON cannot write them), and
+ *   nesting too deep to walk.
+ * A member whose value is `undefined` is absent, as in JSON. `String`, `Number` and
+ * `Boolean` objects are their values, as in JSON.
+ * @param {unknown} value
+ * @param {string} field the argument's name
+ * @param {boolean} asText whether the copy crosses as JSON text
+ * @returns {any}
+ */
+function plainData(value, field, asText) {
+  const walk = new DataWalk(field, asText);
+  try {
+    return walk.copy(value);
+  } catch (err) {
+    if (/** @type {any} */ (err)?.code === 'INVALID_ARGUMENT' && typeof (/** @type {any} */ (err).field) === 'string') throw err;
+    // Only the engine throws anything else here: a stack overflow on very deep data.
+    throw invalidArgument(field, `${field} is invalid: it nests too deeply to cross (${thrownMessage(err)})`);
+  }
+}
+
+/**
+ * One walk of {@link plainData}: the argument, the path to the value being copied (only
+ * spelled when an error names it) and the objects open above it (to find a cycle).
+ */
+class DataWalk {
+  /**
+   * @param {string} field
+   * @param {boolean} asText
+   */
+  constructor(field, asText) {
+    this.field = field;
+    this.asText = asText;
+    this.bag = BAGS.includes(field);
+    /** @type {Array<string | number>} */
+    this.path = [];
+    /** @type {object[]} */
+    this.open = [];
+  }
+
+  /** The field the current path names (`host.env.HOME`, or `commands[0]` in a bag). */
+  name() {
+    let inner = '';
+    for (const step of this.path) {
+      if (typeof step === 'number') inner += `[${step}]`;
+      else inner += inner === '' ? step.toWellFormed() : `.${step.toWellFormed()}`;
+    }
+    if (inner === '') return this.field;
+    if (this.bag) return inner;
+    return inner.startsWith('[') ? `${this.field}${inner}` : `${this.field}.${inner}`;
+  }
+
+  /**
+   * An error on the value at the current path.
+   * @param {string} why
+   */
+  member(why) {
+    const at = this.name();
+    return invalidArgument(at, `${at} is invalid: ${why}`);
+  }
+
+  /**
+   * An error on the whole argument, naming the value at fault in its message.
+   * @param {string} why
+   */
+  whole(why) {
+    const field = this.field;
+    return invalidArgument(field, `${field} is invalid: ${this.path.length === 0 ? 'it' : this.name()} ${why}`);
+  }
+
+  /**
+   * The error of a getter or Proxy trap that threw while the current path was read.
+   * @param {unknown} err
+   */
+  threw(err) {
+    return this.member(`reading it threw: ${thrownMessage(err)}`);
+  }
+
+  /**
+   * A checked copy of `v`.
+   * @param {unknown} v
+   * @returns {unknown}
+   */
+  copy(v) {
+    switch (typeof v) {
+      case 'string':
+        if (!this.asText && !v.isWellFormed()) throw this.member(LONE_SURROGATE);
+        return v;
+      case 'object':
+        return v === null ? null : this.copyObject(v);
+      case 'number':
+        if (!Number.isFinite(v)) throw this.member(`${v} is not a JSON number`);
+        return v;
+      case 'boolean':
+        return v;
+      case 'bigint':
+        throw this.whole(`is a bigint (${v}n), which JSON cannot carry`);
+      case 'undefined':
+        throw this.member('an item of a list may not be undefined or a hole (JSON would write null)');
+      default:
+        throw this.member(`a ${typeof v} is not JSON data`);
     }
   }
-  return value;
+
+  /**
+   * A checked copy of an object or array.
+   * @param {object} object
+   */
+  copyObject(object) {
+    if (this.open.includes(object)) throw this.whole('refers back to an object that holds it (a cycle), which JSON cannot carry');
+    let list;
+    let toJSON;
+    try {
+      list = Array.isArray(object);
+      toJSON = /** @type {any} */ (object).toJSON;
+    } catch (err) {
+      throw this.threw(err);
+    }
+    if (typeof toJSON === 'function') throw this.member('it has a toJSON method: pass the data itself');
+    if (object instanceof String || object instanceof Number || object instanceof Boolean) return this.copy(object.valueOf());
+    if (object instanceof Map || object instanceof Set) {
+      const path = this.path;
+      if (object instanceof Set && this.field === 'host' && path.length === 1 && path[0] === 'existingPaths') {
+        let items;
+        try {
+          items = [...object];
+        } catch (err) {
+          throw this.threw(err);
+        }
+        return this.copy(items);
+      }
+      throw this.member(`a ${object instanceof Map ? 'Map' : 'Set'} is not JSON data (JSON would write {})`);
+    }
+    this.open.push(object);
+    const out = list ? this.copyItems(/** @type {unknown[]} */ (object)) : this.copyMembers(object);
+    this.open.pop();
+    return out;
+  }
+
+  /**
+   * A checked copy of an array's items (a hole is an item `undefined`).
+   * @param {unknown[]} array
+   */
+  copyItems(array) {
+    const path = this.path;
+    const out = [];
+    let i = 0;
+    let length;
+    try {
+      length = array.length;
+    } catch (err) {
+      throw this.threw(err);
+    }
+    path.push(0);
+    for (; i < length; i += 1) {
+      let item;
+      try {
+        item = array[i];
+      } catch (err) {
+        path[path.length - 1] = i;
+        throw this.threw(err);
+      }
+      // Strings first: the common item, checked without a call.
+      if (typeof item === 'string' && (this.asText || item.isWellFormed())) {
+        out.push(item);
+      } else {
+        path[path.length - 1] = i;
+        out.push(this.copy(item));
+      }
+    }
+    path.pop();
+    return out;
+  }
+
+  /**
+   * A checked copy of an object's own enumerable members (`undefined` ones left out).
+   * @param {object} object
+   */
+  copyMembers(object) {
+    const path = this.path;
+    /** @type {Record<string, unknown>} */
+    const out = {};
+    let keys;
+    try {
+      keys = Object.keys(object);
+    } catch (err) {
+      throw this.threw(err);
+    }
+    path.push('');
+    for (const key of keys) {
+      path[path.length - 1] = key;
+      // Always here: the core could only name such a member `?`.
+      if (!key.isWellFormed()) throw this.member(`its name ${LONE_SURROGATE.slice(3)}`);
+      let item;
+      try {
+        item = /** @type {Record<string, unknown>} */ (object)[key];
+      } catch (err) {
+        throw this.threw(err);
+      }
+      if (item === undefined) continue;
+      const copied = typeof item === 'string' && (this.asText || item.isWellFormed()) ? item : this.copy(item);
+      if (key === '__proto__') Object.defineProperty(out, key, { value: copied, enumerable: true, writable: true, configurable: true });
+      else out[key] = copied;
+    }
+    path.pop();
+    return out;
+  }
 }
 
-/** @param {unknown} value */
+/**
+ * Data given as an object to a call that takes it as such (`facts`, `overlays`,
+ * `sources`): a checked plain copy ({@link plainData}), `undefined` when absent.
+ * @param {unknown} value
+ * @param {string} field
+ */
+function dataArg(value, field) {
+  if (value === undefined || value === null) return undefined;
+  return plainData(value, field, false);
+}
+
+/**
+ * An optional string option (`undefined` and `null` are absent).
+ * @param {unknown} value
+ * @param {string} field
+ */
 function optionalString(value, field) {
   return value === undefined || value === null ? undefined : requireString(value, field);
+}
+
+/**
+ * An optional path option (`undefined` and `null` are absent); see {@link requirePath}.
+ * @param {unknown} value
+ * @param {string} field
+ */
+function optionalPath(value, field) {
+  return value === undefined || value === null ? undefined : requirePath(value, field);
+}
+
+/** The options of the calls that take a registry only. */
+const REGISTRY_ONLY = ['registry'];
+
+/** The options of {@link resolveInstalledSurfaces}. */
+const SURFACE_OPTIONS = ['facts', 'registry'];
+
+/** The options of {@link buildShadowReport}. */
+const SHADOW_OPTIONS = ['facts', 'sampleLimit', 'registry'];
+
+/**
+ * Overlay folders as data (`[{ folder, manifest, fragments? }]`): a checked plain copy.
+ * @param {unknown} overlays
+ */
+function overlaysArg(overlays) {
+  if (!isArray(overlays)) throw invalidArgument('overlays', `overlays must be an array, got ${render(overlays)}`);
+  return plainData(overlays, 'overlays', false);
 }
 
 /**
@@ -279,17 +729,20 @@ function optionalString(value, field) {
  * @param {{ explicitDir?: string, registry?: object }} [options]
  */
 function resolveScope(runtime, scope, host, options) {
-  const { explicitDir, registry } = optionsArg(options);
+  const { explicitDir, registry } = optionsArg(options, SCOPE_OPTIONS);
   return deepFreeze(
     native.resolveScope(
       requireString(runtime, 'runtime'),
       requireString(scope, 'scope'),
-      dataArg(hostArg(host), 'host'),
-      optionalString(explicitDir, 'explicitDir'),
+      hostData(host),
+      optionalPath(explicitDir, 'explicitDir'),
       registryOrDefault(registry),
     ),
   );
 }
+
+/** The options of {@link resolveScope}. */
+const SCOPE_OPTIONS = ['explicitDir', 'registry'];
 
 /**
  * The global config directory of a runtime and the rule that decided it.
@@ -298,8 +751,8 @@ function resolveScope(runtime, scope, host, options) {
  * @param {{ registry?: object }} [options]
  */
 function resolveConfigHome(runtime, host, options) {
-  const { registry } = optionsArg(options);
-  return deepFreeze(native.resolveConfigHome(requireString(runtime, 'runtime'), dataArg(hostArg(host), 'host'), registryOrDefault(registry)));
+  const { registry } = optionsArg(options, REGISTRY_ONLY);
+  return deepFreeze(native.resolveConfigHome(requireString(runtime, 'runtime'), hostData(host), registryOrDefault(registry)));
 }
 
 /**
@@ -311,13 +764,13 @@ function resolveConfigHome(runtime, host, options) {
  * @param {{ registry?: object }} [options]
  */
 function resolveLayout(runtime, configDir, scope, host, options) {
-  const { registry } = optionsArg(options);
+  const { registry } = optionsArg(options, REGISTRY_ONLY);
   return deepFreeze(
     native.resolveLayout(
       requireString(runtime, 'runtime'),
-      requireString(configDir, 'configDir'),
+      requirePath(configDir, 'configDir'),
       requireString(scope, 'scope'),
-      dataArg(hostArg(host), 'host'),
+      hostData(host),
       registryOrDefault(registry),
     ),
   );
@@ -331,15 +784,14 @@ function resolveLayout(runtime, configDir, scope, host, options) {
  * @param {{ registry?: object }} [options]
  */
 function resolveTriggerSurface(runtime, scopes, input, options) {
-  const { registry } = optionsArg(options);
-  if (!Array.isArray(scopes)) throw invalidArgument('scopes', `scopes must be an array, got ${render(scopes)}`);
-  scopes.forEach((s, i) => requireString(s, `scopes[${i}]`));
+  const { registry } = optionsArg(options, REGISTRY_ONLY);
+  const ids = stringList(scopes, 'scopes');
   return freezeParsed(
     JSON.parse(
       native.resolveTriggerSurfaceJson(
         requireString(runtime, 'runtime'),
-        scopes,
-        /** @type {string} */ (jsonArg(optionsArg(input, 'input'), 'input')),
+        ids,
+        /** @type {string} */ (jsonArg(objectArg(input, 'input'), 'input')),
         registryOrDefault(registry),
       ),
     ),
@@ -419,6 +871,9 @@ function inspectPlan(depth, options, inspect) {
  * JSON ignore it), one shared object: a descriptor literal per plan cost about 0.2 µs.
  */
 const INSPECT_PLAN = Object.freeze({ value: inspectPlan });
+
+/** The members of the plan options. */
+const PLAN_OPTIONS = ['explicitDir', 'inventory', 'commands', 'agents', 'routerStems', 'childToRouters', 'profile', 'registry'];
 
 /** The inventory keys of the plan options (given raw, or held by an {@link inventory}). */
 const INVENTORY_FIELDS = ['commands', 'agents', 'routerStems', 'childToRouters'];
@@ -919,7 +1374,7 @@ function compactHost(host) {
   }
   let pathCount = 0;
   if (paths !== undefined) {
-    if (!Array.isArray(paths)) return undefined;
+    if (!Array.isArray(paths) || /** @type {any} */ (paths).toJSON !== undefined) return undefined;
     for (; pathCount < paths.length; pathCount += 1) {
       const item = paths[pathCount];
       if (typeof item !== 'string') return undefined;
@@ -1093,11 +1548,37 @@ const LAZY_SECTIONS = ['placements', 'triggers', 'diagnostics'];
  * @param {object} [options] inventory or (commands, agents, routerStems, childToRouters); explicitDir, profile, registry
  */
 function resolveInstallPlan(runtime, scope, host, options) {
-  const given = optionsArg(options);
-  const held = given.inventory;
-  const registry = given.registry;
+  /** @type {any} */
+  let held;
+  /** @type {unknown} */
+  let registry;
+  // The other options, copied only when there are any (the usual call has none). A member
+  // whose value is `undefined` is absent, as JSON leaves it out.
+  /** @type {Record<string, unknown> | undefined} */
+  let rest;
+  if (options !== undefined && options !== null) {
+    if (typeof options !== 'object' || isArray(options)) {
+      throw invalidArgument('options', `options must be an object, got ${render(options)}`);
+    }
+    /** @type {string | undefined} */
+    let key;
+    try {
+      for (key in options) {
+        if (!Object.hasOwn(options, key)) continue;
+        const value = /** @type {Record<string, unknown>} */ (options)[key];
+        if (value === undefined) continue;
+        if (key === 'inventory') held = value;
+        else if (key === 'registry') registry = value;
+        else if (key === '__proto__') throw unknownMember(key, PLAN_OPTIONS);
+        else (rest ??= {})[key] = value;
+      }
+    } catch (err) {
+      if (/** @type {any} */ (err)?.code === 'INVALID_ARGUMENT') throw err;
+      const at = key === undefined ? 'options' : key.toWellFormed();
+      throw invalidArgument(at, `${at} is invalid: reading it threw: ${thrownMessage(err)}`);
+    }
+  }
   if (held === undefined || held === null) {
-    const { registry: _registry, inventory: _inventory, ...rest } = given;
     return planObject(
       native.resolveInstallPlanSections(
         requireString(runtime, 'runtime'),
@@ -1110,15 +1591,12 @@ function resolveInstallPlan(runtime, scope, host, options) {
   }
   const handle = typeof held === 'object' ? inventoryHandles.get(held) : undefined;
   if (handle === undefined) throw invalidArgument('inventory', 'inventory must be an object returned by inventory()');
-  // The other options, copied only when there are any (the usual call has none).
-  /** @type {Record<string, unknown> | undefined} */
-  let rest;
-  for (const key in given) {
-    if (key === 'inventory' || key === 'registry' || !Object.hasOwn(given, key)) continue;
-    if (INVENTORY_FIELDS.includes(key) && given[key] !== undefined) {
-      throw invalidArgument(key, `${key} cannot be given together with inventory (the inventory holds the stems)`);
+  if (rest !== undefined) {
+    for (const key in rest) {
+      if (INVENTORY_FIELDS.includes(key)) {
+        throw invalidArgument(key, `${key} cannot be given together with inventory (the inventory holds the stems)`);
+      }
     }
-    (rest ??= {})[key] = given[key];
   }
   const runtimeId = requireString(runtime, 'runtime');
   const scopeId = requireString(scope, 'scope');
@@ -1126,7 +1604,18 @@ function resolveInstallPlan(runtime, scope, host, options) {
   // 0 for global, 1 for local (the index of a runtime's constants, and the target's low
   // bit); -1 for any other scope, which the core refuses.
   const local = scopeId === 'global' ? 0 : scopeId === 'local' ? 1 : -1;
-  const text = rest === undefined && givenHost !== undefined ? compactHost(givenHost) : undefined;
+  /** @type {string | undefined} */
+  let compact;
+  if (givenHost !== undefined) {
+    try {
+      compact = compactHost(givenHost);
+    } catch {
+      // A getter or Proxy trap of the host threw: the JSON path reads the host again and
+      // refuses it with the error every other path gives (INVALID_ARGUMENT, its member).
+      compact = undefined;
+    }
+  }
+  const text = rest === undefined ? compact : undefined;
   let unpackable = false;
   if (text !== undefined && local >= 0) {
     // The common call: a planner, a target number and the compact host cross, and only the
@@ -1147,7 +1636,9 @@ function resolveInstallPlan(runtime, scope, host, options) {
   const inputs = new PlanInputs(
     runtimeId,
     scopeId,
-    jsonArg(givenHost, 'host'),
+    // A host the compact text carries is plain strings: JSON spells it as it is, and a lone
+    // surrogate is left to the core, which names it as plainData would.
+    compact === undefined ? jsonArg(givenHost, 'host') : JSON.stringify(givenHost),
     rest === undefined ? undefined : jsonArg(rest, 'options'),
     handle,
     registryOrDefault(registry),
@@ -1176,7 +1667,7 @@ function resolveInstallPlan(runtime, scope, host, options) {
  * @param {{ registry?: object }} [options]
  */
 function installIntent(runtime, options) {
-  const { registry } = optionsArg(options);
+  const { registry } = optionsArg(options, REGISTRY_ONLY);
   return deepFreeze(native.installIntent(requireString(runtime, 'runtime'), registryOrDefault(registry)));
 }
 
@@ -1187,6 +1678,22 @@ function installIntent(runtime, options) {
  */
 function formatGsdSlash(commandName, runtime) {
   return native.formatGsdSlash(requireString(commandName, 'commandName'), optionalString(runtime, 'runtime'));
+}
+
+/**
+ * A `JSON.stringify` replacer that refuses a string the crossing would change silently: a
+ * lone surrogate has no UTF-8 form, and the core would read the escape as invalid JSON.
+ * @param {string} key
+ * @param {unknown} value
+ */
+function wellFormed(key, value) {
+  for (const text of [key, value]) {
+    if (typeof text === 'string' && !text.isWellFormed()) {
+      const where = key === '' ? 'a string' : `the string at ${JSON.stringify(key)}`;
+      throw new Error(`${where} holds a lone surrogate, which UTF-8 cannot carry`);
+    }
+  }
+  return value;
 }
 
 /** How `JSON.stringify` spells a lone surrogate (a false hit only costs the slower path). */
@@ -1263,12 +1770,12 @@ function warningRecords(manifest) {
  * @param {{ facts?: object, registry?: object }} [options]
  */
 function resolveInstalledSurfaces(runtime, host, options) {
-  const { facts, registry } = optionsArg(options);
+  const { facts, registry } = optionsArg(options, SURFACE_OPTIONS);
   return deepFreeze(
     native.resolveInstalledSurfaces(
       optionalString(runtime, 'runtime'),
-      dataArg(hostArg(host), 'host'),
-      dataArg(facts ?? undefined, 'facts'),
+      hostData(host),
+      dataArg(facts, 'facts'),
       registryOrDefault(registry),
     ),
   );
@@ -1282,15 +1789,17 @@ function resolveInstalledSurfaces(runtime, host, options) {
  * @param {{ facts?: object, sampleLimit?: number, registry?: object }} [options]
  */
 function buildShadowReport(runtime, host, options) {
-  const { facts, sampleLimit, registry } = optionsArg(options);
+  const { facts, sampleLimit: given, registry } = optionsArg(options, SHADOW_OPTIONS);
+  // `null` is absent, as for every other option.
+  const sampleLimit = given ?? undefined;
   if (sampleLimit !== undefined && !(Number.isInteger(sampleLimit) && sampleLimit >= 0)) {
     throw invalidArgument('sampleLimit', `sampleLimit must be a non-negative integer, got ${render(sampleLimit)}`);
   }
   return deepFreeze(
     native.buildShadowReport(
       requireString(runtime, 'runtime'),
-      dataArg(hostArg(host), 'host'),
-      dataArg(facts ?? undefined, 'facts'),
+      hostData(host),
+      dataArg(facts, 'facts'),
       // A limit past any sample count means every sample; the addon takes 32 bits.
       sampleLimit === undefined ? undefined : Math.min(sampleLimit, MAX_SAMPLE_LIMIT),
       registryOrDefault(registry),
@@ -1305,9 +1814,8 @@ function buildShadowReport(runtime, host, options) {
  * @param {{ registry?: object }} [options] the base registry (default: first-party)
  */
 function buildRegistry(overlays, options) {
-  const { registry } = optionsArg(options);
-  if (!Array.isArray(overlays)) throw invalidArgument('overlays', `overlays must be an array, got ${render(overlays)}`);
-  return registryOrDefault(registry).withOverlays(dataArg(overlays, 'overlays'));
+  const { registry } = optionsArg(options, REGISTRY_ONLY);
+  return nativeWithOverlays.call(registryOrDefault(registry), overlaysArg(overlays));
 }
 
 /**
@@ -1318,10 +1826,9 @@ function buildRegistry(overlays, options) {
  * @param {{ registry?: object }} [options]
  */
 function resolveProfile(modes, sources, options) {
-  const { registry } = optionsArg(options);
-  if (!Array.isArray(modes)) throw invalidArgument('modes', `modes must be an array, got ${render(modes)}`);
-  modes.forEach((m, i) => requireString(m, `modes[${i}]`));
-  return deepFreeze(native.resolveProfile(modes, dataArg(optionsArg(sources, 'sources'), 'sources'), registryOrDefault(registry)));
+  const { registry } = optionsArg(options, REGISTRY_ONLY);
+  const names = stringList(modes, 'modes');
+  return deepFreeze(native.resolveProfile(names, plainData(objectArg(sources, 'sources'), 'sources', false), registryOrDefault(registry)));
 }
 
 /**

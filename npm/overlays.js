@@ -364,7 +364,11 @@ function trimTrailing(dir) {
  * @param {string} dir
  */
 function readOverlayDir(dir) {
-  if (typeof dir !== 'string' || dir === '') throw invalidDir(`dir must be a non-empty string, got ${JSON.stringify(dir) ?? 'undefined'}`);
+  if (typeof dir !== 'string' || dir === '') throw invalidDir(`dir must be a non-empty string, got ${describe(dir)}`);
+  // A lone surrogate has no UTF-8 form (the file system would be asked for another name,
+  // with U+FFFD), and a path cannot hold NUL.
+  if (!dir.isWellFormed()) throw invalidDir('dir is invalid: it holds a lone surrogate, which UTF-8 cannot carry');
+  if (dir.includes('\u0000')) throw invalidDir(`dir must not contain NUL, got '${escapeText(dir)}'`);
   const shown = escapeText(dir);
   // `link/` and `link/.` name the link's target, and lstat follows them: the root is
   // inspected and read without its trailing `/` and `/.` components (lexically).
@@ -412,10 +416,43 @@ function readOverlayDir(dir) {
 
 /** @param {string} message */
 function invalidDir(message) {
+  return invalidArgument('dir', message);
+}
+
+/**
+ * @param {string} field
+ * @param {string} message
+ */
+function invalidArgument(field, message) {
   const err = /** @type {Error & { code: string, field: string }} */ (new Error(message));
   err.code = 'INVALID_ARGUMENT';
-  err.field = 'dir';
+  err.field = field;
   return err;
+}
+
+/**
+ * A wrong argument as an error message shows it: JSON where JSON spells it as it is, a
+ * description otherwise (`1n`, `a symbol`, `a function`, `NaN`), never throwing.
+ * @param {unknown} value
+ */
+function describe(value) {
+  switch (typeof value) {
+    case 'undefined':
+      return 'undefined';
+    case 'bigint':
+      return `${value}n`;
+    case 'number':
+      return String(value);
+    case 'symbol':
+    case 'function':
+      return `a ${typeof value}`;
+    default:
+      try {
+        return JSON.stringify(value);
+      } catch {
+        return 'an object JSON cannot spell';
+      }
+  }
 }
 
 /**
@@ -443,11 +480,28 @@ function deepFreeze(value) {
 function loadOverlayDir(dir, options) {
   // Required lazily: index.js requires this module.
   const api = require('./index.js');
-  if (options !== undefined && options !== null && (typeof options !== 'object' || Array.isArray(options))) {
-    const err = /** @type {Error & { code: string, field: string }} */ (new Error(`options must be an object, got ${JSON.stringify(options)}`));
-    err.code = 'INVALID_ARGUMENT';
-    err.field = 'options';
-    throw err;
+  if (options !== undefined && options !== null) {
+    if (typeof options !== 'object' || Array.isArray(options)) throw invalidArgument('options', `options must be an object, got ${describe(options)}`);
+    // An unknown member is refused before anything is read (buildRegistry checks the rest).
+    let key = '';
+    try {
+      for (key of Object.keys(options)) {
+        if (key !== 'registry' && /** @type {Record<string, unknown>} */ (options)[key] !== undefined) {
+          const name = key.toWellFormed();
+          throw invalidArgument(name, `${name} is invalid: unknown field \`${name}\`, expected \`registry\``);
+        }
+      }
+    } catch (err) {
+      if (/** @type {any} */ (err)?.code === 'INVALID_ARGUMENT') throw err;
+      const name = key === '' ? 'options' : key.toWellFormed();
+      let why;
+      try {
+        why = err instanceof Error ? err.message : String(err);
+      } catch {
+        why = 'an exception';
+      }
+      throw invalidArgument(name, `${name} is invalid: reading it threw: ${why.toWellFormed()}`);
+    }
   }
   const { overlays, diagnostics } = readOverlayDir(dir);
   const registry = api.buildRegistry(overlays, options ?? undefined);

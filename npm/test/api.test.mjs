@@ -76,9 +76,10 @@ test('data that cannot cross, misspelt members and unsafe values fail on their f
     [() => gsd.resolveTriggerSurface('claude', ['global'], { stems: ['a'], childToRouters: { a: ['ns/x'] } }), 'INVALID_ARGUMENT', 'childToRouters.a'],
     [() => gsd.resolveTriggerSurface('claude', ['global', 'Local'], { stems: ['a'] }), 'INVALID_SCOPE', 'scopes[1]'],
     [() => gsd.resolveTriggerSurface('claude', ['global'], 5), 'INVALID_ARGUMENT', 'input'],
-    // A lone surrogate has no UTF-8 form: refused, never turned into U+FFFD on the way.
-    [() => gsd.resolveScope('claude', 'global', { home: '/h\ud800', cwd: '/w' }), 'INVALID_ARGUMENT', 'host'],
-    [() => gsd.resolveConfigHome('claude', { ...host, env: { ['X\udc00']: '1' } }), 'INVALID_ARGUMENT', 'host'],
+    // A lone surrogate has no UTF-8 form: refused, never turned into U+FFFD on the way,
+    // naming the string at fault whichever way the data crosses.
+    [() => gsd.resolveScope('claude', 'global', { home: '/h\ud800', cwd: '/w' }), 'INVALID_ARGUMENT', 'host.home'],
+    [() => gsd.resolveConfigHome('claude', { ...host, env: { ['X\udc00']: '1' } }), 'INVALID_ARGUMENT', 'host.env.X\ufffd'],
     // Through the calls that send JSON text, and an object manifest.
     [() => gsd.resolveInstallPlan('claude', 'global', { home: '/h\ud800', cwd: '/w' }), 'INVALID_ARGUMENT', 'host.home'],
     [() => gsd.inventory({ commands: ['a\ud800'] }), 'INVALID_ARGUMENT', 'commands[0]'],
@@ -98,9 +99,10 @@ test('data that cannot cross, misspelt members and unsafe values fail on their f
     if (code !== 'INVALID_SCOPE') assert.ok(err.message.includes(field), err.message);
     assert.ok(err.message.isWellFormed(), err.message);
   }
-  assert.match(thrown(() => gsd.resolveScope('claude', 'global', { home: '/h\ud800', cwd: '/w' })).message, /^host is invalid: the string at "home" holds a lone surrogate/);
+  assert.equal(thrown(() => gsd.resolveScope('claude', 'global', { home: '/h\ud800', cwd: '/w' })).message, 'host.home is invalid: it holds a lone surrogate, which UTF-8 cannot carry');
   assert.equal(thrown(() => gsd.resolveInstallPlan('claude', 'global', { home: '/h\ud800', cwd: '/w' })).message, 'host.home is invalid: it holds a lone surrogate, which UTF-8 cannot carry');
   assert.equal(thrown(() => gsd.validateCapability(1n, 'a')).message, 'manifest must be JSON text or an object, got 1n');
+  assert.equal(thrown(() => gsd.validateCapability({ id: '\ud800' }, 'a')).message, 'manifest is invalid: the string at "id" holds a lone surrogate, which UTF-8 cannot carry');
   // Other errors keep their own message, whatever word the caller's key or value holds.
   assert.match(thrown(() => gsd.inventory({ surrogate: 1 })).message, /^surrogate is invalid: unknown field `surrogate`/);
   assert.match(thrown(() => gsd.inventory({ commands: 'no surrogate here' })).message, /^commands is invalid: invalid type/);

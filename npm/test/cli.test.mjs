@@ -485,6 +485,9 @@ test('the home directory: as os.homedir() finds it; a relative one is refused by
     assert.equal(run.status, 1, `${args.join(' ')}: ${run.stdout}`);
     assert.equal(run.stderr.replace(/^gsd-core: (claude: )?/, ''), 'INVALID_HOST: HOME must be an absolute path, got "rel" (field: host.home)\n');
   }
+  // The home is quoted as the core quotes a path: an escape sequence is one U+FFFD.
+  const escaped = cli(['plan', '--claude'], { home: 'rel\u001b[2Jx' });
+  assert.equal(escaped.stderr, 'gsd-core: claude: INVALID_HOST: HOME must be an absolute path, got "rel\ufffdx" (field: host.home)\n');
 });
 
 test('validate: a capability folder that cannot be searched is reported as unreadable', { skip: process.getuid?.() !== 0 && 'needs root to run as another user' }, (t) => {

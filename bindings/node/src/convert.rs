@@ -57,10 +57,14 @@ pub fn from_value<T: for<'de> Deserialize<'de>>(
 /// string crosses instead of every property), naming the field at fault ([`field_at`]).
 /// The message is the one [`from_value`] gives: serde's position suffix is left out, since
 /// the caller never wrote that text.
+///
+/// Records are objects only ([`gsd_core::strict`]: serde would read an array by position),
+/// and what the message repeats of the caller's keys and values is rendered safe to print
+/// and bounded ([`gsd_core::sanitize::sanitize_text`]).
 pub fn from_json<T: for<'de> Deserialize<'de>>(env: Env, field: &str, text: &str) -> JsResult<T> {
     let mut reader = serde_json::Deserializer::from_str(text);
-    serde_path_to_error::deserialize(&mut reader).map_err(|e| {
-        let at = field_at(field, e.path());
+    serde_path_to_error::deserialize(gsd_core::strict::Strict(&mut reader)).map_err(|e| {
+        let at = gsd_core::sanitize::sanitize_text(&field_at(field, e.path()), MAX_REASON_CHARS);
         let inner = e.inner();
         let full = inner.to_string();
         let suffix = format!(" at line {} column {}", inner.line(), inner.column());
@@ -77,8 +81,18 @@ pub fn from_json<T: for<'de> Deserialize<'de>>(env: Env, field: &str, text: &str
         {
             message = "it holds a lone surrogate, which UTF-8 cannot carry";
         }
+        let message = gsd_core::sanitize::sanitize_text(message, MAX_REASON_CHARS);
         invalid_argument(env, &at, &format!("{at} is invalid: {message}"))
     })
+}
+
+/// How much of serde's reason, and of the path it names, a message repeats.
+const MAX_REASON_CHARS: usize = 512;
+
+/// A path of the machine in double quotes for a message, as the core quotes one: escape,
+/// control, bidi and invisible characters as U+FFFD, clipped past 1,024 characters.
+fn quoted(path: &str) -> String {
+    format!("\"{}\"", gsd_core::sanitize::sanitize_text(path, 1024))
 }
 
 /// The arguments whose members the API names on their own (`commands[2]`, as the core's
@@ -178,12 +192,7 @@ pub fn existing(paths: Vec<String>) -> BTreeSet<String> {
 /// happens to run), or a working directory that is gone or unreadable.
 fn real_host(env: Env) -> JsResult<Host> {
     let invalid = |message: String, field: &str| {
-        fail(
-            env,
-            gsd_core::ErrorCode::InvalidHost,
-            &message,
-            Some(field),
-        )
+        fail(env, gsd_core::ErrorCode::InvalidHost, &message, Some(field))
     };
     let home = std::env::home_dir()
         .filter(|h| !h.as_os_str().is_empty())
@@ -196,25 +205,33 @@ fn real_host(env: Env) -> JsResult<Host> {
         })?;
     let home = home.into_os_string().into_string().map_err(|raw| {
         invalid(
-            format!("HOME is not valid UTF-8: {}", raw.to_string_lossy()),
+            format!(
+                "HOME is not valid UTF-8: {}",
+                quoted(&raw.to_string_lossy())
+            ),
             "host.home",
         )
     })?;
     if !home.starts_with('/') {
         return Err(invalid(
-            format!("HOME must be an absolute path, got {home:?}"),
+            format!("HOME must be an absolute path, got {}", quoted(&home)),
             "host.home",
         ));
     }
     let cwd = std::env::current_dir()
-        .map_err(|err| invalid(format!("the working directory cannot be read: {err}"), "host.cwd"))?
+        .map_err(|err| {
+            invalid(
+                format!("the working directory cannot be read: {err}"),
+                "host.cwd",
+            )
+        })?
         .into_os_string()
         .into_string()
         .map_err(|raw| {
             invalid(
                 format!(
                     "the working directory is not valid UTF-8: {}",
-                    raw.to_string_lossy()
+                    quoted(&raw.to_string_lossy())
                 ),
                 "host.cwd",
             )
@@ -231,40 +248,167 @@ fn real_host(env: Env) -> JsResult<Host> {
 }
 
 /// The optional inputs of `resolveInstallPlan` besides runtime, scope and host.
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[derive(Debug, Default)]
 pub struct PlanOptions {
     /// Explicit config directory (`--config-dir`).
-    #[serde(default)]
     pub explicit_dir: Option<String>,
     /// Command stems of the source inventory.
-    #[serde(default)]
     pub commands: Vec<String>,
     /// Agent stems of the source inventory.
-    #[serde(default)]
     pub agents: Vec<String>,
     /// Router command stems.
-    #[serde(default)]
     pub router_stems: Vec<String>,
     /// Routed child stem → owning routers.
-    #[serde(default)]
     pub child_to_routers: BTreeMap<String, Vec<String>>,
-    /// Install-profile selection (`null`: full).
-    #[serde(default)]
+    /// Install-profile selection (`None`: full).
     pub profile: Option<ProfileSelection>,
+}
+
+/// [`PlanOptions`] as the caller wrote them.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct PlanInput {
+    #[serde(default)]
+    explicit_dir: Option<String>,
+    #[serde(default)]
+    commands: Vec<String>,
+    #[serde(default)]
+    agents: Vec<String>,
+    #[serde(default)]
+    router_stems: Vec<String>,
+    #[serde(default)]
+    child_to_routers: BTreeMap<String, Vec<String>>,
+    #[serde(default)]
+    profile: Option<ProfileInput>,
+}
+
+impl PlanOptions {
+    /// The options from their JSON text, every error naming its field.
+    pub fn from_json(env: Env, text: &str) -> JsResult<Self> {
+        let input: PlanInput = from_json(env, "options", text)?;
+        Ok(Self {
+            explicit_dir: input.explicit_dir,
+            commands: input.commands,
+            agents: input.agents,
+            router_stems: input.router_stems,
+            child_to_routers: input.child_to_routers,
+            profile: ProfileInput::selection(env, input.profile)?,
+        })
+    }
 }
 
 /// The options of a plan built from an `Inventory` handle: the stems are in the handle, so
 /// `commands`, `agents`, `routerStems` and `childToRouters` are unknown fields here.
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[derive(Debug, Default)]
 pub struct DecisionOptions {
     /// Explicit config directory (`--config-dir`).
-    #[serde(default)]
     pub explicit_dir: Option<String>,
-    /// Install-profile selection (`null`: full).
-    #[serde(default)]
+    /// Install-profile selection (`None`: full).
     pub profile: Option<ProfileSelection>,
+}
+
+/// [`DecisionOptions`] as the caller wrote them.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct DecisionInput {
+    #[serde(default)]
+    explicit_dir: Option<String>,
+    #[serde(default)]
+    profile: Option<ProfileInput>,
+}
+
+impl DecisionOptions {
+    /// The options from their JSON text, every error naming its field.
+    pub fn from_json(env: Env, text: &str) -> JsResult<Self> {
+        let input: DecisionInput = from_json(env, "options", text)?;
+        Ok(Self {
+            explicit_dir: input.explicit_dir,
+            profile: ProfileInput::selection(env, input.profile)?,
+        })
+    }
+}
+
+/// A plan's `profile` option: the allow-lists `{ skills?, agents? }`, or a `resolveProfile`
+/// result `{ name, skills: "*" | [...], agents: [...] }` as it is. `skills: "*"` is the full
+/// profile (nothing restricted; `resolveProfile` lists no agents for it); `null` for a list
+/// leaves that class unrestricted. `name` is the profile's name, read for its shape only.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct ProfileInput {
+    #[serde(default)]
+    #[allow(dead_code)] // Reason: read so a resolveProfile result is accepted whole.
+    name: Option<String>,
+    #[serde(default)]
+    skills: Option<SkillsInput>,
+    #[serde(default)]
+    agents: Option<Vec<String>>,
+}
+
+impl ProfileInput {
+    /// The core's selection for a given profile (`None`: full).
+    fn selection(env: Env, given: Option<Self>) -> JsResult<Option<ProfileSelection>> {
+        let Some(given) = given else {
+            return Ok(None);
+        };
+        match given.skills {
+            Some(SkillsInput::All) => match given.agents {
+                Some(agents) if !agents.is_empty() => Err(invalid_argument(
+                    env,
+                    "profile.agents",
+                    "profile.agents must be empty or null when profile.skills is \"*\" (the full profile restricts nothing)",
+                )),
+                _ => Ok(None),
+            },
+            Some(SkillsInput::Only(skills)) => Ok(Some(ProfileSelection {
+                skills: Some(skills),
+                agents: given.agents,
+            })),
+            None => Ok(Some(ProfileSelection {
+                skills: None,
+                agents: given.agents,
+            })),
+        }
+    }
+}
+
+/// `profile.skills`: `"*"` (every skill, as `resolveProfile` spells the full profile) or a
+/// list of skill stems.
+enum SkillsInput {
+    All,
+    Only(Vec<String>),
+}
+
+impl<'de> Deserialize<'de> for SkillsInput {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = SkillsInput;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("\"*\" or a list of skill stems")
+            }
+
+            fn visit_str<E: serde::de::Error>(self, value: &str) -> Result<SkillsInput, E> {
+                if value == "*" {
+                    Ok(SkillsInput::All)
+                } else {
+                    Err(E::invalid_value(serde::de::Unexpected::Str(value), &self))
+                }
+            }
+
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<SkillsInput, A::Error> {
+                let mut stems = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+                while let Some(stem) = seq.next_element::<String>()? {
+                    stems.push(stem);
+                }
+                Ok(SkillsInput::Only(stems))
+            }
+        }
+        deserializer.deserialize_any(Visitor)
+    }
 }
 
 /// Parses a list of scope ids (each exactly `global` or `local`); an error names the

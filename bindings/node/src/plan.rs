@@ -134,8 +134,8 @@ pub fn resolve_install_plan_sections(
 ) -> napi::Result<Vec<String>, JsCode> {
     let registry: &CoreRegistry = crate::registry_or_default(registry);
     let scope = core(env, gsd_core::parse_scope(&scope))?;
-    let options: convert::PlanOptions = match options {
-        Some(text) => convert::from_json(env, "options", &text)?,
+    let options = match options {
+        Some(text) => convert::PlanOptions::from_json(env, &text)?,
         None => convert::PlanOptions::default(),
     };
     let explicit = options.explicit_dir.as_deref();
@@ -232,7 +232,7 @@ impl<'a> HostFields<'a> {
 /// The options of a plan over an inventory (`{ explicitDir?, profile? }` as JSON text).
 fn decision_options(env: Env, options: Option<String>) -> JsResult<convert::DecisionOptions> {
     match options {
-        Some(text) => convert::from_json(env, "options", &text),
+        Some(text) => convert::DecisionOptions::from_json(env, &text),
         None => Ok(convert::DecisionOptions::default()),
     }
 }
