@@ -16,7 +16,7 @@
  */
 
 const native = require('./binding.js');
-const { loadOverlayDir } = require('./overlays.js');
+const { loadOverlayDir, safeText, UNSAFE } = require('./overlays.js');
 
 /**
  * Freezes a value and everything reachable from it; returns the value.
@@ -150,23 +150,6 @@ function invalidArgument(field, message) {
   return err;
 }
 
-/** An ANSI CSI or OSC escape sequence (`ESC [ … final`, `ESC ] … BEL` or `ESC ] … ESC \`). */
-const ANSI_SEQUENCE = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\))/g;
-
-/**
- * Caller text in a message or field made safe to print, as the core renders it
- * (`sanitize_text`): an escape sequence, a control, bidi or invisible character, or a lone
- * surrogate becomes U+FFFD, and the text is clipped past `max` characters with `…` (a
- * rendered argument can be any size).
- * @param {string} text
- * @param {number} max
- */
-function safeText(text, max) {
-  const clean = text.toWellFormed().replace(ANSI_SEQUENCE, '\ufffd').replace(UNSAFE, '\ufffd');
-  if (clean.length <= max) return clean;
-  const chars = [...clean];
-  return chars.length > max ? `${chars.slice(0, max).join('')}…` : clean;
-}
 
 /**
  * What an exception a caller's value threw says, never throwing itself.
@@ -235,14 +218,6 @@ function requireString(value, field) {
   if (!value.isWellFormed()) throw invalidArgument(field, `${field} is invalid: ${LONE_SURROGATE}`);
   return value;
 }
-
-/**
- * Characters the core never repeats raw in a message (`core/src/sanitize.rs`,
- * `is_unsafe_char`): C0 and C1 controls, bidi controls, default-ignorable and other
- * invisible characters.
- */
-const UNSAFE =
-  /[\u0000-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb\u{1bca0}-\u{1bca3}\u{1d173}-\u{1d17a}\u{e0000}-\u{e0fff}]/gu;
 
 /**
  * A path as the core quotes it in a message: unsafe characters as U+FFFD, clipped past
@@ -375,26 +350,38 @@ function optionsArg(options, known, field = 'options') {
   }
   /** @type {Record<string, any>} */
   const out = {};
-  let key = '';
   let keys;
   try {
     keys = Object.keys(options);
   } catch (err) {
     throw invalidArgument(field, `${field} is invalid: reading it threw: ${thrownMessage(err)}`);
   }
-  for (key of keys) {
-    let value;
-    try {
-      value = /** @type {Record<string, unknown>} */ (options)[key];
-    } catch (err) {
-      const name = key.toWellFormed();
-      throw invalidArgument(name, `${name} is invalid: reading it threw: ${thrownMessage(err)}`);
-    }
-    if (value === undefined) continue;
-    if (!known.includes(key)) throw unknownMember(key, known);
-    out[key] = value;
+  // An own member the call does not know is refused (unless it is `undefined`: absent).
+  for (const key of keys) {
+    if (known.includes(key)) continue;
+    if (readOption(options, key) !== undefined) throw unknownMember(key, known);
+  }
+  // The known options are read as properties, so one an object inherits (a prototype's
+  // member or getter) counts, as it always has.
+  for (const key of known) {
+    const value = readOption(options, key);
+    if (value !== undefined) out[key] = value;
   }
   return out;
+}
+
+/**
+ * One member of an options bag, a getter that throws named as the member.
+ * @param {object} options
+ * @param {string} key
+ */
+function readOption(options, key) {
+  try {
+    return /** @type {Record<string, unknown>} */ (options)[key];
+  } catch (err) {
+    const name = key.toWellFormed();
+    throw invalidArgument(name, `${name} is invalid: reading it threw: ${thrownMessage(err)}`);
+  }
 }
 
 /**
@@ -449,6 +436,9 @@ function stringList(value, field) {
   }
   return out;
 }
+
+/** The deepest nesting of objects and arrays an argument may have (the JSON reader's bound). */
+const MAX_NESTING = 127;
 
 /** The arguments whose members are named on their own (`commands[1]`), as the core does. */
 const BAGS = ['options', 'input', 'inventory'];
@@ -574,6 +564,9 @@ class DataWalk {
    * @param {object} object
    */
   copyObject(object) {
+    // The addon reads at most MAX_NESTING levels (serde's bound); deeper data is refused
+    // here, before any of it crosses.
+    if (this.open.length >= MAX_NESTING) throw this.whole(`nests deeper than ${MAX_NESTING} levels, which the core does not read`);
     if (this.open.includes(object)) throw this.whole('refers back to an object that holds it (a cycle), which JSON cannot carry');
     let list;
     let toJSON;
@@ -890,7 +883,7 @@ const inventoryHandles = new WeakMap();
  * @param {{ commands?: string[], agents?: string[], routerStems?: string[], childToRouters?: Record<string, string[]> }} [input]
  */
 function inventory(input) {
-  if (input !== undefined && input !== null && (typeof input !== 'object' || Array.isArray(input))) {
+  if (input !== undefined && input !== null && (typeof input !== 'object' || isArray(input))) {
     throw invalidArgument('inventory', `inventory must be an object { commands?, agents?, routerStems?, childToRouters? }, got ${render(input)}`);
   }
   const text = /** @type {string} */ (jsonArg(input ?? {}, 'inventory'));

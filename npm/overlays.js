@@ -424,11 +424,41 @@ function invalidDir(message) {
  * @param {string} message
  */
 function invalidArgument(field, message) {
-  const err = /** @type {Error & { code: string, field: string }} */ (new Error(message));
+  const err = /** @type {Error & { code: string, field: string }} */ (new Error(safeText(message, 2048)));
   err.code = 'INVALID_ARGUMENT';
-  err.field = field;
+  err.field = safeText(field, 512);
   return err;
 }
+
+/**
+ * Characters the core never repeats raw in a message (`core/src/sanitize.rs`,
+ * `is_unsafe_char`): C0 and C1 controls, bidi controls, default-ignorable and other
+ * invisible characters.
+ */
+const UNSAFE =
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb\u{1bca0}-\u{1bca3}\u{1d173}-\u{1d17a}\u{e0000}-\u{e0fff}]/gu;
+
+/** An ANSI CSI or OSC escape sequence (`ESC [ … final`, `ESC ] … BEL` or `ESC ] … ESC \`). */
+const ANSI_SEQUENCE = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\))/g;
+
+/**
+ * Caller text in a message or field made safe to print, as the core renders it
+ * (`sanitize_text`): an escape sequence, a control, bidi or invisible character, or a lone
+ * surrogate becomes U+FFFD, and the text is clipped past `max` characters with `…` (a
+ * rendered argument can be any size).
+ * @param {string} text
+ * @param {number} max
+ */
+function safeText(text, max) {
+  // Only the head is ever shown: cut first (a character is at most two units, and a cut
+  // escape sequence or surrogate pair only costs one U+FFFD at the end), then clean.
+  const head = text.length > 2 * max + 16 ? text.slice(0, 2 * max + 16) : text;
+  const clean = head.toWellFormed().replace(ANSI_SEQUENCE, '\ufffd').replace(UNSAFE, '\ufffd');
+  if (clean.length <= max) return clean;
+  const chars = [...clean];
+  return chars.length > max || head !== text ? `${chars.slice(0, max).join('')}…` : clean;
+}
+
 
 /**
  * A wrong argument as an error message shows it: JSON where JSON spells it as it is, a
@@ -481,7 +511,7 @@ function loadOverlayDir(dir, options) {
   // Required lazily: index.js requires this module.
   const api = require('./index.js');
   if (options !== undefined && options !== null) {
-    if (typeof options !== 'object' || Array.isArray(options)) throw invalidArgument('options', `options must be an object, got ${describe(options)}`);
+    if (typeof options !== 'object' || isList(options)) throw invalidArgument('options', `options must be an object, got ${describe(options)}`);
     // An unknown member is refused before anything is read (buildRegistry checks the rest).
     let key = '';
     try {
@@ -508,7 +538,21 @@ function loadOverlayDir(dir, options) {
   return Object.freeze({ registry, diagnostics: deepFreeze([...diagnostics, ...registry.diagnostics()]) });
 }
 
+/**
+ * `Array.isArray` that never throws (it does for a revoked Proxy).
+ * @param {unknown} value
+ */
+function isList(value) {
+  try {
+    return Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
+
 module.exports = {
+  safeText,
+  UNSAFE,
   loadOverlayDir,
   readOverlayDir,
   readCapabilityFolder,

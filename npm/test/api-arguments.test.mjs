@@ -271,3 +271,34 @@ test('caller text in an error is safe to print and bounded, whichever side refus
 test('a record given as an array is refused, never read by position', () => {
   refused(() => gsd.resolveInstallPlan('claude', 'global', h, { commands: ['help'], profile: [['help'], []] }), 'INVALID_ARGUMENT', 'profile', 'profile is invalid: invalid type: sequence, expected struct ProfileInput');
 });
+
+test('review fixes: nesting, inherited options, records read as objects, a profile name, revoked proxies', () => {
+  const deep = (n) => {
+    let v = 'x';
+    for (let i = 0; i < n; i += 1) v = { a: v };
+    return v;
+  };
+  // Too deep for the reader: refused on the argument by the package, never napi's own error.
+  const tooDeep = thrown(() => gsd.resolveScope('claude', 'global', { ...h, env: { X: deep(200) } }));
+  assert.equal(tooDeep.code, 'INVALID_ARGUMENT');
+  assert.equal(tooDeep.field, 'host');
+  assert.match(tooDeep.message, /nests deeper than 127 levels, which the core does not read/);
+  // Options an object inherits are read, as they always were.
+  assert.equal(gsd.resolveScope('claude', 'global', h, Object.create({ explicitDir: '/x' })).configHome, '/x');
+  // Calls that cross objects (not text) read records as objects and render keys safely too.
+  refused(() => gsd.resolveProfile(['core'], { commands: [['help', '']] }), 'INVALID_ARGUMENT', 'sources.commands[0]', 'sources.commands[0] is invalid: invalid type: sequence, expected struct CommandInput');
+  refused(() => gsd.resolveScope('claude', 'global', { ...h, env: { 'X\u001b[2J\u202eY': 5 } }), 'INVALID_ARGUMENT', 'host.env.X\ufffd\ufffdY', 'host.env.X\ufffd\ufffdY is invalid: invalid type: integer `5`, expected a string');
+  // A profile name selects nothing by itself, and `full` means every skill.
+  const inventory = gsd.inventory({ commands: ['help'] });
+  refused(() => gsd.resolveInstallPlan('claude', 'global', h, { inventory, profile: { name: 'core' } }), 'INVALID_ARGUMENT', 'profile.skills', "profile.skills is required with profile.name: the name selects nothing itself (pass resolveProfile's result whole)");
+  refused(() => gsd.resolveInstallPlan('claude', 'global', h, { inventory, profile: { name: 'full', skills: ['help'] } }), 'INVALID_ARGUMENT', 'profile.skills', 'profile.skills must be "*" when profile.name is "full"');
+  // A revoked Proxy is a typed error wherever it is given.
+  const revocable = Proxy.revocable({}, {});
+  revocable.revoke();
+  assert.equal(thrown(() => gsd.inventory(revocable.proxy)).code, 'INVALID_ARGUMENT');
+  assert.equal(thrown(() => gsd.loadOverlayDir('/tmp', revocable.proxy)).code, 'INVALID_ARGUMENT');
+  // A huge wrong argument is still a bounded message.
+  const huge = thrown(() => gsd.resolveScope('claude', 'global', Array.from({ length: 200000 }, () => 'abc')));
+  assert.equal(huge.code, 'INVALID_ARGUMENT');
+  assert.ok(huge.message.length <= 2049);
+});

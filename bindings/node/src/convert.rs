@@ -41,15 +41,17 @@ pub fn core<T>(env: Env, result: Result<T, CoreError>) -> JsResult<T> {
     result.map_err(|e| to_js(env, &e))
 }
 
-/// Deserializes a JS argument, naming the field at fault ([`field_at`]).
+/// Deserializes a JS argument, naming the field at fault ([`field_at`]), as [`from_json`]
+/// does: records are objects only, and the message is safe to print.
 pub fn from_value<T: for<'de> Deserialize<'de>>(
     env: Env,
     field: &str,
     value: Value,
 ) -> JsResult<T> {
-    serde_path_to_error::deserialize(value).map_err(|e| {
-        let at = field_at(field, e.path());
-        invalid_argument(env, &at, &format!("{at} is invalid: {}", e.inner()))
+    serde_path_to_error::deserialize(gsd_core::strict::Strict(value)).map_err(|e| {
+        let at = gsd_core::sanitize::sanitize_text(&field_at(field, e.path()), MAX_REASON_CHARS);
+        let reason = gsd_core::sanitize::sanitize_text(&e.inner().to_string(), MAX_REASON_CHARS);
+        invalid_argument(env, &at, &format!("{at} is invalid: {reason}"))
     })
 }
 
@@ -331,12 +333,12 @@ impl DecisionOptions {
 /// A plan's `profile` option: the allow-lists `{ skills?, agents? }`, or a `resolveProfile`
 /// result `{ name, skills: "*" | [...], agents: [...] }` as it is. `skills: "*"` is the full
 /// profile (nothing restricted; `resolveProfile` lists no agents for it); `null` for a list
-/// leaves that class unrestricted. `name` is the profile's name, read for its shape only.
+/// leaves that class unrestricted. `name` is the profile's name: it selects nothing itself,
+/// so it must come with `skills` (a result passed whole), and `full` only with `"*"`.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct ProfileInput {
     #[serde(default)]
-    #[allow(dead_code)] // Reason: read so a resolveProfile result is accepted whole.
     name: Option<String>,
     #[serde(default)]
     skills: Option<SkillsInput>,
@@ -350,6 +352,23 @@ impl ProfileInput {
         let Some(given) = given else {
             return Ok(None);
         };
+        match (given.name.as_deref(), &given.skills) {
+            (Some(_), None) => {
+                return Err(invalid_argument(
+                    env,
+                    "profile.skills",
+                    "profile.skills is required with profile.name: the name selects nothing itself (pass resolveProfile's result whole)",
+                ));
+            }
+            (Some("full"), Some(SkillsInput::Only(_))) => {
+                return Err(invalid_argument(
+                    env,
+                    "profile.skills",
+                    "profile.skills must be \"*\" when profile.name is \"full\"",
+                ));
+            }
+            _ => {}
+        }
         match given.skills {
             Some(SkillsInput::All) => match given.agents {
                 Some(agents) if !agents.is_empty() => Err(invalid_argument(
