@@ -16,7 +16,7 @@
  */
 
 const native = require('./binding.js');
-const { loadOverlayDir, safeText, UNSAFE } = require('./overlays.js');
+const { loadOverlayDir, safeText, UNSAFE, render, isArray } = require('./overlays.js');
 
 /**
  * Freezes a value and everything reachable from it; returns the value.
@@ -161,44 +161,6 @@ function thrownMessage(err) {
     return text.isWellFormed() ? text : text.toWellFormed();
   } catch {
     return 'an exception';
-  }
-}
-
-/**
- * A wrong argument as its error message shows it: JSON where JSON can spell it, and a
- * plain description where it cannot (a BigInt or a cycle would make `JSON.stringify`
- * throw its own error in place of ours; `NaN` and the infinities it would spell `null`).
- * @param {unknown} value
- */
-function render(value) {
-  switch (typeof value) {
-    case 'undefined':
-      return 'undefined';
-    case 'bigint':
-      return `${value}n`;
-    case 'number':
-      return Number.isFinite(value) ? JSON.stringify(value) : String(value);
-    case 'symbol':
-    case 'function':
-      return `a ${typeof value}`;
-    default:
-      try {
-        return JSON.stringify(value);
-      } catch {
-        return isArray(value) ? 'an array JSON cannot spell' : 'an object JSON cannot spell';
-      }
-  }
-}
-
-/**
- * `Array.isArray` that never throws (it does for a revoked Proxy).
- * @param {unknown} value
- */
-function isArray(value) {
-  try {
-    return Array.isArray(value);
-  } catch {
-    return false;
   }
 }
 

@@ -364,7 +364,7 @@ function trimTrailing(dir) {
  * @param {string} dir
  */
 function readOverlayDir(dir) {
-  if (typeof dir !== 'string' || dir === '') throw invalidDir(`dir must be a non-empty string, got ${describe(dir)}`);
+  if (typeof dir !== 'string' || dir === '') throw invalidDir(`dir must be a non-empty string, got ${render(dir)}`);
   // A lone surrogate has no UTF-8 form (the file system would be asked for another name,
   // with U+FFFD), and a path cannot hold NUL.
   if (!dir.isWellFormed()) throw invalidDir('dir is invalid: it holds a lone surrogate, which UTF-8 cannot carry');
@@ -461,18 +461,19 @@ function safeText(text, max) {
 
 
 /**
- * A wrong argument as an error message shows it: JSON where JSON spells it as it is, a
- * description otherwise (`1n`, `a symbol`, `a function`, `NaN`), never throwing.
+ * A wrong argument as its error message shows it: JSON where JSON can spell it, and a
+ * plain description where it cannot (a BigInt or a cycle would make `JSON.stringify`
+ * throw its own error in place of ours; `NaN` and the infinities it would spell `null`).
  * @param {unknown} value
  */
-function describe(value) {
+function render(value) {
   switch (typeof value) {
     case 'undefined':
       return 'undefined';
     case 'bigint':
       return `${value}n`;
     case 'number':
-      return String(value);
+      return Number.isFinite(value) ? JSON.stringify(value) : String(value);
     case 'symbol':
     case 'function':
       return `a ${typeof value}`;
@@ -480,8 +481,20 @@ function describe(value) {
       try {
         return JSON.stringify(value);
       } catch {
-        return 'an object JSON cannot spell';
+        return isArray(value) ? 'an array JSON cannot spell' : 'an object JSON cannot spell';
       }
+  }
+}
+
+/**
+ * `Array.isArray` that never throws (it does for a revoked Proxy).
+ * @param {unknown} value
+ */
+function isArray(value) {
+  try {
+    return Array.isArray(value);
+  } catch {
+    return false;
   }
 }
 
@@ -511,7 +524,7 @@ function loadOverlayDir(dir, options) {
   // Required lazily: index.js requires this module.
   const api = require('./index.js');
   if (options !== undefined && options !== null) {
-    if (typeof options !== 'object' || isList(options)) throw invalidArgument('options', `options must be an object, got ${describe(options)}`);
+    if (typeof options !== 'object' || isArray(options)) throw invalidArgument('options', `options must be an object, got ${render(options)}`);
     // An unknown member is refused before anything is read (buildRegistry checks the rest).
     let key = '';
     try {
@@ -538,20 +551,10 @@ function loadOverlayDir(dir, options) {
   return Object.freeze({ registry, diagnostics: deepFreeze([...diagnostics, ...registry.diagnostics()]) });
 }
 
-/**
- * `Array.isArray` that never throws (it does for a revoked Proxy).
- * @param {unknown} value
- */
-function isList(value) {
-  try {
-    return Array.isArray(value);
-  } catch {
-    return false;
-  }
-}
-
 module.exports = {
   safeText,
+  render,
+  isArray,
   UNSAFE,
   loadOverlayDir,
   readOverlayDir,

@@ -146,29 +146,22 @@ pub struct PlanSet {
 /// directory, hide in a file name, or make a name no file system holds).
 /// `field` names the stem in the error; it is built only on failure.
 fn check_stem(stem: &str, field: impl FnOnce() -> String) -> Result<(), Error> {
-    if stem.len() > MAX_STEM_BYTES {
-        let field = field();
-        return Err(Error::new(
-            ErrorCode::InvalidArgument,
-            format!(
-                "{field} is {} bytes long, more than {MAX_STEM_BYTES}: a stem becomes a file or folder name (at most 255 bytes), with room left for the runtime's prefix and extension; it starts {}",
-                stem.len(),
-                serde_json::to_string(&crate::sanitize::sanitize_value(stem)).unwrap_or_default()
-            ),
-        )
-        .with_field(field));
+    if is_plain_stem(stem) {
+        return Ok(());
     }
-    if !is_plain_stem(stem) {
-        let field = field();
-        let shown =
-            serde_json::to_string(&crate::sanitize::sanitize_value(stem)).unwrap_or_default();
-        return Err(Error::new(
-            ErrorCode::InvalidArgument,
-            format!("{field} must be a plain file stem (non-empty, not '.' or '..', no '/', '\\', control, bidi or invisible characters), got {shown}"),
+    let field = field();
+    let shown = serde_json::to_string(&crate::sanitize::sanitize_value(stem)).unwrap_or_default();
+    let message = if stem.len() > MAX_STEM_BYTES {
+        format!(
+            "{field} is {} bytes long, more than {MAX_STEM_BYTES}: a stem becomes a file or folder name (at most 255 bytes), with room left for the runtime's prefix and extension; it starts {shown}",
+            stem.len()
         )
-        .with_field(field));
-    }
-    Ok(())
+    } else {
+        format!(
+            "{field} must be a plain file stem (non-empty, not '.' or '..', no '/', '\\', control, bidi or invisible characters), got {shown}"
+        )
+    };
+    Err(Error::new(ErrorCode::InvalidArgument, message).with_field(field))
 }
 
 /// The longest stem a plan takes, in bytes. A stem becomes a file or folder name

@@ -260,17 +260,6 @@ pub fn from_str<'a, T: serde::Deserialize<'a>>(text: &'a str) -> serde_json::Res
     Ok(value)
 }
 
-/// `T` from a parsed value, its structs objects at every depth.
-///
-/// # Errors
-/// serde's error for a value that is not a `T` (an array where a struct is wanted
-/// included).
-pub fn from_value<T: serde::de::DeserializeOwned>(
-    value: serde_json::Value,
-) -> serde_json::Result<T> {
-    T::deserialize(Strict(value))
-}
-
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeMap;
@@ -301,27 +290,90 @@ mod tests {
         assert_eq!(outer.map["k"], Some(Inner { a: "z".into() }));
         assert_eq!(outer.map["n"], None);
         let value: serde_json::Value = serde_json::from_str(text).unwrap();
-        assert_eq!(from_value::<Outer>(value).unwrap(), outer);
+        assert_eq!(at_path::<Outer>(value).unwrap(), outer);
+    }
+
+    /// The composition every binding uses: a path tracker outside, [`Strict`] inside.
+    fn at_path<T: serde::de::DeserializeOwned>(
+        value: serde_json::Value,
+    ) -> Result<T, serde_path_to_error::Error<serde_json::Error>> {
+        serde_path_to_error::deserialize(Strict(value))
     }
 
     #[test]
     fn arrays_for_structs_are_refused_at_every_depth() {
+        // (text, path of the value at fault, reason)
         let cases = [
-            r#"[{"a":"x"}]"#,
-            r#"{"inner":["x"]}"#,
-            r#"{"inner":{"a":"x"},"list":[{"a":"y"},["y"]]}"#,
-            r#"{"inner":{"a":"x"},"map":{"k":["z"]}}"#,
+            (
+                r#"[{"a":"x"}]"#,
+                ".",
+                "invalid type: sequence, expected struct Outer",
+            ),
+            (
+                r#"{"inner":["x"]}"#,
+                "inner",
+                "invalid type: sequence, expected struct Inner",
+            ),
+            (
+                r#"{"inner":{"a":"x"},"list":[{"a":"y"},["y"]]}"#,
+                "list[1]",
+                "invalid type: sequence, expected struct Inner",
+            ),
+            (
+                r#"{"inner":{"a":"x"},"map":{"k":["z"]}}"#,
+                "map.k",
+                "invalid type: sequence, expected struct Inner",
+            ),
         ];
-        for (text, strukt) in cases.into_iter().zip(["Outer", "Inner", "Inner", "Inner"]) {
-            let reason = format!("invalid type: sequence, expected struct {strukt}");
+        for (text, path, reason) in cases {
             let error = from_str::<Outer>(text).unwrap_err().to_string();
-            assert!(error.starts_with(&reason), "{text}: {error}");
+            assert!(error.starts_with(reason), "{text}: {error}");
             let value: serde_json::Value = serde_json::from_str(text).unwrap();
-            let error = from_value::<Outer>(value).unwrap_err().to_string();
-            assert_eq!(error, reason, "{text}");
+            let error = at_path::<Outer>(value).unwrap_err();
+            assert_eq!(error.inner().to_string(), reason, "{text}");
+            assert_eq!(error.path().to_string(), path, "{text}");
         }
         // Plain serde reads the same text by position: the wrapper is what refuses it.
         assert!(serde_json::from_str::<Outer>(r#"[{"a":"x"}]"#).is_ok());
+    }
+
+    /// The path tracker and the wrapper compose: every other error inside a record is
+    /// found at its path too (a mistyped, unknown or missing member; an entry of a list or
+    /// map).
+    #[test]
+    fn paths_name_the_value_at_fault() {
+        #[derive(Debug, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        #[allow(dead_code)]
+        struct Closed {
+            inner: Inner,
+        }
+        let cases = [
+            (r#"{"inner":{"a":1}}"#, "inner.a"),
+            (
+                r#"{"inner":{"a":"x"},"list":[{"a":"y"},{"a":2}]}"#,
+                "list[1].a",
+            ),
+            (r#"{"inner":{"a":"x"},"map":{"k":{"b":"z"}}}"#, "map.k"),
+        ];
+        for (text, path) in cases {
+            let value: serde_json::Value = serde_json::from_str(text).unwrap();
+            let error = at_path::<Outer>(value).unwrap_err();
+            assert_eq!(error.path().to_string(), path, "{text}: {error}");
+        }
+        let value = serde_json::json!({"inner": {"a": "x"}, "extra": 1});
+        let error = at_path::<Closed>(value).unwrap_err();
+        assert_eq!(
+            error.path().to_string(),
+            "extra",
+            "the unknown member itself"
+        );
+        let value = serde_json::json!({"inner": ["x"]});
+        let error = at_path::<Closed>(value).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "inner: invalid type: sequence, expected struct Inner"
+        );
     }
 
     #[test]

@@ -91,8 +91,9 @@ pub fn from_json<T: for<'de> Deserialize<'de>>(env: Env, field: &str, text: &str
 /// How much of serde's reason, and of the path it names, a message repeats.
 const MAX_REASON_CHARS: usize = 512;
 
-/// A path of the machine in double quotes for a message, as the core quotes one: escape,
-/// control, bidi and invisible characters as U+FFFD, clipped past 1,024 characters.
+/// A path of the machine in double quotes for a message: each escape sequence, control,
+/// bidi and invisible character as one U+FFFD ([`gsd_core::sanitize::sanitize_text`]),
+/// clipped past 1,024 characters.
 fn quoted(path: &str) -> String {
     format!("\"{}\"", gsd_core::sanitize::sanitize_text(path, 1024))
 }
