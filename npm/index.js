@@ -72,6 +72,8 @@ Object.defineProperties(native.Registry.prototype, {
   requiresClosure: {
     /** @this {any} @param {string} id */
     value: function requiresClosure(id) {
+      // napi would read a lone surrogate as U+FFFD and answer for another id.
+      if (typeof id === 'string' && !id.isWellFormed()) throw invalidArgument('id', `id is invalid: ${LONE_SURROGATE}`);
       return frozenList(nativeRequiresClosure.call(this, id));
     },
     writable: true,

@@ -129,6 +129,7 @@ test('a lone surrogate in a string argument is refused, and NUL in a path argume
     [() => gsd.formatGsdSlash('help\udfff'), 'commandName', surrogate('commandName')],
     [() => gsd.resolveConfigHome('claude\ud800', h), 'runtime', surrogate('runtime')],
     [() => gsd.loadOverlayDir('/tmp\ud800'), 'dir', surrogate('dir')],
+    [() => gsd.firstPartyRegistry().requiresClosure('claude\ud800'), 'id', surrogate('id')],
     [() => gsd.loadOverlayDir('/tmp/\u0000x'), 'dir', "dir must not contain NUL, got '/tmp/\\u{0}x'"],
   ];
   for (const [call, field, message] of cases) refused(call, 'INVALID_ARGUMENT', field, message);
