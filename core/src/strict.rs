@@ -6,20 +6,34 @@
 //! `SurfaceFacts`. Every binding documents objects only: [`Strict`] wraps any deserializer
 //! (the `serde_json` reader over a text, or a `serde_json::Value`) and, at every depth,
 //! asks the inner one for a map where a struct is wanted, so an array there is serde's
-//! "invalid type: sequence, expected struct ..." error. Everything else passes through
-//! unchanged, so the wrapper composes with a path tracker such as `serde_path_to_error`
-//! (the tracker outside, [`Strict`] inside), which the bindings use to name the value at
-//! fault.
+//! "invalid type: sequence, expected struct ..." error.
+//!
+//! It also refuses a member name an object repeats, at every depth and for every reader
+//! (a struct, a map such as `host.env`, a `serde_json::Value`): `duplicate field `HOME``.
+//! serde's derived structs already refuse a repeated field, but a map, and a `Value`, keep
+//! the last one, so `{"runtime":1,"runtime":"claude"}` read as a `Value` and then as a
+//! request would pass with its first, mistyped member unseen. Names are compared as text
+//! after their escapes are read (`"a"` and `"a"` are one name).
+//!
+//! Everything else passes through unchanged, so the wrapper composes with a path tracker
+//! such as `serde_path_to_error` (the tracker outside, [`Strict`] inside), which the
+//! bindings use to name the value at fault; a repeated member is found at the object that
+//! holds it.
 //!
 //! ```
 //! use gsd_core::strict;
 //! assert!(serde_json::from_str::<gsd_core::SurfaceFacts>("[]").is_ok());
 //! let err = strict::from_str::<gsd_core::SurfaceFacts>("[]").unwrap_err();
 //! assert!(err.to_string().starts_with("invalid type: sequence, expected struct SurfaceFacts"));
+//! let err = strict::from_str::<serde_json::Value>(r#"{"a":1,"a":2}"#).unwrap_err();
+//! assert!(err.to_string().starts_with("duplicate field `a`"));
 //! ```
 
+use std::borrow::Cow;
+use std::collections::HashSet;
 use std::fmt;
 
+use serde::de::value::{BorrowedStrDeserializer, StringDeserializer};
 use serde::de::{
     DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor,
 };
@@ -159,7 +173,11 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<V> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
-        self.0.visit_map(Access(map))
+        self.0.visit_map(Members {
+            map,
+            seen: Seen::default(),
+            repeated: None,
+        })
     }
 
     fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<V::Value, A::Error> {
@@ -190,22 +208,118 @@ impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for Access<A> {
     }
 }
 
-impl<'de, A: MapAccess<'de>> MapAccess<'de> for Access<A> {
+/// An object's members, each name read once as text, refused when it repeats an earlier
+/// one, then handed to the reader as that text.
+struct Members<'de, A> {
+    map: A,
+    seen: Seen<'de>,
+    repeated: Option<Cow<'de, str>>,
+}
+
+/// The member names of one object read so far: a list while it is short (most objects
+/// have a handful of members, and a list allocates once), a hash set past that, so an
+/// object of 100,000 members costs no quadratic search.
+enum Seen<'de> {
+    Few(Vec<Cow<'de, str>>),
+    Many(HashSet<Cow<'de, str>>),
+}
+
+impl Default for Seen<'_> {
+    fn default() -> Self {
+        Seen::Few(Vec::new())
+    }
+}
+
+/// How many names [`Seen`] searches as a list.
+const FEW_MEMBERS: usize = 16;
+
+impl<'de> Seen<'de> {
+    /// Records `name`; `false` when it was already there.
+    fn insert(&mut self, name: Cow<'de, str>) -> bool {
+        match self {
+            Seen::Few(names) if names.len() < FEW_MEMBERS => {
+                if names.contains(&name) {
+                    return false;
+                }
+                names.push(name);
+                true
+            }
+            Seen::Few(names) => {
+                let mut set: HashSet<Cow<'de, str>> = names.drain(..).collect();
+                let fresh = set.insert(name);
+                *self = Seen::Many(set);
+                fresh
+            }
+            Seen::Many(set) => set.insert(name),
+        }
+    }
+}
+
+/// Reads a member name as text, borrowed from the input where it can be.
+struct NameText;
+
+impl<'de> DeserializeSeed<'de> for NameText {
+    type Value = Cow<'de, str>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for NameText {
+    type Value = Cow<'de, str>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a member name")
+    }
+
+    fn visit_borrowed_str<E: serde::de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+        Ok(Cow::Borrowed(v))
+    }
+
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(v.to_owned()))
+    }
+
+    fn visit_string<E: serde::de::Error>(self, v: String) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(v))
+    }
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for Members<'de, A> {
     type Error = A::Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, A::Error> {
-        self.0.next_key_seed(Seed(seed))
+        let Some(name) = self.map.next_key_seed(NameText)? else {
+            return Ok(None);
+        };
+        if !self.seen.insert(name.clone()) {
+            self.repeated = Some(name.clone());
+        }
+        match name {
+            Cow::Borrowed(name) => seed
+                .deserialize(BorrowedStrDeserializer::<A::Error>::new(name))
+                .map(Some),
+            Cow::Owned(name) => seed
+                .deserialize(StringDeserializer::<A::Error>::new(name))
+                .map(Some),
+        }
     }
 
     fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, A::Error> {
-        self.0.next_value_seed(Seed(seed))
+        if let Some(name) = self.repeated.take() {
+            return Err(serde::de::Error::custom(format_args!(
+                "duplicate field `{name}`"
+            )));
+        }
+        self.map.next_value_seed(Seed(seed))
     }
 
     fn size_hint(&self) -> Option<usize> {
-        self.0.size_hint()
+        self.map.size_hint()
     }
 }
 
@@ -374,6 +488,79 @@ mod tests {
             error.to_string(),
             "inner: invalid type: sequence, expected struct Inner"
         );
+    }
+
+    /// Text read through the path tracker, as the C binding reads a request it refuses.
+    fn text_at_path<'a, T: serde::Deserialize<'a>>(
+        text: &'a str,
+    ) -> Result<T, serde_path_to_error::Error<serde_json::Error>> {
+        let mut reader = serde_json::Deserializer::from_str(text);
+        serde_path_to_error::deserialize(Strict(&mut reader))
+    }
+
+    #[test]
+    fn a_repeated_member_is_refused_at_every_depth() {
+        // (text, path of the object holding it, reason)
+        let cases = [
+            (
+                r#"{"inner":{"a":"x"},"inner":{"a":"y"}}"#,
+                ".",
+                "duplicate field `inner`",
+            ),
+            (r#"{"inner":{"a":"x","a":"y"}}"#, "inner", "duplicate field `a`"),
+            (
+                r#"{"inner":{"a":"x"},"map":{"k":null,"k":{"a":"z"}}}"#,
+                "map",
+                "duplicate field `k`",
+            ),
+            (
+                r#"{"inner":{"a":"x"},"list":[{"a":"y"},{"a":"y","a":"z"}]}"#,
+                "list[1]",
+                "duplicate field `a`",
+            ),
+            // The same name spelled with an escape is the same name.
+            (r#"{"inner":{"a":"x","\u0061":"y"}}"#, "inner", "duplicate field `a`"),
+        ];
+        for (text, path, reason) in cases {
+            let error = from_str::<Outer>(text).unwrap_err().to_string();
+            assert!(error.starts_with(reason), "{text}: {error}");
+            let error = text_at_path::<Outer>(text).unwrap_err();
+            assert_eq!(error.inner().to_string().split(" at line").next(), Some(reason), "{text}");
+            assert_eq!(error.path().to_string(), path, "{text}");
+            // Read as any JSON, too: the repeat is refused, not kept last.
+            let error = from_str::<serde_json::Value>(text).unwrap_err().to_string();
+            assert!(error.starts_with(reason), "{text}: {error}");
+        }
+        // Plain serde keeps the last of a map's repeated keys: the wrapper is what refuses it.
+        let plain: Outer =
+            serde_json::from_str(r#"{"inner":{"a":"x"},"map":{"k":null,"k":{"a":"z"}}}"#).unwrap();
+        assert_eq!(plain.map["k"], Some(Inner { a: "z".into() }));
+    }
+
+    #[test]
+    fn many_members_are_read_and_a_late_repeat_found() {
+        let names: Vec<String> = (0..100_000).map(|i| format!("\"m{i}\":null")).collect();
+        let text = format!(r#"{{"inner":{{"a":"x"}},"map":{{{}}}}}"#, names.join(","));
+        let outer: Outer = from_str(&text).unwrap();
+        assert_eq!(outer.map.len(), 100_000);
+        let text = format!(
+            r#"{{"inner":{{"a":"x"}},"map":{{{},"m99998":null}}}}"#,
+            names.join(",")
+        );
+        let error = text_at_path::<Outer>(&text).unwrap_err();
+        assert_eq!(error.path().to_string(), "map");
+        assert!(error.inner().to_string().starts_with("duplicate field `m99998`"));
+        // Short and long objects find a repeat whichever side of the switch it falls.
+        for members in [2, FEW_MEMBERS, FEW_MEMBERS + 1, FEW_MEMBERS + 2] {
+            let mut names: Vec<String> = (0..members).map(|i| format!("\"m{i}\":null")).collect();
+            names.push(format!("\"m{}\":null", members - 1));
+            let text = format!(r#"{{"inner":{{"a":"x"}},"map":{{{}}}}}"#, names.join(","));
+            assert!(from_str::<Outer>(&text).is_err(), "{members}");
+            names.pop();
+            names.push("\"m0\":null".into());
+            let text = format!(r#"{{"inner":{{"a":"x"}},"map":{{{}}}}}"#, names.join(","));
+            assert!(from_str::<Outer>(&text).is_err(), "{members}");
+        }
     }
 
     #[test]

@@ -84,7 +84,7 @@ pub(crate) fn decode<T: DeserializeOwned>(text: &str, name: &str) -> Result<T, F
             return Ok(request);
         }
     }
-    let value: Value = serde_json::from_str(text).map_err(|e| not_valid(name, None, &e))?;
+    let value = parse(text, name)?;
     // The shape, with every scope string the request holds replaced by a valid one: a
     // failure here is the request's shape, not its scopes.
     let mut shape = value.clone();
@@ -103,6 +103,20 @@ pub(crate) fn decode<T: DeserializeOwned>(text: &str, name: &str) -> Result<T, F
     strict::from_value::<T>(shape).map_err(|e| misshapen(name, &e))?;
     check_scopes(value.get("scope"), value.get("scopes"))?;
     strict::from_value(value).map_err(|e| misshapen(name, &e))
+}
+
+/// The request as JSON, for the paths that look at it whole. Text that is not JSON names
+/// no field; a member its object repeats (which a `Value` would keep the last of, unseen)
+/// names that object (`host.env: duplicate field `HOME` at line 1 column 52`).
+fn parse(text: &str, name: &str) -> Result<Value, Failure> {
+    let mut reader = serde_json::Deserializer::from_str(text);
+    let value = serde_path_to_error::deserialize(gsd_core::strict::Strict(&mut reader))
+        .map_err(|e: strict::PathError| match e.inner().classify() {
+            serde_json::error::Category::Data => misshapen(name, &e),
+            _ => not_valid(name, None, e.inner()),
+        })?;
+    reader.end().map_err(|e| not_valid(name, None, &e))?;
+    Ok(value)
 }
 
 /// Whether the first character past JSON whitespace opens an object.
@@ -207,7 +221,7 @@ pub(crate) fn install_plan(registry: &Registry, text: &str) -> Result<gsd_bytes,
 /// their field as [`decode`]'s do (`scope`, `scopes[1]`, `host.cwd`).
 pub(crate) fn install_plans(registry: &Registry, text: &str) -> Result<gsd_bytes, Failure> {
     const NAME: &str = "request_json";
-    let mut request: Value = serde_json::from_str(text).map_err(|e| not_valid(NAME, None, &e))?;
+    let mut request = parse(text, NAME)?;
     let Some(fields) = request.as_object() else {
         return Err(not_valid(NAME, None, &"expected an object"));
     };
@@ -501,8 +515,8 @@ mod tests {
         );
         assert_eq!(
             code::<Value>(&repeated),
-            Err(ErrorCode::InvalidScope),
-            "last member wins"
+            Err(ErrorCode::InvalidArgument),
+            "a repeated member is a shape error, never read last-wins"
         );
     }
 
@@ -659,6 +673,67 @@ mod tests {
             assert_eq!(message::<gsd_core::PlanRequest>(text), want, "{text}");
             assert_eq!(field::<gsd_core::PlanRequest>(text), None, "{text}");
         }
+    }
+
+    /// A member its object repeats is refused wherever it is (a JSON value keeps the last
+    /// one, so the first, even a mistyped one, would go unseen), naming the object that
+    /// holds it and where in the text the repeat is.
+    #[test]
+    fn a_repeated_member_is_refused() {
+        let host = r#""host":{"home":"/h","cwd":"/w"}"#;
+        let cases = [
+            (
+                format!(r#"{{"runtime":1,"runtime":"claude","scope":"global",{host}}}"#),
+                None,
+                "duplicate field `runtime` at line 1 column 22",
+            ),
+            (
+                format!(r#"{{"runtime":"claude","scope":"local","scope":"global",{host}}}"#),
+                None,
+                "duplicate field `scope` at line 1 column 43",
+            ),
+            (
+                r#"{"runtime":"claude","scope":"global","host":{"home":"rel","home":"/h","cwd":"/w"}}"#
+                    .to_owned(),
+                Some("host"),
+                "duplicate field `home` at line 1 column 64",
+            ),
+            (
+                r#"{"runtime":"claude","scope":"global","host":{"home":"/h","cwd":"/w","env":{"A":"1","A":"2"}}}"#
+                    .to_owned(),
+                Some("host.env"),
+                "duplicate field `A` at line 1 column 86",
+            ),
+            (
+                format!(r#"{{"runtime":"claude","scope":"global",{host},"profile":{{"skills":[],"skills":"*"}}}}"#),
+                Some("profile"),
+                "duplicate field `skills` at line 1 column 100",
+            ),
+        ];
+        for (text, at, reason) in &cases {
+            let prefix = at.map_or_else(String::new, |f| format!("{f}: "));
+            assert_eq!(
+                message::<gsd_core::PlanRequest>(text),
+                format!("request_json is not a valid request: {prefix}{reason}"),
+                "{text}"
+            );
+            assert_eq!(field::<gsd_core::PlanRequest>(text).as_deref(), *at, "{text}");
+        }
+        // Every call reads its request the same way.
+        let (message, at) =
+            plans_failure(&format!(r#"{{"runtime":"claude","scopes":["global"],"scopes":["local"],{host}}}"#));
+        assert_eq!(
+            message,
+            "request_json is not a valid request: duplicate field `scopes` at line 1 column 48"
+        );
+        assert_eq!(at, None);
+        assert_eq!(
+            field::<Vec<OverlayRequest>>(
+                r#"[{"folder":"a","manifest":"{}","fragments":{"x.md":"","x.md":""}}]"#
+            )
+            .as_deref(),
+            Some("[0].fragments")
+        );
     }
 
     /// `gsd_resolve_install_plans` names fields as `decode` does.

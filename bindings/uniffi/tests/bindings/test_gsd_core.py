@@ -231,6 +231,18 @@ class SurfaceFactsTest(unittest.TestCase):
             prefix + "homes./h/.claude.manifest: invalid type: integer `5`, expected a string",
         )
 
+    def test_a_repeated_member_is_refused_at_its_object(self):
+        prefix = "facts_json is not valid SurfaceFacts JSON: "
+        # json.loads would keep the last "manifest"; the first, mistyped one is not skipped.
+        self.assertEqual(
+            self.refusal('{"homes": {"/h/.claude": {"manifest": 5, "manifest": "{}"}}}'),
+            prefix + "homes./h/.claude: duplicate field `manifest` at line 1 column 51",
+        )
+        self.assertEqual(
+            self.refusal('{"homes": {}, "homes": {}}'),
+            prefix + "duplicate field `homes` at line 1 column 21",
+        )
+
     def test_caller_text_in_the_message_is_escaped(self):
         message = self.refusal('{"homes": {"/h": {"\\u001b]0;pwn\\u0007\\u202e": 1}}}')
         self.assertNotRegex(message, "[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
