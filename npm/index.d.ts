@@ -124,6 +124,8 @@ export declare class Registry {
   diagnostics(): readonly Diagnostic[];
   /** The registry in the peer's compiled `capability-registry` object shape (data only; a fresh, mutable object on every call). */
   toPeerJson(): Record<string, unknown>;
+  /** Every registered runtime with its descriptor, sorted by id; deep-frozen (as {@link runtimes}). */
+  runtimes(): readonly RuntimeEntry[];
   /** Every id reachable from `id` through `requires`; frozen. */
   requiresClosure(id: string): readonly string[];
   /** A new registry: this one plus overlay folders (checked as {@link buildRegistry} checks them). */
@@ -235,7 +237,8 @@ export interface Trigger {
 
 /** The source inventory the triggers are computed from. */
 export interface TriggerInput {
-  stems: readonly string[];
+  /** The command stems; absent: no triggers (`[]`), as the peer answers. */
+  stems?: readonly string[];
   routerStems?: readonly string[];
   childToRouters?: Readonly<Record<string, readonly string[]>>;
 }

@@ -59,7 +59,7 @@ function freezeParsed(value) {
  * - `diagnostics()` and `toPeerJson()` can be very large (hundreds of thousands of
  *   diagnostics): they cross as one JSON text parsed here, since napi converts a value
  *   property by property and refuses very large ones;
- * - `diagnostics()` and `requiresClosure()` return deep-frozen values, as every function
+ * - `diagnostics()`, `requiresClosure()` and `runtimes()` return deep-frozen values, as every function
  *   of the package does; `runtimeIds()` and `toPeerJson()` return a fresh, mutable copy
  *   on every call (`toPeerJson()` is the peer's registry shape, which the compat module
  *   hands on as the peer's own);
@@ -67,6 +67,7 @@ function freezeParsed(value) {
  *   the member at fault, never one of napi's own).
  */
 const nativeRequiresClosure = native.Registry.prototype.requiresClosure;
+const nativeRuntimes = native.Registry.prototype.runtimes;
 const nativeWithOverlays = native.Registry.prototype.withOverlays;
 Object.defineProperties(native.Registry.prototype, {
   requiresClosure: {
@@ -75,6 +76,14 @@ Object.defineProperties(native.Registry.prototype, {
       // napi would read a lone surrogate as U+FFFD and answer for another id.
       if (typeof id === 'string' && !id.isWellFormed()) throw invalidArgument('id', `id is invalid: ${LONE_SURROGATE}`);
       return frozenList(nativeRequiresClosure.call(this, id));
+    },
+    writable: true,
+    configurable: true,
+  },
+  runtimes: {
+    /** @this {any} */
+    value: function runtimes() {
+      return deepFreeze(nativeRuntimes.call(this));
     },
     writable: true,
     configurable: true,
@@ -233,7 +242,7 @@ function firstPartyRegistry() {
  * @param {InstanceType<typeof native.Registry>} [registry] defaults to the first-party registry
  */
 function runtimes(registry) {
-  return deepFreeze(registryOrDefault(registry).runtimes());
+  return registryOrDefault(registry).runtimes();
 }
 
 /**
@@ -1519,14 +1528,20 @@ function resolveInstallPlan(runtime, scope, host, options) {
     }
     /** @type {string | undefined} */
     let key;
+    const bag = /** @type {Record<string, unknown>} */ (options);
     try {
-      for (key in options) {
-        if (!Object.hasOwn(options, key)) continue;
-        const value = /** @type {Record<string, unknown>} */ (options)[key];
+      // Own members only are checked for names the call does not know (one whose value
+      // is `undefined` is absent); the known options are then read as properties, so one
+      // the object inherits counts, as for every other options bag (optionsArg).
+      for (key in bag) {
+        if (!Object.hasOwn(bag, key) || PLAN_OPTIONS.includes(key)) continue;
+        if (bag[key] !== undefined) throw unknownMember(key, PLAN_OPTIONS);
+      }
+      for (key of PLAN_OPTIONS) {
+        const value = bag[key];
         if (value === undefined) continue;
         if (key === 'inventory') held = value;
         else if (key === 'registry') registry = value;
-        else if (key === '__proto__') throw unknownMember(key, PLAN_OPTIONS);
         else (rest ??= {})[key] = value;
       }
     } catch (err) {

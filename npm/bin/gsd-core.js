@@ -112,6 +112,13 @@ function readSourceFile(file) {
 /** Text from the machine or the command line (a path, a name) made safe to print. */
 const printable = (text) => overlays.escapeText(String(text));
 
+/**
+ * How `validate` shows a result whose folder the overlay loader named already escaped
+ * (a refused folder): its folder and path as they are printed.
+ * @type {WeakMap<object, { folder: string, path: string }>}
+ */
+const SHOWN = new WeakMap();
+
 function runtimeIds() {
   return api.firstPartyRegistry().runtimeIds();
 }
@@ -378,7 +385,12 @@ function cmdPlan(args) {
   if (values.json) {
     // One runtime prints its plan, several (or --all) an array; a runtime --all skips is
     // said on stderr, so the JSON keeps one shape and the skip is never silent.
-    print(JSON.stringify(runtimes.length === 1 && !values.all ? (plans[0] ?? null) : plans, null, 2));
+    // A single runtime that could not be planned prints nothing: its error is on stderr.
+    if (runtimes.length === 1 && !values.all) {
+      if (plans.length === 1) print(JSON.stringify(plans[0], null, 2));
+    } else {
+      print(JSON.stringify(plans, null, 2));
+    }
     for (const { runtime, code, reason } of skipped) {
       process.stderr.write(`gsd-core: ${runtime} skipped (${code}): ${reason}\n`);
     }
@@ -523,8 +535,14 @@ function validateTarget(target, firstParty) {
   // search permission), is one capability folder: reading it reports what is wrong.
   if (manifestMayBeIn(target)) return [validateFolder(target, name)];
   const { overlays: admitted, diagnostics } = overlays.readOverlayDir(target);
+  const refused = diagnostics.map((d) => {
+    const result = { path: path.join(target, d.capabilityId), folder: d.capabilityId, diagnostics: [d] };
+    // The loader names a refused folder already escaped: shown as it is, never escaped twice.
+    SHOWN.set(result, { folder: d.capabilityId, path: path.join(printable(target), d.capabilityId) });
+    return result;
+  });
   const results = [
-    ...diagnostics.map((d) => ({ path: path.join(target, d.capabilityId), folder: d.capabilityId, diagnostics: [d] })),
+    ...refused,
     ...admitted.map((o) => validateText(path.join(target, o.folder, 'capability.json'), o.folder, o.manifest)),
   ];
   if (!firstParty) addAdmissionDiagnostics(results, admitted, target);
@@ -575,7 +593,8 @@ function cmdValidate(args) {
     if (results.length === 0) print('no capability folders found');
     for (const r of results) {
       const errors = r.diagnostics.filter((d) => d.severity === 'error').length;
-      print(`${errors ? red('✗') : green('✓')} ${printable(r.folder)}  ${dim(printable(r.path))}`);
+      const shown = SHOWN.get(r) ?? { folder: printable(r.folder), path: printable(r.path) };
+      print(`${errors ? red('✗') : green('✓')} ${shown.folder}  ${dim(shown.path)}`);
       for (const d of r.diagnostics) {
         const where = d.field ? ` [${printable(d.field)}]` : '';
         print(`    ${d.severity === 'error' ? red('error') : yellow(d.severity)} ${d.code}${where}: ${d.message}`);

@@ -250,6 +250,12 @@ test('small things: NaN is spelled NaN, a null sampleLimit is absent, registry v
   const closure = gsd.firstPartyRegistry().requiresClosure('claude');
   assert.ok(Object.isFrozen(closure));
   assert.deepStrictEqual([...closure], [...native.Registry.firstParty().requiresClosure('claude')]);
+  // runtimes() is deep-frozen on the class as in the package function, and the same data.
+  const rows = gsd.firstPartyRegistry().runtimes();
+  assert.ok(Object.isFrozen(rows) && rows.every((r) => Object.isFrozen(r) && Object.isFrozen(r.descriptor)));
+  assert.equal(rows.length, 19);
+  assert.deepStrictEqual(rows, gsd.runtimes());
+  assert.deepStrictEqual(rows.map((r) => r.id), [...gsd.firstPartyRegistry().runtimeIds()]);
   // runtimeIds() and toPeerJson() are fresh copies, as documented.
   const ids = gsd.firstPartyRegistry().runtimeIds();
   assert.ok(!Object.isFrozen(ids));
@@ -286,6 +292,21 @@ test('review fixes: nesting, inherited options, records read as objects, a profi
   assert.match(tooDeep.message, /nests deeper than 127 levels, which the core does not read/);
   // Options an object inherits are read, as they always were.
   assert.equal(gsd.resolveScope('claude', 'global', h, Object.create({ explicitDir: '/x' })).configHome, '/x');
+  // The plan reads its options the same way, on both paths (raw lists and an inventory).
+  const inherited = gsd.resolveInstallPlan('claude', 'global', h, Object.create({ explicitDir: '/x', commands: ['help'] }));
+  assert.equal(inherited.scope.configHome, '/x');
+  assert.deepStrictEqual(inherited.placements.map((p) => p.destination), ['/x/skills/gsd-help/SKILL.md']);
+  const viaInventory = gsd.resolveInstallPlan('claude', 'global', h, Object.create({ explicitDir: '/x', inventory: gsd.inventory({ commands: ['help'] }) }));
+  assert.deepStrictEqual(viaInventory.placements.map((p) => p.destination), ['/x/skills/gsd-help/SKILL.md']);
+  class Getters {
+    get explicitDir() {
+      return '/y';
+    }
+  }
+  assert.equal(gsd.resolveInstallPlan('claude', 'global', h, new Getters()).scope.configHome, '/y');
+  // Only own members are checked for unknown names.
+  assert.equal(gsd.resolveInstallPlan('claude', 'global', h, Object.create({ extra: 1 })).scope.configHome, '/h/.claude');
+  refused(() => gsd.resolveInstallPlan('claude', 'global', h, { extra: 1 }), 'INVALID_ARGUMENT', 'extra', 'extra is invalid: unknown field `extra`, expected one of `explicitDir`, `inventory`, `commands`, `agents`, `routerStems`, `childToRouters`, `profile`, `registry`');
   // Calls that cross objects (not text) read records as objects and render keys safely too.
   refused(() => gsd.resolveProfile(['core'], { commands: [['help', '']] }), 'INVALID_ARGUMENT', 'sources.commands[0]', 'sources.commands[0] is invalid: invalid type: sequence, expected struct CommandInput');
   refused(() => gsd.resolveScope('claude', 'global', { ...h, env: { 'X\u001b[2J\u202eY': 5 } }), 'INVALID_ARGUMENT', 'host.env.X\ufffd\ufffdY', 'host.env.X\ufffd\ufffdY is invalid: invalid type: integer `5`, expected a string');

@@ -126,6 +126,11 @@ test('plan for a runtime without a config home exits 1 with the error code', (t)
   const run = cli(['plan', '--vscode'], { home: tempDir(t) });
   assert.equal(run.status, 1);
   assert.match(run.stderr, /NO_CONFIG_HOME: .*\(field: runtime\.configHome\.kind\)/);
+  // With --json, stdout stays empty (no `null` for a plan that does not exist).
+  const json = cli(['plan', '--vscode', '--json'], { home: tempDir(t) });
+  assert.equal(json.status, 1);
+  assert.equal(json.stdout, '');
+  assert.match(json.stderr, /NO_CONFIG_HOME/);
 });
 
 test('validate --first-party: the first-party capabilities are valid; as overlays every id is taken', () => {
@@ -434,6 +439,13 @@ test('text output shows machine and command-line text with its control character
   const unknown = cli(['fr\u001b[2Job'], { home });
   assert.equal(unknown.status, 2);
   assert.match(unknown.stderr, /unknown command 'fr\\u\{1b\}\[2Job'/);
+  // A folder the overlay loader refuses is named escaped once, in its header line too.
+  const root = tempDir(t);
+  mkdirSync(join(root, 'un\u001bsafe'));
+  const validate = cli(['validate', root], { home });
+  assert.equal(validate.status, 1);
+  assert.doesNotMatch(validate.stdout, /\u001b|\\\\u/);
+  assert.ok(validate.stdout.startsWith(`✗ un\\u{1b}safe  ${root}/un\\u{1b}safe\n`), validate.stdout);
 });
 
 test('no command prints the help on stderr and exits 2; --help prints it on stdout', (t) => {
