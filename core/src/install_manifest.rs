@@ -180,6 +180,15 @@ pub fn read_install_manifest(text: Option<&str>) -> InstallManifestRead {
     };
     let Value::Object(mut object) = value else {
         let found = match value {
+            // JavaScript reads `1e400` as Infinity, which a JSON value holds as null: only
+            // the `null` literal itself is null.
+            Value::Null
+                if !text
+                    .trim_start_matches([' ', '\t', '\n', '\r'])
+                    .starts_with('n') =>
+            {
+                "a number"
+            }
             Value::Null => "null",
             Value::Array(_) => "an array",
             Value::Bool(_) => "a boolean",
@@ -324,7 +333,11 @@ pub struct InstallManifestDocument {
 }
 
 impl InstallManifestDocument {
-    /// Builds a record; `files` keep their order, a repeated path keeps its first position.
+    /// Builds a record as assigning each path to a JavaScript object does: a repeated path
+    /// keeps its first position and its last hash, and paths that are array indexes (`"2"`,
+    /// `"10"`: canonical integers below 2^32 − 1) come first in ascending order, the others
+    /// after them in the order given. So [`Self::to_json`] writes what `JSON.stringify`
+    /// writes, and [`read_install_manifest`] reads the files back in the same order.
     #[must_use]
     pub fn new(
         version: impl Into<String>,
@@ -345,6 +358,13 @@ impl InstallManifestDocument {
                 index.insert(path.clone(), ordered.len());
                 ordered.push((path, hash));
             }
+        }
+        if ordered
+            .iter()
+            .any(|(path, _)| js_json::array_index(path).is_some())
+        {
+            // Stable: the other paths keep the order given.
+            ordered.sort_by_key(|(path, _)| js_json::array_index(path).map_or((1, 0), |n| (0, n)));
         }
         Self {
             version: version.into(),
@@ -413,6 +433,29 @@ mod tests {
             assert_eq!(r.diagnostics[0].code, code, "{text:?}");
         }
         assert!(read_install_manifest(None).diagnostics.is_empty());
+    }
+
+    #[test]
+    fn a_manifest_that_is_not_an_object_is_named_by_what_it_is() {
+        for (text, found) in [
+            ("null", "null"),
+            (" \n null", "null"),
+            ("1e400", "a number"),
+            (" -1e400", "a number"),
+            ("5", "a number"),
+            ("[]", "an array"),
+            ("true", "a boolean"),
+            ("\"x\"", "a string"),
+        ] {
+            let read = read_install_manifest(Some(text));
+            assert_eq!(read.diagnostics.len(), 1, "{text}");
+            assert_eq!(read.diagnostics[0].code, CODE_MANIFEST_NOT_OBJECT, "{text}");
+            assert_eq!(
+                read.diagnostics[0].message,
+                format!("install manifest is {found}, not an object; treated as not installed"),
+                "{text}"
+            );
+        }
     }
 
     #[test]

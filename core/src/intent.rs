@@ -94,7 +94,10 @@ pub fn install_intent(registry: &Registry, runtime: &str) -> Result<InstallInten
     let descriptor = registry.runtime(runtime).ok_or_else(|| {
         Error::new(
             ErrorCode::UnknownRuntime,
-            format!("unknown runtime for install plan: {runtime}"),
+            format!(
+                "unknown runtime for install plan: {}",
+                crate::sanitize::sanitize_value(runtime)
+            ),
         )
         .with_field("runtime")
     })?;
@@ -108,4 +111,29 @@ pub fn install_intent(registry: &Registry, runtime: &str) -> Result<InstallInten
         hooks_surface: descriptor.hooks_surface,
         sandbox_tier: descriptor.sandbox_tier,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unknown_runtime_is_named_safe_to_print_and_bounded() {
+        let registry = Registry::first_party();
+        let error = install_intent(registry, "nope").unwrap_err();
+        assert_eq!(error.code(), ErrorCode::UnknownRuntime);
+        assert_eq!(error.message(), "unknown runtime for install plan: nope");
+        assert_eq!(error.field(), Some("runtime"));
+        let error = install_intent(registry, "x\u{1b}]0;pwn\u{7}\u{202e}y").unwrap_err();
+        assert_eq!(
+            error.message(),
+            "unknown runtime for install plan: x\u{FFFD}\u{FFFD}y"
+        );
+        let long = "r".repeat(1_000_000);
+        let error = install_intent(registry, &long).unwrap_err();
+        assert_eq!(
+            error.message(),
+            format!("unknown runtime for install plan: {}…", "r".repeat(80))
+        );
+    }
 }

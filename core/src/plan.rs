@@ -336,13 +336,17 @@ fn trigger_routers<'a>(inputs: &Inputs<'a>) -> &'a [String] {
     }
 }
 
-/// One `trigger_shadowed` warning per shadowed candidate.
+/// One `trigger_shadowed` warning per shadowed candidate. The message repeats the trigger
+/// safe to print: a trigger of a checked stem (every plan's) as it is, any other (a surface
+/// read leniently from disk) with unsafe characters as U+FFFD and clipped past
+/// [`MAX_SHOWN_TRIGGER_CHARS`]. The detail keeps the trigger as it is.
 pub fn shadow_diagnostics(runtime: &str, triggers: &Triggers) -> Vec<Diagnostic> {
     let mut out = Vec::with_capacity(triggers.shadowed_count());
     for (t, by) in triggers.shadowed() {
+        let shown = shown_trigger(t.trigger);
         let message = path::concat(&[
             "trigger '",
-            t.trigger,
+            &shown,
             "' of ",
             t.scope.as_str(),
             " ",
@@ -359,6 +363,25 @@ pub fn shadow_diagnostics(runtime: &str, triggers: &Triggers) -> Vec<Diagnostic>
         );
     }
     out
+}
+
+/// How many characters of a trigger a message repeats: more than any checked stem makes
+/// (`gsd-` and [`MAX_STEM_BYTES`]).
+pub const MAX_SHOWN_TRIGGER_CHARS: usize = 256;
+
+/// A trigger as a message repeats it: itself when it is printable ASCII short enough (the
+/// common case, found without looking at a character twice), else rendered safe.
+fn shown_trigger(trigger: &str) -> std::borrow::Cow<'_, str> {
+    if trigger.len() <= MAX_SHOWN_TRIGGER_CHARS
+        && trigger.bytes().all(|b| (0x20..0x7f).contains(&b))
+    {
+        std::borrow::Cow::Borrowed(trigger)
+    } else {
+        std::borrow::Cow::Owned(crate::sanitize::sanitize_text(
+            trigger,
+            MAX_SHOWN_TRIGGER_CHARS,
+        ))
+    }
 }
 
 /// The typed `{trigger, kind, scope, destPath, shadowedBy}` detail of a shadowed trigger.
@@ -716,6 +739,29 @@ mod tests {
             diagnostics[0].message,
             "trigger 'gsd-help' of local commands is shadowed by global skills"
         );
+        // A trigger read leniently (from disk) is repeated safe to print and bounded; the
+        // detail keeps it as it is. A checked stem's trigger, non-ASCII too, is as it is.
+        for (trigger, shown) in [
+            (
+                "gsd-\u{1b}]0;x\u{7}a\u{202e}b",
+                "gsd-\u{FFFD}a\u{FFFD}b".to_owned(),
+            ),
+            ("gsd-café", "gsd-café".to_owned()),
+            (&*"g".repeat(300), format!("{}…", "g".repeat(256))),
+        ] {
+            let diagnostics =
+                shadow_diagnostics("claude", &[Trigger { trigger, ..t }].into_iter().collect());
+            assert_eq!(
+                diagnostics[0].message,
+                format!("trigger '{shown}' of local commands is shadowed by global skills")
+            );
+            assert_eq!(
+                diagnostics[0]
+                    .detail_value()
+                    .and_then(|d| d["trigger"].as_str().map(str::to_owned)),
+                Some(trigger.to_owned())
+            );
+        }
         let expected = serde_json::json!({
             "trigger": "gsd-help", "kind": "commands", "scope": "local",
             "destPath": "commands/gsd/help.md",

@@ -199,7 +199,7 @@ fn is_word(c: char) -> bool {
 /// `parseCallsAgents`: every `\bgsd-[a-z][a-z-]*` token, first occurrence order.
 #[must_use]
 pub fn agent_tokens(text: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
+    let mut out = InsertionSet::default();
     for (i, _) in text.match_indices("gsd-") {
         if text[..i].chars().next_back().is_some_and(is_word) {
             continue;
@@ -211,17 +211,14 @@ pub fn agent_tokens(text: &str) -> Vec<String> {
         let len = tail
             .find(|c: char| !(c.is_ascii_lowercase() || c == '-'))
             .unwrap_or(tail.len());
-        let token = format!("gsd-{}", &tail[..len]);
-        if !out.contains(&token) {
-            out.push(token);
-        }
+        out.insert(format!("gsd-{}", &tail[..len]));
     }
-    out
+    out.into_vec()
 }
 
 /// Names referenced as `workflows/<name>.md` (`[a-z0-9][a-z0-9-]*`), with `.md`.
 fn workflow_refs(text: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
+    let mut out = InsertionSet::default();
     for (i, _) in text.match_indices("workflows/") {
         let tail = &text[i + "workflows/".len()..];
         if !tail.starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit()) {
@@ -231,21 +228,38 @@ fn workflow_refs(text: &str) -> Vec<String> {
             .find(|c: char| !(c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'))
             .unwrap_or(tail.len());
         if tail[len..].starts_with(".md") {
-            let name = format!("{}.md", &tail[..len]);
-            if !out.contains(&name) {
-                out.push(name);
-            }
+            out.insert(format!("{}.md", &tail[..len]));
         }
     }
-    out
+    out.into_vec()
 }
 
-/// Appends each of `more` that `list` does not hold yet (a JavaScript `Set`'s insertion).
-fn add_new(list: &mut Vec<String>, more: impl IntoIterator<Item = String>) {
-    for item in more {
-        if !list.contains(&item) {
-            list.push(item);
+/// Strings in the order they were first inserted, each once (a JavaScript `Set`), with a
+/// hash set beside the list so that a long one is not searched on every insertion.
+#[derive(Default)]
+struct InsertionSet {
+    list: Vec<String>,
+    seen: HashSet<String>,
+}
+
+impl InsertionSet {
+    /// Appends `item` unless it is there already.
+    fn insert(&mut self, item: String) {
+        if !self.seen.contains(&item) {
+            self.seen.insert(item.clone());
+            self.list.push(item);
         }
+    }
+
+    /// Appends each of `more` that is not there yet.
+    fn extend(&mut self, more: impl IntoIterator<Item = String>) {
+        for item in more {
+            self.insert(item);
+        }
+    }
+
+    fn into_vec(self) -> Vec<String> {
+        self.list
     }
 }
 
@@ -263,12 +277,13 @@ impl SkillsManifest {
             manifest
                 .requires
                 .insert(cmd.stem.clone(), parse_requires(&cmd.body));
-            let mut agents = agent_tokens(&cmd.body);
+            let mut agents = InsertionSet::default();
+            agents.extend(agent_tokens(&cmd.body));
             for name in workflow_refs(&cmd.body) {
                 let Some(body) = workflows.get(name.as_str()) else {
                     continue;
                 };
-                add_new(&mut agents, agent_tokens(body));
+                agents.extend(agent_tokens(body));
                 let dir = format!("{}/", &name[..name.len() - 3]);
                 #[allow(clippy::case_sensitive_file_extension_comparisons)]
                 // Reason: the peer matches `.md` exactly.
@@ -284,10 +299,10 @@ impl SkillsManifest {
                 // `a-b.md`).
                 fragments.sort_by(|a, b| a.0.split('/').cmp(b.0.split('/')));
                 for (_, body) in fragments {
-                    add_new(&mut agents, agent_tokens(body));
+                    agents.extend(agent_tokens(body));
                 }
             }
-            manifest.agents.insert(cmd.stem.clone(), agents);
+            manifest.agents.insert(cmd.stem.clone(), agents.into_vec());
         }
         manifest
     }
@@ -377,10 +392,11 @@ pub fn resolve_profile(
             }
         }
     }
-    let mut agents = Vec::new();
+    let mut agents = InsertionSet::default();
     for tokens in skills.iter().filter_map(|s| manifest.agents.get(s)) {
-        add_new(&mut agents, tokens.iter().cloned());
+        agents.extend(tokens.iter().cloned());
     }
+    let agents = agents.into_vec();
     ResolvedProfile {
         name: wanted.join(","),
         skills: ProfileSkills::Only(skills),
@@ -413,6 +429,43 @@ mod tests {
             stem: stem.into(),
             body: body.into(),
         }
+    }
+
+    /// Many distinct names, each repeated: every one kept once, in first-seen order (a
+    /// long body is read in one pass, not searched again on every name).
+    #[test]
+    fn many_names_are_each_kept_once_in_order() {
+        let name = |i: usize| -> String {
+            // `gsd-` tokens are lower-case letters and dashes only.
+            let mut n = String::from("n");
+            let mut i = i;
+            loop {
+                n.push(char::from(b'a' + u8::try_from(i % 26).unwrap_or(0)));
+                i /= 26;
+                if i == 0 {
+                    break n;
+                }
+            }
+        };
+        let mut body = String::new();
+        for i in 0..40_000 {
+            let n = name(i % 20_000);
+            for part in ["gsd-", &n, " workflows/", &n, ".md "] {
+                body.push_str(part);
+            }
+        }
+        let tokens = agent_tokens(&body);
+        assert_eq!(tokens.len(), 20_000);
+        assert_eq!(tokens[0], "gsd-na");
+        assert_eq!(tokens[19_999], format!("gsd-{}", name(19_999)));
+        let refs = workflow_refs(&body);
+        assert_eq!(refs.len(), 20_000);
+        assert_eq!(refs[1], "nb.md");
+        let sources = ProfileSources {
+            commands: vec![cmd("big", &body)],
+            ..ProfileSources::default()
+        };
+        assert_eq!(SkillsManifest::build(&sources).agents["big"], tokens);
     }
 
     #[test]

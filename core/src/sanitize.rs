@@ -179,7 +179,9 @@ pub fn sanitize_text(text: &str, max_chars: usize) -> String {
 /// U+FFFD (what it would do matters, not its bytes); without it, each of its characters
 /// is kept or replaced on its own (a path is shown character for character).
 pub(crate) fn clip_unsafe(text: &str, limit: usize, whole_ansi: bool) -> String {
-    let mut out = String::with_capacity(text.len().min(4 * limit + 3));
+    // At most `limit` characters of four bytes and the ellipsis (a `limit` as large as
+    // `usize::MAX` means no clip, never an overflow).
+    let mut out = String::with_capacity(text.len().min(limit.saturating_mul(4).saturating_add(3)));
     let mut count = 0usize;
     let mut index = 0usize;
     while index < text.len() {
@@ -208,6 +210,13 @@ pub(crate) fn clip_unsafe(text: &str, limit: usize, whole_ansi: bool) -> String 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn any_limit_is_a_limit_never_an_overflow() {
+        assert_eq!(sanitize_text("a\u{1b}[2Jb", usize::MAX), "a\u{FFFD}b");
+        assert_eq!(sanitize_text("abc", usize::MAX - 2), "abc");
+        assert_eq!(sanitize_text("abc", 0), "…");
+    }
 
     #[test]
     fn describe_key_replaces_controls_bidi_and_invisible_characters() {

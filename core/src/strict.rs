@@ -9,7 +9,7 @@
 //! "invalid type: sequence, expected struct ..." error.
 //!
 //! It also refuses a member name an object repeats, at every depth and for every reader
-//! (a struct, a map such as `host.env`, a `serde_json::Value`): `duplicate field `HOME``.
+//! (a struct, a map such as `host.env`, a `serde_json::Value`): ``duplicate field `HOME` ``.
 //! serde's derived structs already refuse a repeated field, but a map, and a `Value`, keep
 //! the last one, so `{"runtime":1,"runtime":"claude"}` read as a `Value` and then as a
 //! request would pass with its first, mistyped member unseen. Names are compared as text
@@ -507,7 +507,11 @@ mod tests {
                 ".",
                 "duplicate field `inner`",
             ),
-            (r#"{"inner":{"a":"x","a":"y"}}"#, "inner", "duplicate field `a`"),
+            (
+                r#"{"inner":{"a":"x","a":"y"}}"#,
+                "inner",
+                "duplicate field `a`",
+            ),
             (
                 r#"{"inner":{"a":"x"},"map":{"k":null,"k":{"a":"z"}}}"#,
                 "map",
@@ -519,13 +523,21 @@ mod tests {
                 "duplicate field `a`",
             ),
             // The same name spelled with an escape is the same name.
-            (r#"{"inner":{"a":"x","\u0061":"y"}}"#, "inner", "duplicate field `a`"),
+            (
+                r#"{"inner":{"a":"x","\u0061":"y"}}"#,
+                "inner",
+                "duplicate field `a`",
+            ),
         ];
         for (text, path, reason) in cases {
             let error = from_str::<Outer>(text).unwrap_err().to_string();
             assert!(error.starts_with(reason), "{text}: {error}");
             let error = text_at_path::<Outer>(text).unwrap_err();
-            assert_eq!(error.inner().to_string().split(" at line").next(), Some(reason), "{text}");
+            assert_eq!(
+                error.inner().to_string().split(" at line").next(),
+                Some(reason),
+                "{text}"
+            );
             assert_eq!(error.path().to_string(), path, "{text}");
             // Read as any JSON, too: the repeat is refused, not kept last.
             let error = from_str::<serde_json::Value>(text).unwrap_err().to_string();
@@ -549,7 +561,12 @@ mod tests {
         );
         let error = text_at_path::<Outer>(&text).unwrap_err();
         assert_eq!(error.path().to_string(), "map");
-        assert!(error.inner().to_string().starts_with("duplicate field `m99998`"));
+        assert!(
+            error
+                .inner()
+                .to_string()
+                .starts_with("duplicate field `m99998`")
+        );
         // Short and long objects find a repeat whichever side of the switch it falls.
         for members in [2, FEW_MEMBERS, FEW_MEMBERS + 1, FEW_MEMBERS + 2] {
             let mut names: Vec<String> = (0..members).map(|i| format!("\"m{i}\":null")).collect();

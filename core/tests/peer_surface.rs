@@ -353,11 +353,78 @@ fn the_v2_document_equals_what_the_peer_installer_writes() {
             files,
         );
         assert_eq!(ours.to_json(), text);
-        // What we write, we read back as installed with the declared runtime and scope.
+        // What we write, we read back as installed with the declared runtime and scope,
+        // and with the files in the order written.
         let back = read_install_manifest(Some(&ours.to_json())).manifest;
+        let read: Vec<&str> = back
+            .files
+            .as_object()
+            .expect("files")
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let written: Vec<&str> = ours.files.iter().map(|(path, _)| path.as_str()).collect();
+        assert_eq!(read, written);
         assert_eq!(
             (back.manifest_version.and_then(|v| v.as_u64()), back.scope),
             (Some(2), Some(scope))
+        );
+    }
+}
+
+#[test]
+fn the_v2_document_orders_its_files_as_a_javascript_object_does() {
+    // Paths that are array indexes come first, in ascending order; a repeated path keeps
+    // its first place and its last hash. Asked of JavaScript itself.
+    let lists = json!([
+        [
+            ["b.md", "1"],
+            ["2", "2"],
+            ["10", "3"],
+            ["01", "4"],
+            ["1", "5"],
+            ["b.md", "6"],
+            ["4294967295", "7"],
+            ["4294967294", "8"],
+            ["-1", "9"],
+            ["0", "10"]
+        ],
+        [["z", "1"], ["a", "2"], ["z", "3"]],
+        [],
+    ]);
+    let js = util::peer_eval("surface.cjs", &json!({ "assigns": lists }));
+    let answers = js["assigns"].as_array().expect("assigns");
+    assert_eq!(answers.len(), 3);
+    for (pairs, answer) in lists.as_array().expect("lists").iter().zip(answers) {
+        let files = pairs.as_array().expect("pairs").iter().map(|pair| {
+            (
+                pair[0].as_str().unwrap_or_default().to_owned(),
+                pair[1].as_str().unwrap_or_default().to_owned(),
+            )
+        });
+        let ours = InstallManifestDocument::new(
+            "1.14.0",
+            "t",
+            ManifestMode::Full,
+            "claude",
+            Scope::Global,
+            files,
+        );
+        assert_eq!(json!(ours.files), *answer);
+        // And read back in the order written.
+        let back = read_install_manifest(Some(&ours.to_json())).manifest;
+        let read: Vec<&str> = back
+            .files
+            .as_object()
+            .expect("files")
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let written: Vec<&str> = ours.files.iter().map(|(path, _)| path.as_str()).collect();
+        assert_eq!(read, written);
+        assert_eq!(
+            (back.manifest_version.and_then(|v| v.as_u64()), back.scope),
+            (Some(2), Some(Scope::Global))
         );
     }
 }

@@ -110,11 +110,12 @@ pub(crate) fn decode<T: DeserializeOwned>(text: &str, name: &str) -> Result<T, F
 /// names that object (`host.env: duplicate field `HOME` at line 1 column 52`).
 fn parse(text: &str, name: &str) -> Result<Value, Failure> {
     let mut reader = serde_json::Deserializer::from_str(text);
-    let value = serde_path_to_error::deserialize(gsd_core::strict::Strict(&mut reader))
-        .map_err(|e: strict::PathError| match e.inner().classify() {
+    let value = serde_path_to_error::deserialize(gsd_core::strict::Strict(&mut reader)).map_err(
+        |e: strict::PathError| match e.inner().classify() {
             serde_json::error::Category::Data => misshapen(name, &e),
             _ => not_valid(name, None, e.inner()),
-        })?;
+        },
+    )?;
     reader.end().map_err(|e| not_valid(name, None, &e))?;
     Ok(value)
 }
@@ -717,11 +718,16 @@ mod tests {
                 format!("request_json is not a valid request: {prefix}{reason}"),
                 "{text}"
             );
-            assert_eq!(field::<gsd_core::PlanRequest>(text).as_deref(), *at, "{text}");
+            assert_eq!(
+                field::<gsd_core::PlanRequest>(text).as_deref(),
+                *at,
+                "{text}"
+            );
         }
         // Every call reads its request the same way.
-        let (message, at) =
-            plans_failure(&format!(r#"{{"runtime":"claude","scopes":["global"],"scopes":["local"],{host}}}"#));
+        let (message, at) = plans_failure(&format!(
+            r#"{{"runtime":"claude","scopes":["global"],"scopes":["local"],{host}}}"#
+        ));
         assert_eq!(
             message,
             "request_json is not a valid request: duplicate field `scopes` at line 1 column 48"

@@ -329,7 +329,7 @@ pub(crate) fn js_number(double: f64) -> Value {
 }
 
 /// Whether `key` is a JavaScript array index (canonical decimal integer below 2^32 − 1).
-fn array_index(key: &str) -> Option<u32> {
+pub(super) fn array_index(key: &str) -> Option<u32> {
     let canonical = key == "0" || (!key.starts_with('0') && !key.is_empty() && key.len() <= 10);
     if !canonical || !key.bytes().all(|b| b.is_ascii_digit()) {
         return None;

@@ -2,7 +2,10 @@
 // resolveInstalledSurfaces / buildShadowReport / renderShadowReport over fabricated
 // machines, sanitizeForRender over strings, and writeManifest's file text.
 // Request (stdin JSON): { manifests?: [text|null], manifestBytes?: [[byte]], machines?: [Machine], sanitize?: [string],
-//   renders?: [{report, sampleLimit?}], writes?: [{runtime, mode, scope, files: [[rel, body]]}] }
+//   renders?: [{report, sampleLimit?}], writes?: [{runtime, mode, scope, files: [[rel, body]]}],
+//   assigns?: [[[key, value]]] }
+// `assigns` is JavaScript itself, not the peer: each list of pairs assigned in turn to a
+// fresh object (as the peer's writer assigns each file's hash), answered as its entries.
 // Machine: { runtime: string|null, registry?: <peer registry object>, home, cwd, env, existing: [path],
 //   homes: { <configHome>: { manifest: text|null, configHomeIsSymlink, manifestIsSymlink } },
 //   sampleLimits: [n] }
@@ -144,6 +147,13 @@ try {
   if (input.sanitize) result.sanitize = input.sanitize.map((s) => wellFormed(shadow.sanitizeForRender(s)));
   if (input.renders) {
     result.renders = input.renders.map((r) => shadow.renderShadowReport(r.report, r.sampleLimit === undefined ? {} : { sampleLimit: r.sampleLimit }));
+  }
+  if (input.assigns) {
+    result.assigns = input.assigns.map((pairs) => {
+      const files = {};
+      for (const [key, value] of pairs) files[key] = value;
+      return Object.entries(files);
+    });
   }
   if (input.writes) {
     loadInstaller();

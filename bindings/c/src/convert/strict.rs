@@ -18,4 +18,3 @@ pub(crate) fn from_value<T: serde::de::DeserializeOwned>(
     // so the path is tracked, and structs are objects, at every depth.
     serde_path_to_error::deserialize(Strict(value))
 }
-
