@@ -146,12 +146,26 @@ fn every_trigger_group_has_one_winner_named_by_every_loser(
     let Ok(surface) = resolve_trigger_surface_lenient(registry(), &runtime, &scopes, &input) else {
         return false;
     };
-    // The checked resolver answers the same when every stem is plain, and refuses the
-    // first stem that is not.
+    // The checked resolver answers as the lenient one over the same stems each kept once
+    // (it keeps a repeated stem once, as a plan does) when every stem is plain, and refuses
+    // the first stem that is not.
     let checked = resolve_trigger_surface(registry(), &runtime, &scopes, &input);
     let first_not_plain = input.stems.iter().position(|s| !plain(s));
+    let mut once: Vec<String> = Vec::new();
+    for stem in &input.stems {
+        if !once.contains(stem) {
+            once.push(stem.clone());
+        }
+    }
+    let distinct = TriggerInput {
+        stems: once,
+        ..TriggerInput::default()
+    };
     let agreed = match (checked, first_not_plain) {
-        (Ok(checked), None) => checked == surface,
+        (Ok(checked), None) => {
+            resolve_trigger_surface_lenient(registry(), &runtime, &scopes, &distinct)
+                .is_ok_and(|lenient| checked == lenient)
+        }
         (Err(err), Some(index)) => {
             err.code() == gsd_core::ErrorCode::InvalidArgument
                 && err.field() == Some(format!("stems[{index}]").as_str())

@@ -44,7 +44,8 @@ function coreLayout(runtime, configDir, scope) {
     throw err;
   }
   return {
-    runtime: layout.runtime,
+    // The peer hands the runtime back as it was given (`['claude']` stays an array).
+    runtime,
     configDir: layout.configDir,
     scope: layout.scope,
     kinds: layout.kinds.map((k) => {
@@ -98,11 +99,38 @@ function resolveTriggerSurface(runtime, scopes, opts) {
     }
   }
   const ids = [...new Set(scopes)];
-  const routerStems = [...new Set(opts.routerStems ?? [])].map(String);
+  const routerSet = new Set(opts.routerStems ?? []);
+  const routerStems = [...routerSet].map(String);
   const childToRouters = opts.childToRouters ?? {};
   if (call(ids, { stems: ['probe'] }).length === 0) return [];
-  const stems = [...(opts.stems ?? [])].map((s) => spelled(s, 'resolveTriggerSurface: a stem'));
-  return call(ids, { stems, routerStems, childToRouters });
+  const given = [...(opts.stems ?? [])];
+  const stems = given.map((s) => spelled(s, 'resolveTriggerSurface: a stem'));
+  return call(ids, { stems, routerStems, childToRouters: routedAs(ids, call, given, routerSet, childToRouters) });
+}
+
+/**
+ * The router each stem is installed under, as the peer finds it: only when some selected
+ * kind nests skills under routers (asked of the core) and there are router stems, for each
+ * stem that is not a router, its `childToRouters` member read as a property, whose first
+ * item routes it when that item is a router stem itself (compared as given, so `5` is not
+ * `'5'`). Anything else the peer reads as "not routed", whatever its type (a string, a
+ * number, `null`, an array-like object), so only the routed stems cross, each with its one
+ * router.
+ */
+function routedAs(ids, call, stems, routerSet, childToRouters) {
+  /** @type {Record<string, string[]>} */
+  const routed = {};
+  if (routerSet.size === 0) return routed;
+  const nests = call(ids, { stems: ['probe'], routerStems: ['router'], childToRouters: { probe: ['router'] } })
+    .some((t) => t.registration === 'via-router');
+  if (!nests) return routed;
+  for (const stem of stems) {
+    if (routerSet.has(stem)) continue;
+    const owning = childToRouters[stem];
+    const router = owning && owning.length > 0 ? owning[0] : undefined;
+    if (router !== undefined && routerSet.has(router)) routed[String(stem)] = [String(router)];
+  }
+  return routed;
 }
 
 function isNamespacedByDir(kind, destSubpath, prefix) {

@@ -56,6 +56,32 @@ test('runtime-artifact-layout: trigger surfaces with shadowing and routers', () 
   assertSameOutcome(() => ours.resolveTriggerSurface('claude', ['global']), () => theirs.resolveTriggerSurface('claude', ['global']), 'no opts');
 });
 
+test('runtime-artifact-layout: childToRouters is read as the peer reads it, whatever its shape', () => {
+  // The peer reads a stem's member only for a kind that nests, takes its first item, and
+  // routes the stem when that item is a router stem (compared as given): every other
+  // shape is "not routed", never an error.
+  const shapes = [{ y: 'zz' }, { x: null }, { x: 'r' }, { x: [5] }, { x: ['5'] }, { x: { 0: 'r', length: 1 } }, [['r']], 'str', 7, null, { x: ['q', 'r'] }, { x: ['r'], constructor: ['r'] }, { x: [] }];
+  const routers = [['r'], [5], ['r', 'q'], []];
+  for (const runtime of ['claude', 'zcode', 'augment', 'opencode']) {
+    for (const childToRouters of shapes) {
+      for (const routerStems of routers) {
+        const opts = { stems: ['x', 'r', 5, 'constructor'], routerStems, childToRouters };
+        assertSameOutcome(
+          () => ours.resolveTriggerSurface(runtime, ['global', 'local'], opts),
+          () => theirs.resolveTriggerSurface(runtime, ['global', 'local'], opts),
+          `${runtime} ${JSON.stringify(routerStems)} ${JSON.stringify(childToRouters)}`,
+        );
+      }
+    }
+  }
+  // A runtime given as another type is handed back as it was given, as the peer does.
+  assertSameOutcome(
+    () => withoutStage(ours.resolveRuntimeArtifactLayout(['claude'], '/cfg', 'global')),
+    () => withoutStage(theirs.resolveRuntimeArtifactLayout(['claude'], '/cfg', 'global')),
+    "['claude']",
+  );
+});
+
 test('runtime-artifact-layout: command file-name rules', () => {
   for (const kind of ['commands', 'skills', 'agents', 'kimi-agents', 'x']) {
     for (const dest of ['commands/gsd', 'commands/gsd/', 'commands', 'gsd', 'command\\gsd', 'prompts']) {
