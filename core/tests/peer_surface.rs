@@ -353,22 +353,7 @@ fn the_v2_document_equals_what_the_peer_installer_writes() {
             files,
         );
         assert_eq!(ours.to_json(), text);
-        // What we write, we read back as installed with the declared runtime and scope,
-        // and with the files in the order written.
-        let back = read_install_manifest(Some(&ours.to_json())).manifest;
-        let read: Vec<&str> = back
-            .files
-            .as_object()
-            .expect("files")
-            .keys()
-            .map(String::as_str)
-            .collect();
-        let written: Vec<&str> = ours.files.iter().map(|(path, _)| path.as_str()).collect();
-        assert_eq!(read, written);
-        assert_eq!(
-            (back.manifest_version.and_then(|v| v.as_u64()), back.scope),
-            (Some(2), Some(scope))
-        );
+        assert_reads_back(&ours, scope);
     }
 }
 
@@ -411,22 +396,27 @@ fn the_v2_document_orders_its_files_as_a_javascript_object_does() {
             files,
         );
         assert_eq!(json!(ours.files), *answer);
-        // And read back in the order written.
-        let back = read_install_manifest(Some(&ours.to_json())).manifest;
-        let read: Vec<&str> = back
-            .files
-            .as_object()
-            .expect("files")
-            .keys()
-            .map(String::as_str)
-            .collect();
-        let written: Vec<&str> = ours.files.iter().map(|(path, _)| path.as_str()).collect();
-        assert_eq!(read, written);
-        assert_eq!(
-            (back.manifest_version.and_then(|v| v.as_u64()), back.scope),
-            (Some(2), Some(Scope::Global))
-        );
+        assert_reads_back(&ours, Scope::Global);
     }
+}
+
+/// What we write, we read back as installed (version 2) at the declared scope, with the
+/// files in the order written.
+fn assert_reads_back(ours: &InstallManifestDocument, scope: Scope) {
+    let back = read_install_manifest(Some(&ours.to_json())).manifest;
+    let read: Vec<&str> = back
+        .files
+        .as_object()
+        .expect("files")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    let written: Vec<&str> = ours.files.iter().map(|(path, _)| path.as_str()).collect();
+    assert_eq!(read, written);
+    assert_eq!(
+        (back.manifest_version.and_then(|v| v.as_u64()), back.scope),
+        (Some(2), Some(scope))
+    );
 }
 
 #[test]

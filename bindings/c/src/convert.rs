@@ -74,8 +74,10 @@ pub(crate) fn decode<T: DeserializeOwned>(text: &str, name: &str) -> Result<T, F
     // skipped unallocated) in case the type left one unread. A failure of either takes the
     // value path below, whose outcome and messages are the reference.
     if let Ok(request) = strict::from_str::<T>(text) {
+        // Plain serde here: the read above has checked the text's shape, repeated members
+        // included, and the skim only looks for the two scope members.
         let skim = if starts_object(text) {
-            strict::from_str::<ScopeMembers>(text).ok()
+            serde_json::from_str::<ScopeMembers>(text).ok()
         } else {
             Some(ScopeMembers::default())
         };
