@@ -226,7 +226,12 @@ fn sort_by_key(order: &mut [u32], keys: &[Span], text: &[u8]) {
 }
 
 impl JsonDoc {
-    /// The document of a `serde_json` value, with the same content.
+    /// The document of a `serde_json` value, with the same content. Building it takes any
+    /// depth; printing it (`Display`, `Debug`, `Serialize`, [`Self::to_value`]) recurses
+    /// once per level, as `serde_json` does for a `Value`. Every document the crate builds
+    /// is a manifest, at most [`crate::validate::MAX_MANIFEST_DEPTH`] levels deep; a caller's value nested
+    /// thousands of levels deep can exhaust a thread's stack when printed, so check its
+    /// depth first.
     ///
     /// # Errors
     ///

@@ -26,7 +26,10 @@ pub const SCOPE_ORDER: &[Scope] = Scope::ALL;
 pub struct ResolvedScope {
     /// The scope.
     pub id: Scope,
-    /// The config directory artifacts are installed into (`\` converted to `/`).
+    /// The config directory artifacts are installed into (`\` converted to `/`), as the
+    /// peer gives it: a relative `explicitDir` or environment value stays relative here
+    /// (a plan resolves every destination against `host.cwd`, and so must a caller that
+    /// writes into this directory).
     pub config_home: String,
     /// The settings file name for this scope (`hostBehaviors.settingsFileByScope`), if any.
     pub settings_file: Option<String>,

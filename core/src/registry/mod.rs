@@ -29,6 +29,9 @@ use crate::vocab::{Role, Tier};
 pub use overlay::{FRAGMENT_MAX_BYTES, MANIFEST_MAX_BYTES, Overlay};
 
 /// An immutable registry value. Cloning is cheap (structural sharing).
+///
+/// `Registry::default()` is the empty registry (no capability, no runtime: every runtime
+/// look-up is `UNKNOWN_RUNTIME`); the embedded first-party one is [`Registry::first_party`].
 #[derive(Debug, Clone, Default)]
 pub struct Registry {
     /// By id.
