@@ -7,7 +7,9 @@
  * Handles (gsd_registry, gsd_error) have exactly one _free function each, which accepts
  * NULL. Out-parameters are written only on success, except out_error, which is written
  * only on failure (and may be NULL when the caller does not want details). Inputs are
- * copied, never retained. Strings cross as pointer plus length and must be UTF-8.
+ * copied, never retained. Strings cross as pointer plus length and must be UTF-8 (a
+ * file-system path, the overlay root of gsd_registry_with_overlay_dir, may be any bytes
+ * but NUL).
  */
 
 #ifndef GSD_CORE_H
@@ -160,8 +162,11 @@ gsd_status gsd_error_code(const gsd_error *error);
 const char *gsd_error_code_name(const gsd_error *error);
 
 /**
- * The human message of an error (UTF-8, NUL-terminated; a NUL inside the message is
- * shown as `\0`). Borrowed: valid until `gsd_error_free(error)`. NULL for a NULL `error`.
+ * The human message of an error (UTF-8, NUL-terminated). Caller text repeated in it is
+ * rendered safe to print, a NUL among it as U+FFFD (`explicitDir must not contain NUL,
+ * got "/a\u{FFFD}b"`); a NUL left in the message would be written as the two characters
+ * `\0`, so the message is never cut short. Borrowed: valid until `gsd_error_free(error)`.
+ * NULL for a NULL `error`.
  *
  * # Safety
  * `error` must be NULL or a live `gsd_error` from this library.

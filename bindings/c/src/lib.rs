@@ -79,8 +79,11 @@ pub unsafe extern "C" fn gsd_error_code_name(error: *const gsd_error) -> *const 
     unsafe { error.as_ref() }.map_or(std::ptr::null(), |e| e.code.as_ptr())
 }
 
-/// The human message of an error (UTF-8, NUL-terminated; a NUL inside the message is
-/// shown as `\0`). Borrowed: valid until `gsd_error_free(error)`. NULL for a NULL `error`.
+/// The human message of an error (UTF-8, NUL-terminated). Caller text repeated in it is
+/// rendered safe to print, a NUL among it as U+FFFD (`explicitDir must not contain NUL,
+/// got "/a\u{FFFD}b"`); a NUL left in the message would be written as the two characters
+/// `\0`, so the message is never cut short. Borrowed: valid until `gsd_error_free(error)`.
+/// NULL for a NULL `error`.
 ///
 /// # Safety
 /// `error` must be NULL or a live `gsd_error` from this library.
