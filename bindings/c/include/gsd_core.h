@@ -254,7 +254,9 @@ gsd_status gsd_registry_diagnostics(const gsd_registry *registry,
 
 /**
  * The capability manifest of a registered runtime (`runtime`: UTF-8 id, pointer plus
- * length), as JSON. An unregistered id fails with `GSD_STATUS_UNKNOWN_RUNTIME`.
+ * length), as JSON. An unregistered id fails with `GSD_STATUS_UNKNOWN_RUNTIME`, and so
+ * does the id of a capability of another role, whose message says which
+ * (`'ai-integration' is a feature capability, not a runtime`).
  *
  * On success writes the JSON to `out_json`; free it with `gsd_bytes_free`. `out_error`
  * may be NULL. `registry` is borrowed and `runtime` copied for the call only.

@@ -172,13 +172,32 @@ pub(crate) fn diagnostics(registry: &crate::gsd_registry) -> Result<gsd_bytes, F
     encode(&all)
 }
 
-/// The manifest of a registered runtime, or `UNKNOWN_RUNTIME`.
+/// The manifest of a registered runtime, or `UNKNOWN_RUNTIME`: for an id the registry does
+/// not hold, the core's message; for a capability of another role, one that says so.
 pub(crate) fn runtime_manifest(registry: &Registry, runtime: &str) -> Result<gsd_bytes, Failure> {
-    gsd_core::scope::lookup_runtime(registry, runtime)?;
+    if let Err(error) = gsd_core::scope::lookup_runtime(registry, runtime) {
+        return Err(match registry.capability(runtime) {
+            Some(capability) => Failure::at(
+                boundary_error(
+                    ErrorCode::UnknownRuntime,
+                    format!(
+                        "'{}' is a {} capability, not a runtime",
+                        gsd_core::sanitize::sanitize_value(runtime),
+                        capability.role.as_str()
+                    ),
+                ),
+                Some("runtime".to_owned()),
+            ),
+            None => error.into(),
+        });
+    }
     let capability = registry.capability(runtime).ok_or_else(|| {
         boundary_error(
             ErrorCode::UnknownRuntime,
-            format!("unknown runtime '{runtime}' — not present in the capability registry"),
+            format!(
+                "unknown runtime '{}' — not present in the capability registry",
+                gsd_core::sanitize::sanitize_value(runtime)
+            ),
         )
     })?;
     encode(&capability.manifest)
@@ -742,6 +761,27 @@ mod tests {
             .as_deref(),
             Some("[0].fragments")
         );
+    }
+
+    /// A capability that is not a runtime is named as what it is.
+    #[test]
+    fn a_manifest_of_another_role_is_not_a_runtime_manifest() {
+        let registry = Registry::first_party();
+        let error = runtime_manifest(registry, "ai-integration")
+            .map(drop)
+            .unwrap_err();
+        assert_eq!(error.code(), ErrorCode::UnknownRuntime);
+        assert_eq!(
+            error.message(),
+            "'ai-integration' is a feature capability, not a runtime"
+        );
+        assert_eq!(error.field(), Some("runtime"));
+        let error = runtime_manifest(registry, "nope").map(drop).unwrap_err();
+        assert_eq!(
+            error.message(),
+            "unknown runtime 'nope' — not present in the capability registry"
+        );
+        assert!(runtime_manifest(registry, "claude").is_ok());
     }
 
     /// `gsd_resolve_install_plans` names fields as `decode` does.
