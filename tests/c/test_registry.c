@@ -93,10 +93,11 @@ static void test_unknown_runtime_and_bad_utf8(void) {
         goto cleanup;
     }
 
-    /* gemini survives only as a reviewer lane: not a runtime */
+    /* gemini survives only as a reviewer lane: not a runtime, and said to be what it is */
     status = gsd_registry_runtime_manifest(registry, STR("gemini"), &out, &err);
     CHECK_ERROR(status, err, GSD_STATUS_UNKNOWN_RUNTIME, "UNKNOWN_RUNTIME");
-    CHECK_MESSAGE(err, "unknown runtime 'gemini' — not present in the capability registry");
+    CHECK_MESSAGE(err, "'gemini' is a reviewer capability, not a runtime");
+    CHECK(str_eq(gsd_error_field(err), "runtime"));
     CHECK(out.ptr == &sentinel_byte && out.len == 7);
     gsd_error_free(err);
     err = NULL;
