@@ -102,28 +102,29 @@ function resolveTriggerSurface(runtime, scopes, opts) {
   const routerSet = new Set(opts.routerStems ?? []);
   const routerStems = [...routerSet].map(String);
   const childToRouters = opts.childToRouters ?? {};
-  if (call(ids, { stems: ['probe'] }).length === 0) return [];
+  // One probe answers both questions the peer's data decides nothing about: whether a
+  // selected scope has a command or skill entry at all, and whether one of them nests
+  // skills under routers (the probe stem is then routed).
+  const probe = call(ids, { stems: ['probe'], routerStems: ['router'], childToRouters: { probe: ['router'] } });
+  if (probe.length === 0) return [];
+  const nests = probe.some((t) => t.registration === 'via-router');
   const given = [...(opts.stems ?? [])];
   const stems = given.map((s) => spelled(s, 'resolveTriggerSurface: a stem'));
-  return call(ids, { stems, routerStems, childToRouters: routedAs(ids, call, given, routerSet, childToRouters) });
+  return call(ids, { stems, routerStems, childToRouters: nests ? routedAs(given, routerSet, childToRouters) : {} });
 }
 
 /**
- * The router each stem is installed under, as the peer finds it: only when some selected
- * kind nests skills under routers (asked of the core) and there are router stems, for each
- * stem that is not a router, its `childToRouters` member read as a property, whose first
- * item routes it when that item is a router stem itself (compared as given, so `5` is not
- * `'5'`). Anything else the peer reads as "not routed", whatever its type (a string, a
- * number, `null`, an array-like object), so only the routed stems cross, each with its one
- * router.
+ * The router each stem is installed under, as the peer finds it when a selected kind nests
+ * skills under routers: only when there are router stems, for each stem that is not a
+ * router, its `childToRouters` member read as a property, whose first item routes it when
+ * that item is a router stem itself (compared as given, so `5` is not `'5'`). Anything
+ * else the peer reads as "not routed", whatever its type (a string, a number, `null`, an
+ * array-like object), so only the routed stems cross, each with its one router.
  */
-function routedAs(ids, call, stems, routerSet, childToRouters) {
+function routedAs(stems, routerSet, childToRouters) {
   /** @type {Record<string, string[]>} */
   const routed = {};
   if (routerSet.size === 0) return routed;
-  const nests = call(ids, { stems: ['probe'], routerStems: ['router'], childToRouters: { probe: ['router'] } })
-    .some((t) => t.registration === 'via-router');
-  if (!nests) return routed;
   for (const stem of stems) {
     if (routerSet.has(stem)) continue;
     const owning = childToRouters[stem];
