@@ -1514,42 +1514,12 @@ const LAZY_SECTIONS = ['placements', 'triggers', 'diagnostics'];
  * @param {object} [options] inventory or (commands, agents, routerStems, childToRouters); explicitDir, profile, registry
  */
 function resolveInstallPlan(runtime, scope, host, options) {
-  /** @type {any} */
-  let held;
-  /** @type {unknown} */
-  let registry;
-  // The other options, copied only when there are any (the usual call has none). A member
-  // whose value is `undefined` is absent, as JSON leaves it out.
+  // The options are checked and read as every options bag is (optionsArg: own members
+  // checked for unknown names, the known ones read as properties, inherited ones too); the
+  // rest, beside the inventory and the registry, cross as JSON, and only when there are any.
+  const { inventory: held, registry, ...others } = /** @type {Record<string, any>} */ (optionsArg(options, PLAN_OPTIONS));
   /** @type {Record<string, unknown> | undefined} */
-  let rest;
-  if (options !== undefined && options !== null) {
-    if (typeof options !== 'object' || isArray(options)) {
-      throw invalidArgument('options', `options must be an object, got ${render(options)}`);
-    }
-    /** @type {string | undefined} */
-    let key;
-    const bag = /** @type {Record<string, unknown>} */ (options);
-    try {
-      // Own members only are checked for names the call does not know (one whose value
-      // is `undefined` is absent); the known options are then read as properties, so one
-      // the object inherits counts, as for every other options bag (optionsArg).
-      for (key in bag) {
-        if (!Object.hasOwn(bag, key) || PLAN_OPTIONS.includes(key)) continue;
-        if (bag[key] !== undefined) throw unknownMember(key, PLAN_OPTIONS);
-      }
-      for (key of PLAN_OPTIONS) {
-        const value = bag[key];
-        if (value === undefined) continue;
-        if (key === 'inventory') held = value;
-        else if (key === 'registry') registry = value;
-        else (rest ??= {})[key] = value;
-      }
-    } catch (err) {
-      if (/** @type {any} */ (err)?.code === 'INVALID_ARGUMENT') throw err;
-      const at = key === undefined ? 'options' : key.toWellFormed();
-      throw invalidArgument(at, `${at} is invalid: reading it threw: ${thrownMessage(err)}`);
-    }
-  }
+  const rest = Object.keys(others).length > 0 ? others : undefined;
   if (held === undefined || held === null) {
     return planObject(
       native.resolveInstallPlanSections(
