@@ -364,7 +364,9 @@ impl InstallManifestDocument {
             .any(|(path, _)| js_json::array_index(path).is_some())
         {
             // Stable: the other paths keep the order given.
-            ordered.sort_by_key(|(path, _)| js_json::array_index(path).map_or((1, 0), |n| (0, n)));
+            ordered.sort_by_cached_key(|(path, _)| {
+                js_json::array_index(path).map_or((1, 0), |n| (0, n))
+            });
         }
         Self {
             version: version.into(),

@@ -200,6 +200,12 @@ fn is_word(c: char) -> bool {
 #[must_use]
 pub fn agent_tokens(text: &str) -> Vec<String> {
     let mut out = InsertionSet::default();
+    add_agent_tokens(text, &mut out);
+    out.into_vec()
+}
+
+/// Adds [`agent_tokens`] of `text` to `out`, each once.
+fn add_agent_tokens(text: &str, out: &mut InsertionSet) {
     for (i, _) in text.match_indices("gsd-") {
         if text[..i].chars().next_back().is_some_and(is_word) {
             continue;
@@ -213,7 +219,6 @@ pub fn agent_tokens(text: &str) -> Vec<String> {
             .unwrap_or(tail.len());
         out.insert(format!("gsd-{}", &tail[..len]));
     }
-    out.into_vec()
 }
 
 /// Names referenced as `workflows/<name>.md` (`[a-z0-9][a-z0-9-]*`), with `.md`.
@@ -278,12 +283,12 @@ impl SkillsManifest {
                 .requires
                 .insert(cmd.stem.clone(), parse_requires(&cmd.body));
             let mut agents = InsertionSet::default();
-            agents.extend(agent_tokens(&cmd.body));
+            add_agent_tokens(&cmd.body, &mut agents);
             for name in workflow_refs(&cmd.body) {
                 let Some(body) = workflows.get(name.as_str()) else {
                     continue;
                 };
-                agents.extend(agent_tokens(body));
+                add_agent_tokens(body, &mut agents);
                 let dir = format!("{}/", &name[..name.len() - 3]);
                 #[allow(clippy::case_sensitive_file_extension_comparisons)]
                 // Reason: the peer matches `.md` exactly.
@@ -299,7 +304,7 @@ impl SkillsManifest {
                 // `a-b.md`).
                 fragments.sort_by(|a, b| a.0.split('/').cmp(b.0.split('/')));
                 for (_, body) in fragments {
-                    agents.extend(agent_tokens(body));
+                    add_agent_tokens(body, &mut agents);
                 }
             }
             manifest.agents.insert(cmd.stem.clone(), agents.into_vec());
