@@ -142,6 +142,25 @@ static void test_surfaces_and_shadow_report(gsd_registry *registry) {
     CHECK(gsd_resolve_installed_surfaces(registry, STR("{\"runtime\":\"gemini\"," HOST "}"), &out, &err) ==
           GSD_STATUS_UNKNOWN_RUNTIME);
     CHECK(str_eq(gsd_error_code_name(err), "UNKNOWN_RUNTIME"));
+    gsd_error_free(err);
+    err = NULL;
+
+    /* the shadow report requires its runtime: null is a mistyped member named as such,
+       absent a missing one (the request itself at fault, no field) */
+    CHECK(gsd_build_shadow_report(registry, STR("{\"runtime\":null," HOST "}"), &out, &err) ==
+          GSD_STATUS_INVALID_ARGUMENT);
+    CHECK(str_eq(gsd_error_field(err), "runtime"));
+    CHECK(str_eq(gsd_error_message(err),
+                 "request_json is not a valid request: runtime: invalid type: null, expected a string"));
+    gsd_error_free(err);
+    err = NULL;
+    CHECK(gsd_build_shadow_report(registry, STR("{" HOST "}"), &out, &err) == GSD_STATUS_INVALID_ARGUMENT);
+    CHECK(gsd_error_field(err) == NULL);
+    CHECK(str_eq(gsd_error_message(err), "request_json is not a valid request: missing field `runtime`"));
+    /* the surface calls take an absent or null runtime as every registered runtime */
+    CHECK(gsd_surface_probe_requests(registry, STR("{\"runtime\":null," HOST "}"), &out, &err) == GSD_STATUS_OK);
+    CHECK(bytes_contain(&out, "\"configHome\":\"/home/u/.codex\""));
+    gsd_bytes_free(&out);
 
     gsd_bytes_free(&out);
     gsd_error_free(err);

@@ -399,7 +399,8 @@ pub(crate) fn validate(manifest: &str, folder: &str) -> Result<gsd_bytes, Failur
     })
 }
 
-/// Request of `gsd_resolve_installed_surfaces` and `gsd_build_shadow_report`.
+/// Request of `gsd_surface_probe_requests` and `gsd_resolve_installed_surfaces` (a `null`
+/// runtime is an absent one: every registered runtime).
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct SurfaceRequest {
@@ -431,17 +432,22 @@ pub(crate) fn installed_surfaces(registry: &Registry, text: &str) -> Result<gsd_
     )?)
 }
 
+/// Request of `gsd_build_shadow_report`: a [`SurfaceRequest`] whose runtime is required,
+/// so a missing or `null` runtime is a shape error naming `runtime` like any other.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct ShadowRequest {
+    runtime: String,
+    host: Host,
+    #[serde(default)]
+    facts: SurfaceFacts,
+}
+
 /// `gsd_build_shadow_report`: `{runtime, host, facts?}` → `ShadowReport`.
 pub(crate) fn shadow_report(registry: &Registry, text: &str) -> Result<gsd_bytes, Failure> {
-    let r: SurfaceRequest = decode(text, "request_json")?;
-    let runtime = r.runtime.ok_or_else(|| {
-        boundary_error(
-            ErrorCode::InvalidArgument,
-            "request_json is not a valid request: missing field `runtime`",
-        )
-    })?;
+    let r: ShadowRequest = decode(text, "request_json")?;
     encode(&gsd_core::build_shadow_report(
-        registry, &runtime, &r.host, &r.facts,
+        registry, &r.runtime, &r.host, &r.facts,
     )?)
 }
 
