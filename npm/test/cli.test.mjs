@@ -252,8 +252,13 @@ test('validate <overlay root> reports what admission onto the first-party regist
   copyFileSync(join(npmDirOf(), '..', 'capabilities', 'claude', 'capability.json'), join(root, 'claude', 'capability.json'));
   mkdirSync(join(root, 'acme-fine'));
   writeFileSync(join(root, 'acme-fine', 'capability.json'), featureManifest('acme-fine', ['tdd']));
-  // Each manifest passes its own checks: only admission can refuse the first two.
-  for (const id of ['acme-needs', 'claude', 'acme-fine']) {
+  // Two overlays requiring each other, and one requiring an overlay that was rejected.
+  for (const [id, requires] of [['acme-ring-a', ['acme-ring-b']], ['acme-ring-b', ['acme-ring-a']], ['acme-on-needs', ['acme-needs']]]) {
+    mkdirSync(join(root, id));
+    writeFileSync(join(root, id, 'capability.json'), featureManifest(id, requires));
+  }
+  // Each manifest passes its own checks: only admission can refuse all but acme-fine.
+  for (const id of ['acme-needs', 'claude', 'acme-fine', 'acme-ring-a', 'acme-on-needs']) {
     assert.deepStrictEqual(api.validateCapability(readFileSync(join(root, id, 'capability.json'), 'utf8'), id), [], id);
   }
   const run = cli(['validate', root, '--json']);
@@ -264,6 +269,16 @@ test('validate <overlay root> reports what admission onto the first-party regist
   assert.deepStrictEqual(byFolder, fromApi);
   assert.deepStrictEqual(byFolder['acme-needs'].map((d) => d.code), ['requires_unknown', 'overlay_rejected']);
   assert.deepStrictEqual(byFolder.claude.map((d) => d.code), ['overlay_id_conflict', 'overlay_rejected']);
+  assert.deepStrictEqual(byFolder['acme-ring-a'].map((d) => [d.code, d.message]).slice(0, 1), [
+    ['requires_cycle', 'requires cycle detected: acme-ring-a → acme-ring-b → acme-ring-a'],
+  ]);
+  assert.deepStrictEqual(byFolder['acme-ring-b'].map((d) => [d.code, d.message]).slice(0, 1), [
+    ['requires_cycle', 'requires cycle detected: acme-ring-b → acme-ring-a → acme-ring-b'],
+  ]);
+  assert.deepStrictEqual(byFolder['acme-on-needs'].map((d) => [d.code, d.message]), [
+    ['requires_not_loaded', 'capability "acme-on-needs" requires "acme-needs", an overlay that was not loaded'],
+    ['overlay_rejected', 'overlay "acme-on-needs" was not loaded: capability "acme-on-needs" requires "acme-needs", an overlay that was not loaded'],
+  ]);
   const text = cli(['validate', root]);
   assert.equal(text.status, 1);
   assert.match(text.stdout, /^✗ acme-needs .*\n {4}error requires_unknown \[requires\]: capability "acme-needs" requires "acme-missing" which does not exist$/m);

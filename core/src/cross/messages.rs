@@ -88,6 +88,13 @@ pub(crate) fn requires_unknown(id: &str, req: &str) -> Diagnostic {
     error("requires_unknown", id, "requires", message)
 }
 
+/// A required id that is a third-party overlay's which was not loaded (ours: the overlay
+/// loader's, where `requires_unknown` would say it does not exist).
+pub(crate) fn requires_not_loaded(id: &str, req: &str) -> Diagnostic {
+    let message = format!("capability \"{id}\" requires \"{req}\", an overlay that was not loaded");
+    error("requires_not_loaded", id, "requires", message)
+}
+
 /// A `runtimeCompat.supported|unsupported` entry that is not a runtime capability.
 pub(crate) fn compat_unknown(id: &str, field: &str, runtime: &str) -> Diagnostic {
     let message = format!(

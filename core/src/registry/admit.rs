@@ -26,7 +26,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use crate::cross::{Member, MergedSet, strings};
+use crate::cross::{Member, MergedSet, messages, strings};
 use crate::diagnostic::Diagnostic;
 use crate::doc::JsonRef;
 use crate::registry::Overlay;
@@ -213,6 +213,105 @@ impl Passes {
             order: self.admitted,
             joined: self.done,
             last_problems,
+        }
+    }
+}
+
+/// How many ids of a `requires` cycle among rejected overlays a message spells out; a
+/// longer ring is shown by its first ids, then `…` and the id it closes on.
+const MAX_CYCLE_NAMES: usize = 16;
+
+/// Names, among the reasons of the rejected candidates, each `requires_unknown` whose id
+/// is another candidate's that did not join: the id exists, as an overlay that was not
+/// loaded. `reasons[k]` holds candidate `k`'s reasons against the final set (`None`: it
+/// joined, or failed on its own and has its reasons elsewhere); `registered` says whether
+/// an id is in the registry the overlays were added to.
+///
+/// Where such requirements close a ring (`acme-a` requires `acme-b`, which requires
+/// `acme-a`), no order could ever admit them: each reason on the ring becomes the
+/// `requires_cycle` the merged set would report, its path starting at the overlay it is
+/// about. Any other becomes `requires_not_loaded`. The rest of the reasons are untouched,
+/// in place, so the `overlay_rejected` summaries list the new codes where the old ones were.
+pub(super) fn name_unloaded_requires<'m>(
+    registered: &dyn Fn(&str) -> bool,
+    candidates: &[&Overlay],
+    joined: &[bool],
+    member: &dyn Fn(usize) -> Option<Member<'m>>,
+    reasons: &mut [Option<Vec<Diagnostic>>],
+) {
+    let index_of = |id: &str| {
+        candidates
+            .binary_search_by(|o| o.folder.as_str().cmp(id))
+            .ok()
+    };
+    // Per rejected candidate: (position of the reason, the candidate it names).
+    let mut edges: Vec<Vec<(usize, usize)>> = vec![Vec::new(); candidates.len()];
+    for (k, why) in reasons.iter().enumerate() {
+        let (Some(why), Some(m)) = (why, member(k)) else {
+            continue;
+        };
+        // The checker reports one `requires_unknown` per entry missing from the final
+        // set, in the entries' order: the two lists pair up.
+        let missing = strings(m.manifest, "requires")
+            .filter(|r| *r != m.id && !registered(r) && !index_of(r).is_some_and(|j| joined[j]));
+        let unknown = why
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| d.code == "requires_unknown")
+            .map(|(at, _)| at);
+        for (at, req) in unknown.zip(missing) {
+            if let Some(j) = index_of(req) {
+                edges[k].push((at, j));
+            }
+        }
+    }
+    if edges.iter().all(Vec::is_empty) {
+        return;
+    }
+    let graph: Vec<Vec<usize>> = edges
+        .iter()
+        .map(|e| e.iter().map(|&(_, j)| j).collect())
+        .collect();
+    // Each edge of a ring, with the ring (its nodes in order) and where the edge starts.
+    let mut rings: Vec<Vec<usize>> = Vec::new();
+    let mut on_ring: HashMap<(usize, usize), (usize, usize)> = HashMap::new();
+    for (_, path) in crate::requires_graph::cycles(&graph) {
+        let Some((&closes, walk)) = path.split_last() else {
+            continue;
+        };
+        let Some(from) = walk.iter().position(|&n| n == closes) else {
+            continue;
+        };
+        let ring = walk[from..].to_vec();
+        for (i, &a) in ring.iter().enumerate() {
+            let b = ring[(i + 1) % ring.len()];
+            on_ring.entry((a, b)).or_insert((rings.len(), i));
+        }
+        rings.push(ring);
+    }
+    let folder = |k: usize| candidates[k].folder.as_str();
+    for (k, list) in edges.into_iter().enumerate() {
+        let Some(why) = reasons[k].as_mut() else {
+            continue;
+        };
+        for (at, j) in list {
+            why[at] = match on_ring.get(&(k, j)) {
+                Some(&(ring, i)) => {
+                    let ring = &rings[ring];
+                    let mut path: Vec<&str> = ring[i..]
+                        .iter()
+                        .chain(&ring[..i])
+                        .take(MAX_CYCLE_NAMES)
+                        .map(|&n| folder(n))
+                        .collect();
+                    if ring.len() > MAX_CYCLE_NAMES {
+                        path.push("…");
+                    }
+                    path.push(folder(k));
+                    messages::cycle(folder(k), &path)
+                }
+                None => messages::requires_not_loaded(folder(k), folder(j)),
+            };
         }
     }
 }

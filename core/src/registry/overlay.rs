@@ -241,7 +241,7 @@ impl Registry {
             check(&mut passes, pass, k);
         }
         let admission = passes.finish();
-        let reasons: Vec<Option<Vec<Diagnostic>>> = admission
+        let mut reasons: Vec<Option<Vec<Diagnostic>>> = admission
             .last_problems
             .into_iter()
             .enumerate()
@@ -252,6 +252,13 @@ impl Registry {
             })
             .collect();
         drop(sets);
+        admit::name_unloaded_requires(
+            &|id| self.capability(id).is_some(),
+            &candidates,
+            &admission.joined,
+            &member,
+            &mut reasons,
+        );
         early.sort_by(|a, b| a.0.cmp(b.0));
         for (folder, reasons) in early {
             next.rejected(folder, reasons);
@@ -310,6 +317,8 @@ pub(super) fn by_passes(base: &Registry, overlays: &[Overlay]) -> Registry {
     let mut sorted: Vec<&Overlay> = overlays.iter().collect();
     sorted.sort();
     sorted.dedup();
+    // The candidates (folders named once) and, aligned with them, the prepared ones.
+    let mut candidates: Vec<&Overlay> = Vec::new();
     let mut slots: Vec<Option<Prepared<'_>>> = Vec::new();
     let mut last_ambiguous: Option<&str> = None;
     for o in &sorted {
@@ -321,14 +330,21 @@ pub(super) fn by_passes(base: &Registry, overlays: &[Overlay]) -> Registry {
             }
             continue;
         }
+        candidates.push(o);
         match prepare(o) {
             Ok(p) => slots.push(Some(p)),
-            Err(reasons) => next.rejected(&o.folder, reasons),
+            Err(reasons) => {
+                next.rejected(&o.folder, reasons);
+                slots.push(None);
+            }
         }
     }
     let mut merged = MergedSet::new(&base.members());
     let mut claimed = Claimed::of(base);
-    let mut reasons: Vec<Vec<Diagnostic>> = vec![Vec::new(); slots.len()];
+    let mut reasons: Vec<Option<Vec<Diagnostic>>> = slots
+        .iter()
+        .map(|s| s.as_ref().map(|_| Vec::new()))
+        .collect();
     let mut joined: Vec<usize> = Vec::new();
     let mut progress = true;
     while progress {
@@ -340,25 +356,35 @@ pub(super) fn by_passes(base: &Registry, overlays: &[Overlay]) -> Registry {
             let m = p.member();
             let why = join_problems(&merged, &claimed, &m);
             if !why.is_empty() {
-                reasons[k] = why;
+                reasons[k] = Some(why);
                 continue;
             }
             merged.add(&m);
             claimed.add(m.manifest);
             joined.push(k);
+            reasons[k] = None;
             progress = true;
         }
     }
     drop((merged, claimed));
+    let is_joined: Vec<bool> = (0..slots.len()).map(|k| joined.contains(&k)).collect();
+    admit::name_unloaded_requires(
+        &|id| base.capability(id).is_some(),
+        &candidates,
+        &is_joined,
+        &|k| slots[k].as_ref().map(Prepared::member),
+        &mut reasons,
+    );
+    let mut slots = slots;
     for &k in &joined {
         if let Some(p) = slots[k].take() {
             next.insert(p.cap, true);
             next.diagnostics.extend(p.warnings);
         }
     }
-    for (k, slot) in slots.iter().enumerate() {
-        if let Some(p) = slot {
-            next.rejected(&p.overlay.folder, std::mem::take(&mut reasons[k]));
+    for (slot, why) in slots.iter().zip(reasons) {
+        if let (Some(p), Some(why)) = (slot, why) {
+            next.rejected(&p.overlay.folder, why);
         }
     }
     next
@@ -717,16 +743,134 @@ mod tests {
                 fragments: Vec::new(),
             },
         ]);
+        // Each is named as the ring it is on, starting from itself: no order could admit
+        // either, and neither is missing.
         assert_eq!(
             codes(&reg),
             [
-                "requires_unknown",
+                "requires_cycle",
                 "overlay_rejected",
-                "requires_unknown",
+                "requires_cycle",
                 "overlay_rejected"
             ]
         );
+        let messages: Vec<&str> = reg
+            .diagnostics()
+            .iter()
+            .map(|d| d.message.as_str())
+            .collect();
+        assert_eq!(
+            messages,
+            [
+                "requires cycle detected: acme-a → acme-b → acme-a",
+                "overlay \"acme-a\" was not loaded: requires cycle detected: acme-a → acme-b → acme-a",
+                "requires cycle detected: acme-b → acme-a → acme-b",
+                "overlay \"acme-b\" was not loaded: requires cycle detected: acme-b → acme-a → acme-b",
+            ]
+        );
         assert!(reg.capability("acme-a").is_none() && reg.capability("acme-b").is_none());
+    }
+
+    fn requiring(id: &str, requires: &[&str]) -> Overlay {
+        let list: Vec<String> = requires.iter().map(|r| format!("\"{r}\"")).collect();
+        let mut overlay = feature(id, "");
+        overlay.manifest = overlay.manifest.replace(
+            r#""requires": []"#,
+            &format!(r#""requires": [{}]"#, list.join(",")),
+        );
+        overlay
+    }
+
+    #[test]
+    fn requiring_an_overlay_that_was_not_loaded_says_so() {
+        // acme-b fails on its own (its skill is first party's), acme-c on acme-b, and
+        // acme-d on acme-c and on an id no overlay has.
+        let mut b = requiring("acme-b", &[]);
+        b.manifest = b
+            .manifest
+            .replace(r#""skills": []"#, r#""skills": ["code-review"]"#);
+        let reg = Registry::first_party().with_overlays(&[
+            b,
+            requiring("acme-c", &["acme-b", "research"]),
+            requiring("acme-d", &["acme-zz", "acme-c"]),
+        ]);
+        let found: Vec<(&str, &str)> = reg
+            .diagnostics()
+            .iter()
+            .filter(|d| d.code.starts_with("requires"))
+            .map(|d| (d.code.as_str(), d.message.as_str()))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (
+                    "requires_not_loaded",
+                    "capability \"acme-c\" requires \"acme-b\", an overlay that was not loaded"
+                ),
+                (
+                    "requires_unknown",
+                    "capability \"acme-d\" requires \"acme-zz\" which does not exist"
+                ),
+                (
+                    "requires_not_loaded",
+                    "capability \"acme-d\" requires \"acme-c\", an overlay that was not loaded"
+                ),
+            ]
+        );
+        let summaries: Vec<_> = reg
+            .diagnostics()
+            .iter()
+            .filter(|d| d.code == "overlay_rejected")
+            .map(|d| {
+                (
+                    d.capability_id.as_deref(),
+                    d.detail.as_ref().map(crate::diagnostic::Detail::to_value),
+                )
+            })
+            .collect();
+        assert_eq!(summaries.len(), 3);
+        assert_eq!(
+            summaries[2],
+            (
+                Some("acme-d"),
+                Some(json!({"reasons": ["requires_unknown", "requires_not_loaded"]}))
+            )
+        );
+    }
+
+    #[test]
+    fn a_long_ring_of_overlays_is_named_by_its_first_ids() {
+        // acme-00 → acme-01 → … → acme-19 → acme-00, and acme-x hangs off the ring.
+        let ids: Vec<String> = (0..20).map(|i| format!("acme-{i:02}")).collect();
+        let mut overlays: Vec<Overlay> = (0..20)
+            .map(|i| requiring(&ids[i], &[ids[(i + 1) % 20].as_str()]))
+            .collect();
+        overlays.push(requiring("acme-x", &["acme-05"]));
+        let reg = Registry::first_party().with_overlays(&overlays);
+        let first = reg
+            .diagnostics()
+            .iter()
+            .find(|d| d.capability_id.as_deref() == Some("acme-03"))
+            .map(|d| (d.code.as_str(), d.message.as_str()));
+        let shown: Vec<String> = (3..19).map(|i| format!("acme-{i:02}")).collect();
+        assert_eq!(
+            first,
+            Some((
+                "requires_cycle",
+                format!(
+                    "requires cycle detected: {} → … → acme-03",
+                    shown.join(" → ")
+                )
+                .as_str()
+            ))
+        );
+        let x = reg
+            .diagnostics()
+            .iter()
+            .find(|d| d.capability_id.as_deref() == Some("acme-x"))
+            .map(|d| d.code.as_str());
+        assert_eq!(x, Some("requires_not_loaded"));
+        assert!(reg.ids_in_map_order().all(|id| !id.starts_with("acme-")));
     }
 
     #[test]
