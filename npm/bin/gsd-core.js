@@ -6,6 +6,10 @@
 const { parseArgs } = require('node:util');
 const api = require('../index.js');
 const overlays = require('../overlays.js');
+const profiles = require('../compat/install-profiles.cjs');
+
+/** The file in which an install records its profile. */
+const PROFILE_MARKER = '.gsd-profile';
 
 const EXIT_OK = 0;
 const EXIT_FAILURE = 1;
@@ -52,8 +56,9 @@ plan options:
   -l, --local              Local scope (the project's config directory under cwd)
   -c, --config-dir <path>  Explicit config directory (global scope, one runtime)
   --profile=<name>         Install profile (${KNOWN_PROFILES.join(', ')}, or several joined
-                           by commas; default full); core and standard read
-                           the commands and workflows under --source
+                           by commas; default: the profile recorded in the
+                           config directory, else full); core is the core list
+                           alone, the others read the bodies under --source
   --minimal, --core-only   The same as --profile=core
   --source <dir>           GSD package root to inventory (commands/gsd/*.md, agents/*.md)
   --json                   Print the plan(s) as JSON: one runtime's plan, an array for
@@ -143,12 +148,28 @@ function selectedRuntimes(values) {
   return runtimeIds().filter((id) => picked.has(id));
 }
 
+/**
+ * Parses a command's arguments. As in the peer installer, `-c=<path>` is `--config-dir=<path>`
+ * (Node's parser would read `=<path>`). A value option given twice is refused: the peer
+ * takes the first, Node's parser the last, and either would hide the other silently.
+ */
 function parse(args, options) {
+  const table = { help: { type: 'boolean', short: 'h' }, ...options };
+  for (const [name, option] of Object.entries(table)) if (option.type === 'string') table[name] = { ...option, multiple: true };
+  const spelled = args.map((a) => (a.startsWith('-c=') && table['config-dir'] ? `--config-dir=${a.slice(3)}` : a));
+  let parsed;
   try {
-    return parseArgs({ args, options: { help: { type: 'boolean', short: 'h' }, ...options }, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: spelled, options: table, allowPositionals: true, strict: true });
   } catch (err) {
-    throw new UsageError(printable(err.message));
+    // Node's message spans lines: each is made safe to print, the breaks are kept.
+    throw new UsageError(String(err.message).split('\n').map(printable).join('\n'));
   }
+  for (const [name, given] of Object.entries(parsed.values)) {
+    if (!Array.isArray(given)) continue;
+    if (given.length > 1) throw new UsageError(`--${name} is given ${given.length} times (${given.map((v) => `'${printable(v)}'`).join(', ')}); give it once`);
+    parsed.values[name] = given[0];
+  }
+  return parsed;
 }
 
 function describeError(err) {
@@ -204,6 +225,12 @@ function markdownStems(dir, optional = false) {
       throw new SourceReadError(`--source: ${overlays.escapeName(Buffer.concat([Buffer.from(`${dir}/`), e.name]))} has a name that is not UTF-8; it cannot be a stem`);
     }
     if (name === '.md') throw new SourceReadError(`--source: ${printable(path.join(dir, name))} has an empty stem`);
+    // A file the plan would place must be one the install can read.
+    try {
+      fs.accessSync(path.join(dir, name), fs.constants.R_OK);
+    } catch (err) {
+      throw unreadableSource(path.join(dir, name), err);
+    }
     names.push(name);
   }
   // Sorted by file name, as a directory listing is.
@@ -270,20 +297,41 @@ function checkProfileNames(value) {
   }
 }
 
-/** The profile selection of a plan: `null` for full, else the skills and agents to keep. */
+/**
+ * The profile selection of a plan: `null` for full, else the skills and agents to keep.
+ *
+ * As the peer installer decides it: the profile named exactly `core` (`--profile=core`,
+ * `--minimal`, `--core-only`, a `core` marker) is resolved against an empty skills
+ * manifest, so it is the core list alone, with no `requires:` closure and no agents, and
+ * needs no `--source`; any other (`standard`, `core,standard`) reads the command and
+ * workflow bodies under `--source`. `spelled` names the choice in a usage error.
+ */
 function readProfile(name, source, spelled = `--profile=${printable(name)}`) {
   if (name === undefined || name === 'full') return null;
-  if (source === undefined) throw new UsageError(`${spelled} needs --source <dir> (the commands and workflows it selects from)`);
-  const path = require('node:path');
-  const commandsDir = path.join(source, 'commands', 'gsd');
-  const workflowsDir = path.join(source, 'gsd-core', 'workflows');
-  const sources = {
-    commands: markdownStems(commandsDir).map((stem) => ({ stem, body: readSourceFile(path.join(commandsDir, `${stem}.md`)) })),
-    workflows: walk(workflowsDir).map((rel) => ({ path: rel, body: readSourceFile(path.join(workflowsDir, rel)) })),
-  };
+  let sources = { commands: [], workflows: [] };
+  if (name !== 'core') {
+    if (source === undefined) throw new UsageError(`${spelled} needs --source <dir> (the commands and workflows it selects from)`);
+    const path = require('node:path');
+    const commandsDir = path.join(source, 'commands', 'gsd');
+    const workflowsDir = path.join(source, 'gsd-core', 'workflows');
+    sources = {
+      commands: markdownStems(commandsDir).map((stem) => ({ stem, body: readSourceFile(path.join(commandsDir, `${stem}.md`)) })),
+      workflows: walk(workflowsDir).map((rel) => ({ path: rel, body: readSourceFile(path.join(workflowsDir, rel)) })),
+    };
+  }
   const profile = api.resolveProfile([name], sources);
   if (profile.skills === '*') return null;
   return { skills: [...profile.skills], agents: [...profile.agents] };
+}
+
+/**
+ * The profile an earlier install recorded in `configHome` (its `.gsd-profile` marker, read
+ * as the peer installer reads it), when it names one other than `full`: `{ name, file }`.
+ */
+function recordedProfile(configHome) {
+  const name = profiles.readActiveProfile(configHome);
+  if (name === null || name === 'full') return null;
+  return { name, file: require('node:path').join(configHome, PROFILE_MARKER) };
 }
 
 function describeProvenance(p) {
@@ -303,11 +351,12 @@ function describeProvenance(p) {
   }
 }
 
-function renderPlan(plan) {
+function renderPlan(plan, profile) {
   const out = [];
   const s = plan.scope;
   out.push(bold(`${plan.runtime} (${s.id})`));
   out.push(`  config dir    ${printable(s.configHome)}  ${dim(`(${describeProvenance(s.provenance)})`)}`);
+  if (profile !== undefined) out.push(`  profile       ${profile}`);
   if (s.settingsFile) out.push(`  settings      ${printable(s.settingsFile)}`);
   if (plan.kinds.length > 0) out.push(`  commands      ${api.formatGsdSlash('help', plan.runtime).replace(/help$/, '<name>')}`);
   const c = plan.config;
@@ -367,11 +416,26 @@ function cmdPlan(args) {
   const inventory = values.source === undefined ? {} : readInventory(values.source);
   const options = { ...inventory, explicitDir: values['config-dir'], profile: readProfile(values.profile, values.source, coreAlias) };
   const plans = [];
+  // Per plan: the profile it installs when not full, and where that choice comes from.
+  const chosen = new Map();
+  if (values.profile !== undefined && values.profile !== 'full') chosen.source = coreAlias ?? `--profile=${printable(values.profile)}`;
   const skipped = [];
   let failed = false;
   for (const runtime of runtimes) {
     try {
-      plans.push(api.resolveInstallPlan(runtime, scope, undefined, options));
+      let plan = api.resolveInstallPlan(runtime, scope, undefined, options);
+      // No profile asked for: as the installer does, the profile an earlier install
+      // recorded in the config directory is kept (`gsd update` never widens an install).
+      const recorded = values.profile === undefined ? recordedProfile(plan.scope.configHome) : null;
+      if (recorded !== null) {
+        const spelled = `the profile '${printable(recorded.name)}' recorded in ${printable(recorded.file)}`;
+        const profile = readProfile(recorded.name, values.source, spelled);
+        if (profile !== null) plan = api.resolveInstallPlan(runtime, scope, undefined, { ...options, profile });
+        chosen.set(plan, `${printable(recorded.name)} (${printable(recorded.file)})`);
+      } else if (chosen.source !== undefined) {
+        chosen.set(plan, `${printable(values.profile)} (${chosen.source})`);
+      }
+      plans.push(plan);
     } catch (err) {
       if (values.all && err.code === 'NO_CONFIG_HOME') {
         skipped.push({ runtime, code: err.code, reason: err.message });
@@ -394,8 +458,13 @@ function cmdPlan(args) {
     for (const { runtime, code, reason } of skipped) {
       process.stderr.write(`gsd-core: ${runtime} skipped (${code}): ${reason}\n`);
     }
+    // A profile the command line did not name is said, so the JSON's placements are
+    // never a surprise.
+    for (const plan of plans) {
+      if (values.profile === undefined && chosen.has(plan)) process.stderr.write(`gsd-core: ${plan.runtime}: profile ${chosen.get(plan)}\n`);
+    }
   } else {
-    if (plans.length > 0) print(plans.map(renderPlan).join('\n\n'));
+    if (plans.length > 0) print(plans.map((plan) => renderPlan(plan, chosen.get(plan))).join('\n\n'));
     for (const { runtime } of skipped) print(dim(`${runtime}: no installable config directory (skipped)`));
   }
   return failed ? EXIT_FAILURE : EXIT_OK;
@@ -559,6 +628,11 @@ function validateTarget(target, firstParty) {
 function addAdmissionDiagnostics(results, admitted, target) {
   const byFolder = new Map(results.map((r) => [r.folder, r]));
   const key = (d) => JSON.stringify([d.code, d.field ?? null, d.message]);
+  // Admission refuses a manifest that fails its own checks with the same finding, under
+  // the loader's code (`overlay_manifest_invalid`, the check's code in `detail.code`) and
+  // prefixed with the file name.
+  const repeats = (known, d) =>
+    typeof d.detail?.code === 'string' && known.code === d.detail.code.toLowerCase() && d.message === `capability.json: ${known.message}`;
   for (const d of api.buildRegistry(admitted).diagnostics()) {
     const folder = d.capabilityId ?? '';
     let result = byFolder.get(folder);
@@ -567,7 +641,7 @@ function addAdmissionDiagnostics(results, admitted, target) {
       byFolder.set(folder, result);
       results.push(result);
     }
-    if (!result.diagnostics.some((known) => key(known) === key(d))) result.diagnostics.push(d);
+    if (!result.diagnostics.some((known) => key(known) === key(d) || repeats(known, d))) result.diagnostics.push(d);
   }
 }
 
@@ -663,10 +737,19 @@ module.exports = { main, HELP, EXIT_OK, EXIT_FAILURE, EXIT_USAGE, UsageError, pa
 if (require.main === module) {
   // A reader that stops early (`| head -1`) closes the pipe: that ends the output quietly,
   // with the status the command had, never with a stack trace.
-  for (const stream of [process.stdout, process.stderr]) {
+  // Any other failure to write (`> /dev/full`: ENOSPC) is one line on stderr and status 1
+  // (when stderr itself fails, the status alone).
+  for (const [name, stream] of [['stdout', process.stdout], ['stderr', process.stderr]]) {
     stream.on('error', (err) => {
-      if (err?.code !== 'EPIPE') throw err;
-      process.exit();
+      if (err?.code === 'EPIPE') process.exit();
+      if (stream !== process.stderr) {
+        try {
+          require('node:fs').writeSync(2, `gsd-core: cannot write to ${name}: ${describeOsError(err)}\n`);
+        } catch {
+          // stderr is gone too: the status says it.
+        }
+      }
+      process.exit(EXIT_FAILURE);
     });
   }
   process.exitCode = main(process.argv.slice(2));

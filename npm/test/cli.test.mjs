@@ -43,7 +43,7 @@ test('--help documents the exit codes and exits 0', (t) => {
   assert.match(run.stdout, /2 {2}usage error/);
 });
 
-import { mkdirSync, readdirSync, rmSync, writeFileSync, symlinkSync, copyFileSync, readFileSync, chmodSync, accessSync, constants as fsConstants } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync, symlinkSync, copyFileSync, readFileSync, chmodSync, accessSync, existsSync, constants as fsConstants } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { require, peerRoot, thrown } from './helpers.mjs';
@@ -159,8 +159,8 @@ test('validate: typed diagnostics, symlinks and non-regular files refused, exit 
   assert.equal(run.status, 1, run.stderr);
   const byFolder = Object.fromEntries(JSON.parse(run.stdout).map((r) => [r.folder, r.diagnostics.map((d) => d.code)]));
   assert.deepStrictEqual(byFolder.bad.slice(0, 2), ['invalid_id', 'missing_field']);
-  // The manifest check, then what admission onto the registry says of the same manifest.
-  assert.deepStrictEqual(byFolder.deep, ['manifest_too_deep', 'overlay_manifest_invalid', 'overlay_rejected']);
+  // The manifest check; admission's record of the same fault is not listed again, its summary is.
+  assert.deepStrictEqual(byFolder.deep, ['manifest_too_deep', 'overlay_rejected']);
   assert.deepStrictEqual(byFolder.fifo, ['overlay_not_regular_file']);
   assert.deepStrictEqual(byFolder.linkfile, ['overlay_symlink_refused']);
   assert.deepStrictEqual(byFolder.linkdir, ['overlay_symlink_refused']);
@@ -221,21 +221,67 @@ test('doctor prints the shadow lines and mismatches, exits 0 without errors', (t
   assert.equal(cli(['doctor', '--bogus'], { home }).status, 2);
 });
 
-test('plan --profile=core selects the peer core profile skills and agents', (t) => {
-  const run = cli(['plan', '--claude', '--profile=core', '--source', peerRoot, '--json'], { home: tempDir(t) });
-  assert.equal(run.status, 0, run.stderr);
-  const plan = JSON.parse(run.stdout);
-  const peerProfiles = peer('install-profiles');
-  const manifest = peerProfiles.loadSkillsManifest(join(peerRoot, 'commands', 'gsd'));
-  const expected = peerProfiles.resolveProfile({ modes: ['core'], manifest });
-  const skills = plan.placements.filter((p) => p.kind === 'skills').map((p) => p.stem).sort();
-  assert.deepStrictEqual(skills, [...expected.skills].sort());
-  // The profile names more agents than the package ships: exactly the shipped ones it names.
-  const shipped = readdirSync(join(peerRoot, 'agents')).filter((f) => f.endsWith('.md')).map((f) => f.slice(0, -3));
-  const agents = plan.placements.filter((p) => p.kind === 'agents').map((p) => p.stem).sort();
-  assert.deepStrictEqual(agents, shipped.filter((a) => expected.agents.has(a)).sort());
-  assert.ok(agents.length > 0);
-  assert.equal(cli(['plan', '--claude', '--profile=core'], { home: tempDir(t) }).status, 2, 'a profile needs --source');
+/** The skill and agent stems the peer installer wrote for claude under `home` (global). */
+function installedStems(home) {
+  const dir = join(home, '.claude');
+  const list = (sub) => {
+    try {
+      return readdirSync(join(dir, sub)).sort();
+    } catch {
+      return [];
+    }
+  };
+  return {
+    skills: list('skills').filter((n) => n.startsWith('gsd-')).map((n) => n.slice(4)),
+    agents: list('agents').filter((n) => n.endsWith('.md')).map((n) => n.slice(0, -3)),
+  };
+}
+
+/** The skill and agent stems a plan places. */
+function plannedStems(plan) {
+  const of = (kind) => plan.placements.filter((p) => p.kind === kind).map((p) => p.stem).sort();
+  return { skills: of('skills'), agents: of('agents') };
+}
+
+test('plan with a profile places what the peer installer installs, and keeps a recorded profile', (t) => {
+  for (const [flags, expected] of [
+    [['--profile=core'], { skills: 8, agents: 0 }],
+    [['--minimal'], { skills: 8, agents: 0 }],
+    [['--profile=standard'], { skills: 23, agents: 22 }],
+  ]) {
+    // What the installer writes into a fresh home.
+    const home = tempDir(t);
+    const install = spawnSync(process.execPath, [join(peerRoot, 'bin', 'install.js'), '--claude', '--global', ...flags], {
+      cwd: home,
+      env: { PATH: process.env.PATH, HOME: home, NO_COLOR: '1' },
+      encoding: 'utf8',
+    });
+    assert.equal(install.status, 0, install.stderr);
+    const installed = installedStems(home);
+    assert.deepStrictEqual([installed.skills.length, installed.agents.length], [expected.skills, expected.agents], flags.join(' '));
+    // The plan for that home, asked the same way, places exactly those stems.
+    const fresh = tempDir(t);
+    const asked = cli(['plan', '--claude', ...flags, '--source', peerRoot, '--json'], { home: fresh });
+    assert.equal(asked.status, 0, asked.stderr);
+    assert.deepStrictEqual(plannedStems(JSON.parse(asked.stdout)), installed, flags.join(' '));
+    // Without a profile on the command line, the one the install recorded is kept, as the
+    // installer keeps it on an update, and said on stderr (text: a `profile` line).
+    const again = cli(['plan', '--claude', '--source', peerRoot, '--json'], { home });
+    assert.equal(again.status, 0, again.stderr);
+    assert.deepStrictEqual(plannedStems(JSON.parse(again.stdout)), installed, `${flags.join(' ')} recorded`);
+    const name = flags[0] === '--minimal' ? 'core' : flags[0].slice('--profile='.length);
+    const marker = join(home, '.claude', '.gsd-profile');
+    assert.equal(again.stderr, `gsd-core: claude: profile ${name} (${marker})\n`);
+    assert.match(cli(['plan', '--claude', '--source', peerRoot], { home }).stdout, new RegExp(`^ {2}profile {7}${name} \\(${marker.replace(/[.]/g, '\\.')}\\)$`, 'm'));
+    // An explicit profile wins over the recorded one.
+    const full = cli(['plan', '--claude', '--profile=full', '--source', peerRoot, '--json'], { home });
+    assert.equal(JSON.parse(full.stdout).placements.length, 136);
+  }
+  // The core list needs no bodies; any other profile reads them under --source.
+  assert.equal(cli(['plan', '--claude', '--profile=core'], { home: tempDir(t) }).status, 0);
+  const noSource = cli(['plan', '--claude', '--profile=standard'], { home: tempDir(t) });
+  assert.equal(noSource.status, 2, 'standard needs --source');
+  assert.match(noSource.stderr, /^gsd-core: --profile=standard needs --source <dir>/);
 });
 
 /** A copy of the first-party `tdd` manifest under another id, with what it owns removed. */
@@ -330,23 +376,31 @@ test('plan --source: an unreadable file is one line naming it and the OS error, 
   assert.equal(run.status, 1, run.stderr);
   assert.equal(run.stderr, `gsd-core: --source: cannot read ${router}: EACCES (os error 13)\n`);
   assert.equal(run.stdout, '');
-  // The profile reads every command and workflow: an unreadable workflow is reported the same way.
+  // Every file the plan would place is one the install must read: an agent too.
   chmodSync(router, 0o644);
+  const agent = join(source, 'agents', 'gsd-x.md');
+  writeFileSync(agent, '# x\n');
+  chmodSync(agent, 0o000);
+  const agentRun = cliWithoutReadAccess(['plan', '--claude', '--source', source], { home, locked: agent });
+  assert.equal(agentRun.status, 1, agentRun.stderr);
+  assert.equal(agentRun.stderr, `gsd-core: --source: cannot read ${agent}: EACCES (os error 13)\n`);
+  chmodSync(agent, 0o644);
+  // The standard profile reads every command and workflow: an unreadable workflow is reported the same way.
   const workflow = join(source, 'gsd-core', 'workflows', 'plan.md');
   chmodSync(workflow, 0o000);
-  const profile = cliWithoutReadAccess(['plan', '--claude', '--profile=core', '--source', source], { home, locked: workflow });
+  const profile = cliWithoutReadAccess(['plan', '--claude', '--profile=standard', '--source', source], { home, locked: workflow });
   assert.equal(profile.status, 1, profile.stderr);
   assert.equal(profile.stderr, `gsd-core: --source: cannot read ${workflow}: EACCES (os error 13)\n`);
   // A folder that is there but cannot be listed is a failure too, never skipped.
   chmodSync(workflow, 0o644);
   const workflows = join(source, 'gsd-core', 'workflows');
   chmodSync(workflows, 0o000);
-  const folder = cliWithoutReadAccess(['plan', '--claude', '--profile=core', '--source', source], { home, locked: workflows });
+  const folder = cliWithoutReadAccess(['plan', '--claude', '--profile=standard', '--source', source], { home, locked: workflows });
   assert.equal(folder.status, 1, folder.stderr);
   assert.equal(folder.stderr, `gsd-core: --source: cannot read ${workflows}: EACCES (os error 13)\n`);
   // Readable again, the same tree plans.
   chmodSync(workflows, 0o755);
-  const readable = cli(['plan', '--claude', '--profile=core', '--source', source], { home });
+  const readable = cli(['plan', '--claude', '--profile=standard', '--source', source], { home });
   assert.equal(readable.status, 0, readable.stderr);
 });
 
@@ -555,9 +609,6 @@ test("the peer installer's --both, --minimal and --core-only spellings", (t) => 
   // As in the peer installer, --both selects those two whatever else is named.
   const bothAndCodex = cli(['plan', '--both', '--codex', '--json'], { home });
   assert.deepStrictEqual(JSON.parse(bothAndCodex.stdout).map((p) => p.runtime), ['claude', 'opencode']);
-  const noSource = cli(['plan', '--claude', '--minimal'], { home });
-  assert.equal(noSource.status, 2);
-  assert.match(noSource.stderr, /^gsd-core: --minimal needs --source <dir>/);
   const source = peerRoot;
   const core = cli(['plan', '--claude', '--profile=core', '--source', source, '--json'], { home });
   assert.equal(core.status, 0, core.stderr);
@@ -570,4 +621,46 @@ test("the peer installer's --both, --minimal and --core-only spellings", (t) => 
     assert.match(clash.stderr, /--minimal\/--core-only and --profile contradict each other/);
   }
   assert.ok(JSON.parse(core.stdout).placements.length < 136, 'core installs fewer than full');
+});
+
+test("options as the peer installer spells them: -c=<path>; a value option given twice is refused", (t) => {
+  const home = tempDir(t);
+  const joined = cli(['plan', '--claude', '-c=/x', '--json'], { home });
+  assert.equal(joined.status, 0, joined.stderr);
+  assert.equal(JSON.parse(joined.stdout).scope.configHome, '/x');
+  for (const [args, name, values] of [
+    [['plan', '--claude', '-c', '/a', '-c', '/b'], 'config-dir', "'/a', '/b'"],
+    [['plan', '--claude', '--config-dir=/a', '-c=/b'], 'config-dir', "'/a', '/b'"],
+    [['plan', '--claude', '--profile=core', '--profile=full'], 'profile', "'core', 'full'"],
+  ]) {
+    const run = cli(args, { home });
+    assert.equal(run.status, 2, args.join(' '));
+    assert.equal(run.stderr, `gsd-core: --${name} is given 2 times (${values}); give it once\nRun 'gsd-core --help' for usage.\n`);
+  }
+  // Node's own multi-line reason keeps its line breaks.
+  const ambiguous = cli(['plan', '--claude', '-c', '--json'], { home });
+  assert.equal(ambiguous.status, 2);
+  assert.match(ambiguous.stderr, /^gsd-core: Option '-c' argument is ambiguous\.\nDid you forget/);
+  assert.doesNotMatch(ambiguous.stderr, /\\u\{a\}/);
+});
+
+test('a failed write is one line on stderr and status 1', { skip: !existsSync('/dev/full') && 'no /dev/full' }, () => {
+  const run = spawnSync('sh', ['-c', `"${process.execPath}" "${join(npmDirOf(), 'bin', 'gsd-core.js')}" runtimes > /dev/full`], { encoding: 'utf8', env: { PATH: process.env.PATH, NO_COLOR: '1' } });
+  assert.equal(run.status, 1);
+  assert.equal(run.stderr, 'gsd-core: cannot write to stdout: ENOSPC (os error 28)\n');
+});
+
+test('validate <overlay root> lists a manifest fault admission repeats once', (t) => {
+  const root = tempDir(t);
+  mkdirSync(join(root, 'acme-broken'));
+  writeFileSync(join(root, 'acme-broken', 'capability.json'), '{');
+  mkdirSync(join(root, 'acme-deep'));
+  writeFileSync(join(root, 'acme-deep', 'capability.json'), `${'['.repeat(100)}${']'.repeat(100)}`);
+  const run = cli(['validate', root, '--json']);
+  assert.equal(run.status, 1);
+  const codes = Object.fromEntries(JSON.parse(run.stdout).map((r) => [r.folder, r.diagnostics.map((d) => d.code)]));
+  assert.deepStrictEqual(codes, {
+    'acme-broken': ['manifest_invalid_json', 'overlay_rejected'],
+    'acme-deep': ['manifest_too_deep', 'overlay_rejected'],
+  });
 });
