@@ -68,16 +68,45 @@ pub fn lookup_runtime<'r>(
     registry: &'r Registry,
     runtime: &str,
 ) -> Result<&'r RuntimeDescriptor, Error> {
-    registry.runtime(runtime).ok_or_else(|| {
-        Error::new(
+    registry
+        .runtime(runtime)
+        .ok_or_else(|| unknown_runtime(runtime))
+}
+
+fn unknown_runtime(runtime: &str) -> Error {
+    Error::new(
+        ErrorCode::UnknownRuntime,
+        format!(
+            "unknown runtime '{}' — not present in the capability registry",
+            sanitize_value(runtime)
+        ),
+    )
+    .with_field("runtime")
+}
+
+/// The capability of a registered runtime (its manifest, for a caller that shows it).
+///
+/// # Errors
+/// [`ErrorCode::UnknownRuntime`] on field `runtime`: for an id the registry does not hold,
+/// the message of [`lookup_runtime`]; for the id of a capability of another role, one that
+/// says what it is (`'gemini' is a reviewer capability, not a runtime`).
+pub fn runtime_capability<'r>(
+    registry: &'r Registry,
+    runtime: &str,
+) -> Result<&'r crate::manifest::Capability, Error> {
+    match registry.capability(runtime) {
+        Some(capability) if registry.runtime(runtime).is_some() => Ok(capability),
+        Some(capability) => Err(Error::new(
             ErrorCode::UnknownRuntime,
             format!(
-                "unknown runtime '{}' — not present in the capability registry",
-                sanitize_value(runtime)
+                "'{}' is a {} capability, not a runtime",
+                sanitize_value(runtime),
+                capability.role.as_str()
             ),
         )
-        .with_field("runtime")
-    })
+        .with_field("runtime")),
+        None => Err(unknown_runtime(runtime)),
+    }
 }
 
 fn no_config_home(runtime: &str) -> Error {
@@ -220,6 +249,30 @@ mod tests {
 
     fn host() -> Host {
         Host::new("/home/u", "/work/p")
+    }
+
+    #[test]
+    fn a_runtime_capability_is_told_apart_from_other_roles() {
+        let registry = Registry::first_party();
+        let claude = runtime_capability(registry, "claude").map(|c| c.id.as_str());
+        assert_eq!(claude, Ok("claude"));
+        // gemini is registered, as a reviewer (peer-spec: the 8 reviewers include gemini).
+        for (id, message) in [
+            ("gemini", "'gemini' is a reviewer capability, not a runtime"),
+            ("tdd", "'tdd' is a feature capability, not a runtime"),
+            (
+                "nope",
+                "unknown runtime 'nope' — not present in the capability registry",
+            ),
+        ] {
+            let e = runtime_capability(registry, id).map(|c| c.id.as_str());
+            let e = e.expect_err(id);
+            assert_eq!(
+                (e.code(), e.message(), e.field()),
+                (ErrorCode::UnknownRuntime, message, Some("runtime")),
+                "{id}"
+            );
+        }
     }
 
     #[test]

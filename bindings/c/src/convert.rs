@@ -172,35 +172,10 @@ pub(crate) fn diagnostics(registry: &crate::gsd_registry) -> Result<gsd_bytes, F
     encode(&all)
 }
 
-/// The manifest of a registered runtime, or `UNKNOWN_RUNTIME`: for an id the registry does
-/// not hold, the core's message; for a capability of another role, one that says so.
+/// The manifest of a registered runtime, or the core's `UNKNOWN_RUNTIME`
+/// ([`gsd_core::scope::runtime_capability`]: a capability of another role is named as such).
 pub(crate) fn runtime_manifest(registry: &Registry, runtime: &str) -> Result<gsd_bytes, Failure> {
-    if let Err(error) = gsd_core::scope::lookup_runtime(registry, runtime) {
-        return Err(match registry.capability(runtime) {
-            Some(capability) => Failure::at(
-                boundary_error(
-                    ErrorCode::UnknownRuntime,
-                    format!(
-                        "'{}' is a {} capability, not a runtime",
-                        gsd_core::sanitize::sanitize_value(runtime),
-                        capability.role.as_str()
-                    ),
-                ),
-                Some("runtime".to_owned()),
-            ),
-            None => error.into(),
-        });
-    }
-    let capability = registry.capability(runtime).ok_or_else(|| {
-        boundary_error(
-            ErrorCode::UnknownRuntime,
-            format!(
-                "unknown runtime '{}' — not present in the capability registry",
-                gsd_core::sanitize::sanitize_value(runtime)
-            ),
-        )
-    })?;
-    encode(&capability.manifest)
+    encode(&gsd_core::scope::runtime_capability(registry, runtime)?.manifest)
 }
 
 /// One third-party capability folder, as the caller read it.

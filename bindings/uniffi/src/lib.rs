@@ -81,15 +81,7 @@ impl Registry {
 
     /// The capability manifest of a registered runtime, as JSON.
     pub fn runtime_manifest_json(&self, runtime: String) -> Result<String, GsdError> {
-        gsd_core::scope::lookup_runtime(&self.inner, &runtime)?;
-        let capability =
-            self.inner
-                .capability(&runtime)
-                .ok_or_else(|| GsdError::UnknownRuntime {
-                    message: format!(
-                        "unknown runtime '{runtime}' — not present in the capability registry"
-                    ),
-                })?;
+        let capability = gsd_core::scope::runtime_capability(&self.inner, &runtime)?;
         Ok(capability.manifest.to_string())
     }
 
