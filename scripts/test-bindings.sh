@@ -124,7 +124,8 @@ echo "$passed passed, $failed failed"
 echo "== Python (uniffi)"
 t=$(date +%s)
 bindgen=$ROOT/bindings/uniffi/bindgen/target/debug/uniffi-bindgen
-[ -x "$bindgen" ] || cargo build --locked --manifest-path bindings/uniffi/bindgen/Cargo.toml
+# Built every time (a no-op when current): the module it writes carries its epilogue.
+cargo build --locked --manifest-path bindings/uniffi/bindgen/Cargo.toml
 py_out=$ROOT/target/uniffi-py
 rm -rf "$py_out"
 CARGO_NET_OFFLINE=true "$bindgen" generate --language python --out-dir "$py_out" \

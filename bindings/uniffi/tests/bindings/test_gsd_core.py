@@ -58,10 +58,14 @@ class RegistryTest(unittest.TestCase):
 
     def test_unknown_runtime_is_its_own_exception_type(self):
         with self.assertRaises(gsd.GsdError.UnknownRuntime) as caught:
-            self.registry.runtime_manifest_json("gemini")
+            self.registry.runtime_manifest_json("nope")
         self.assertIsInstance(caught.exception, gsd.GsdError)
         self.assertEqual(caught.exception.message,
-                         "unknown runtime 'gemini' — not present in the capability registry")
+                         "unknown runtime 'nope' — not present in the capability registry")
+        # gemini is registered, as a reviewer (spec: the first-party reviewers): named as such.
+        with self.assertRaises(gsd.GsdError.UnknownRuntime) as caught:
+            self.registry.runtime_manifest_json("gemini")
+        self.assertEqual(caught.exception.message, "'gemini' is a reviewer capability, not a runtime")
 
     def test_version(self):
         self.assertRegex(gsd.version(), r"^\d+\.\d+\.\d+$")
@@ -273,6 +277,53 @@ class SurfaceFactsTest(unittest.TestCase):
             self.assertEqual(error.message, "id must be one of 'global' | 'local', got \"GLOBAL\"")
         else:
             self.fail("GLOBAL is not a scope")
+
+
+class GenericProtocolTest(unittest.TestCase):
+    """What the module's epilogue adds: copy, pickle, str and repr behave (docs/uniffi.md)."""
+
+    def test_a_registry_copies_as_itself_and_refuses_pickle(self):
+        import copy
+        import pickle
+
+        registry = gsd.Registry.first_party().with_overlays([])
+        # Copies are the object itself: dropping them leaves the registry whole (before,
+        # the copy freed the native value a second time).
+        for _ in range(50):
+            self.assertIs(copy.copy(registry), registry)
+            self.assertIs(copy.deepcopy({"r": registry})["r"], registry)
+        self.assertEqual(registry.runtime_ids(), RUNTIME_IDS)
+        for call in (lambda: pickle.dumps(registry), lambda: pickle.dumps(registry.runtime_ids)):
+            with self.assertRaises(TypeError) as caught:
+                call()
+            self.assertIn("cannot be pickled", str(caught.exception))
+        self.assertEqual(registry.runtime_ids(), RUNTIME_IDS)
+
+    def test_records_print_every_field_nested_ones_too(self):
+        self.assertEqual(repr(gsd.Host(home="/h", cwd="/w")),
+                         "Host(home='/h', cwd='/w', env={}, existing_paths=[])")
+        # A manifest that is not an object is one `wrong_type` error at the root (field "",
+        # the peer's "capability must be a JSON object"); inside the list it is spelled out.
+        validation = gsd.validate_capability("[]", "x")
+        self.assertEqual(
+            str(validation),
+            "Validation(valid=False, errors=[Diagnostic(code='wrong_type', severity=<Severity.ERROR: 0>, "
+            "capability_id='x', field='', message='capability must be a JSON object', detail_json=None)], "
+            "warnings=[])",
+        )
+
+    def test_an_error_prints_its_message_and_survives_pickle(self):
+        import pickle
+
+        with self.assertRaises(gsd.GsdError.InvalidScope) as caught:
+            gsd.Registry.first_party().resolve_scope("claude", "GLOBAL", HOST, None)
+        error = caught.exception
+        message = "id must be one of 'global' | 'local', got \"GLOBAL\""
+        self.assertEqual((str(error), error.message), (message, message))
+        self.assertEqual(repr(error), "GsdError.InvalidScope(message={!r})".format(message))
+        back = pickle.loads(pickle.dumps(error))
+        self.assertIs(type(back), gsd.GsdError.InvalidScope)
+        self.assertEqual((str(back), back.message, back.args), (message, message, error.args))
 
 
 if __name__ == "__main__":

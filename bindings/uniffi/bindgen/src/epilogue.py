@@ -1,0 +1,70 @@
+
+# --- gsd-core epilogue -------------------------------------------------------------------
+# Appended by this repository's uniffi-bindgen (bindings/uniffi/bindgen) to the module
+# uniffi 0.32 generates. It changes no call; it fixes how the generated classes behave under
+# Python's generic protocols (copy, pickle, str/repr), where uniffi's defaults are unsafe or
+# unreadable. See docs/uniffi.md, "What the generated module adds".
+
+
+def _gsd_epilogue():
+    import inspect
+
+    # A Registry owns one reference to a native value through `_handle`. `copy` and `pickle`
+    # would duplicate that raw handle without taking a reference, so the value would be
+    # freed twice (a crash). The registry is immutable: a copy may be the object itself; it
+    # cannot leave the process.
+    def _same(self, *_memo):
+        return self
+
+    def _no_pickle(self, *_protocol):
+        raise TypeError(
+            "a Registry is a native value of this process and cannot be pickled; "
+            "build it on the other side (Registry.first_party(), with_overlays(...))"
+        )
+
+    Registry.__copy__ = _same
+    Registry.__deepcopy__ = _same
+    Registry.__reduce__ = _no_pickle
+    Registry.__reduce_ex__ = _no_pickle
+
+    # Records: `repr` names every field with its value's repr (uniffi's is `Host()`), so a
+    # record inside a list or a field prints whole: str(validation) shows its diagnostics.
+    def _record_repr(self):
+        names = type(self)._gsd_fields
+        shown = ", ".join("{}={!r}".format(name, getattr(self, name)) for name in names)
+        return "{}({})".format(type(self).__name__, shown)
+
+    for value in list(globals().values()):
+        if (
+            isinstance(value, type)
+            and value.__module__ == __name__
+            and getattr(value, "__dataclass_fields__", None) is not None
+            and not issubclass(value, BaseException)
+        ):
+            value._gsd_fields = tuple(
+                p.name
+                for p in inspect.signature(value.__init__).parameters.values()
+                if p.kind is inspect.Parameter.KEYWORD_ONLY
+            )
+            value.__repr__ = _record_repr
+
+    # Errors: `str(error)` is the message (uniffi's is "message='…'"), and an error that is
+    # pickled (process pools) comes back as the same variant with the same message.
+    def _error_str(self):
+        return self.message
+
+    def _error_repr(self):
+        return "GsdError.{}(message={!r})".format(type(self).__name__, self.message)
+
+    def _error_reduce(self):
+        return (type(self), (self.message,))
+
+    for value in list(vars(GsdError).values()):
+        if isinstance(value, type) and issubclass(value, BaseException):
+            value.__str__ = _error_str
+            value.__repr__ = _error_repr
+            value.__reduce__ = _error_reduce
+
+
+_gsd_epilogue()
+del _gsd_epilogue
