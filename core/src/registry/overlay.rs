@@ -13,7 +13,7 @@
 //! 2. The folder may not use a reserved first-party prefix (`gsd-`, `gsd-core-`,
 //!    `anthropic-`).
 //! 3. The manifest must be at most [`MANIFEST_MAX_BYTES`], parse, and validate.
-//! 4. Every file path must stay inside the folder (relative, no `..`, no backslash) and
+//! 4. Every file path must stay inside the folder (relative, no `..`, no backslash, no NUL) and
 //!    be at most [`FRAGMENT_MAX_BYTES`]; every `fragment.path` must name a given file.
 //! 5. First party always wins: an id, skill, agent, config key or command family that is
 //!    already registered rejects the overlay.
@@ -57,9 +57,10 @@ pub struct Overlay {
 }
 
 /// A relative path with `.` and empty segments removed; `None` when it could leave the
-/// folder (absolute, `..`, backslash, drive letter) or names nothing.
+/// folder (absolute, `..`, backslash, drive letter; a NUL, which no file name holds) or names nothing.
 pub(crate) fn normalize(path: &str) -> Option<String> {
-    if path.starts_with('/') || path.contains('\\') || path.contains(':') {
+    // A NUL can be in no file name: such a path names nothing the caller could have read.
+    if path.starts_with('/') || path.contains(['\\', ':', '\0']) {
         return None;
     }
     let mut parts = Vec::new();
@@ -532,9 +533,13 @@ fn fragment_files(overlay: &Overlay) -> Result<Vec<(&str, &str)>, Vec<Diagnostic
     let mut problems = Vec::new();
     for (path, text) in &overlay.fragments {
         if normalize(path).is_none() {
-            let message = format!(
-                "file path {path:?} leaves the overlay folder (absolute, \"..\" or backslash)"
-            );
+            let message = if path.contains('\0') {
+                format!("file path {path:?} holds a NUL character, which no file name can")
+            } else {
+                format!(
+                    "file path {path:?} leaves the overlay folder (absolute, \"..\" or backslash)"
+                )
+            };
             problems.push(reject(
                 "overlay_path_outside_folder",
                 &overlay.folder,
@@ -595,6 +600,7 @@ mod tests {
             "a\\b.md",
             "x/../../a",
             "C:/a",
+            "a\0b.md",
             "",
             ".",
         ] {
@@ -707,6 +713,26 @@ mod tests {
                 "overlay_rejected"
             ]
         );
+    }
+
+    #[test]
+    fn a_file_path_holding_nul_is_refused_even_unreferenced() {
+        let mut nul = feature("acme-nul", "");
+        nul.fragments.push(("notes\0.md".into(), "x".into()));
+        let reg = Registry::first_party().with_overlays(&[nul]);
+        let found: Vec<(&str, &str)> = reg
+            .diagnostics()
+            .iter()
+            .map(|d| (d.code.as_str(), d.message.as_str()))
+            .collect();
+        assert_eq!(
+            found[0],
+            (
+                "overlay_path_outside_folder",
+                r#"file path "notes\0.md" holds a NUL character, which no file name can"#
+            )
+        );
+        assert!(reg.capability("acme-nul").is_none());
     }
 
     #[test]
