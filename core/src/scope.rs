@@ -256,7 +256,7 @@ mod tests {
         let registry = Registry::first_party();
         let claude = runtime_capability(registry, "claude").map(|c| c.id.as_str());
         assert_eq!(claude, Ok("claude"));
-        // gemini is registered, as a reviewer (peer-spec: the 8 reviewers include gemini).
+        // gemini is registered, as a reviewer (peer-spec: one of the 5 first-party reviewers).
         for (id, message) in [
             ("gemini", "'gemini' is a reviewer capability, not a runtime"),
             ("tdd", "'tdd' is a feature capability, not a runtime"),
