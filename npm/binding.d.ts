@@ -92,6 +92,13 @@ export declare function compatDetectRequiresCycles(entries: string): string
 /** Where the effective profile comes from: `{ source: "requested" | "marker" | "full", profile? }`. */
 export declare function compatEffectiveProfile(requested: boolean, marker?: string | undefined | null): string
 
+/**
+ * The environment variables the core reads from a host over the first-party registry
+ * (`skills_base::env_names_read`): the compat modules read exactly these from the
+ * caller's `env`, each as the peer does (`env[name]`).
+ */
+export declare function compatEnvNames(): Array<string>
+
 /** The explicit runtime from `GSD_RUNTIME` and the project config's `runtime` (`null`: none). */
 export declare function compatExplicitRuntime(envRuntime?: string | undefined | null, configRuntime?: string | undefined | null): string
 
@@ -169,6 +176,16 @@ export declare function installIntent(runtime: string, registry?: Registry | und
  * `gsd-`), in which case files are named `<stem>.md` instead of `<prefix><stem>.md`.
  */
 export declare function isNamespacedByDir(kind: string, destSubpath: string, prefix: string): boolean
+
+/**
+ * Answers `true` for a registry this addon made: napi's own conversion of the argument
+ * (unwrapping the object, then checking the class's type tag) refuses anything else with
+ * an error, which `index.js` catches. An object that merely inherits from
+ * `Registry.prototype`, or a Proxy over a real registry, wraps nothing (`instanceof` would
+ * pass both). `index.js` asks this once per object it is given as a registry, so a false
+ * one is refused with a typed error before napi fails on it inside a resolver.
+ */
+export declare function isRegistry(registry: Registry): boolean
 
 /** The manifest bounds checked before parsing: `{ maxBytes, maxDepth }`. */
 export declare function manifestLimits(): { maxBytes: number; maxDepth: number }

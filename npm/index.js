@@ -73,8 +73,9 @@ Object.defineProperties(native.Registry.prototype, {
   requiresClosure: {
     /** @this {any} @param {string} id */
     value: function requiresClosure(id) {
+      if (typeof id !== 'string') throw invalidArgument('id', `id must be a capability id (a string), got ${render(id)}`);
       // napi would read a lone surrogate as U+FFFD and answer for another id.
-      if (typeof id === 'string' && !id.isWellFormed()) throw invalidArgument('id', `id is invalid: ${LONE_SURROGATE}`);
+      if (!id.isWellFormed()) throw invalidArgument('id', `id is invalid: ${LONE_SURROGATE}`);
       return frozenList(nativeRequiresClosure.call(this, id));
     },
     writable: true,
@@ -221,11 +222,23 @@ function requirePath(value, field) {
  */
 function registryOrDefault(registry) {
   if (registry === undefined || registry === null) return firstPartyRegistry();
-  if (!(registry instanceof native.Registry)) {
-    throw invalidArgument('registry', 'registry must be a Registry from firstPartyRegistry() or buildRegistry()');
+  if (genuineRegistries.has(registry)) return registry;
+  // Asked natively, once per object: `instanceof` would pass an object that only inherits
+  // from Registry.prototype (or a Proxy over a registry), which napi then fails to unwrap
+  // with an error of its own; a revoked Proxy would throw from `instanceof` itself.
+  let genuine = false;
+  try {
+    genuine = native.isRegistry(registry);
+  } catch {
+    genuine = false;
   }
+  if (!genuine) throw invalidArgument('registry', `registry must be a Registry from firstPartyRegistry() or buildRegistry(), got ${render(registry)}`);
+  genuineRegistries.add(/** @type {object} */ (registry));
   return registry;
 }
+
+/** The registries {@link registryOrDefault} has checked. */
+const genuineRegistries = new WeakSet();
 
 let firstParty;
 /**
@@ -543,15 +556,20 @@ class DataWalk {
     if (this.open.includes(object)) throw this.whole('refers back to an object that holds it (a cycle), which JSON cannot carry');
     let list;
     let toJSON;
+    let boxed;
+    let keyed;
     try {
       list = Array.isArray(object);
       toJSON = /** @type {any} */ (object).toJSON;
+      // `instanceof` asks a Proxy's getPrototypeOf trap, which may throw too.
+      boxed = object instanceof String || object instanceof Number || object instanceof Boolean;
+      keyed = object instanceof Map || object instanceof Set;
     } catch (err) {
       throw this.threw(err);
     }
     if (typeof toJSON === 'function') throw this.member('it has a toJSON method: pass the data itself');
-    if (object instanceof String || object instanceof Number || object instanceof Boolean) return this.copy(object.valueOf());
-    if (object instanceof Map || object instanceof Set) {
+    if (boxed) return this.copy(/** @type {String | Number | Boolean} */ (object).valueOf());
+    if (keyed) {
       const path = this.path;
       if (object instanceof Set && this.field === 'host' && path.length === 1 && path[0] === 'existingPaths') {
         let items;
@@ -611,8 +629,11 @@ class DataWalk {
    */
   copyMembers(object) {
     const path = this.path;
+    // Without a prototype: napi reads an object's inherited enumerable members too, so a
+    // copy inheriting from a polluted Object.prototype would cross with members the
+    // caller never gave.
     /** @type {Record<string, unknown>} */
-    const out = {};
+    const out = Object.create(null);
     let keys;
     try {
       keys = Object.keys(object);
@@ -1307,8 +1328,10 @@ function plannerOf(handle, registry) {
  * crosses as JSON, which gives its error or its value exactly. The strings are read once
  * and copied into the text, so a later change to the host changes nothing of the plan. A
  * NUL or a lone surrogate inside a string is caught natively (`planHeadAt` answers `-2`).
+ * With the text comes `data`, a plain copy of what was read: a plan that crosses as JSON
+ * after all spells that copy, so no getter of the host is read twice.
  * @param {Record<string, any>} host
- * @returns {string | undefined}
+ * @returns {{ text: string, data: Record<string, unknown> } | undefined}
  */
 function compactHost(host) {
   if (Object.getPrototypeOf(host) !== Object.prototype || host.toJSON !== undefined) return undefined;
@@ -1326,28 +1349,38 @@ function compactHost(host) {
   }
   if (typeof home !== 'string' || typeof cwd !== 'string') return undefined;
   let text = `${home}\0${cwd}`;
+  /** @type {Record<string, unknown>} */
+  const data = { home, cwd };
   let envCount = 0;
   if (env !== undefined) {
     if (env === null || typeof env !== 'object' || Object.getPrototypeOf(env) !== Object.prototype || env.toJSON !== undefined) {
       return undefined;
     }
+    /** @type {Record<string, string>} */
+    const envData = {};
     for (const name in env) {
       const value = env[name];
       if (typeof value !== 'string') return undefined;
       text += `\0${name}\0${value}`;
+      envData[name] = value;
       envCount += 1;
     }
+    data.env = envData;
   }
   let pathCount = 0;
   if (paths !== undefined) {
     if (!Array.isArray(paths) || /** @type {any} */ (paths).toJSON !== undefined) return undefined;
-    for (; pathCount < paths.length; pathCount += 1) {
+    const length = paths.length;
+    const pathData = [];
+    for (; pathCount < length; pathCount += 1) {
       const item = paths[pathCount];
       if (typeof item !== 'string') return undefined;
       text += `\0${item}`;
+      pathData.push(item);
     }
+    data.existingPaths = pathData;
   }
-  return `${envCount}\0${pathCount}\0${text}`;
+  return { text: `${envCount}\0${pathCount}\0${text}`, data };
 }
 
 /**
@@ -1546,7 +1579,7 @@ function resolveInstallPlan(runtime, scope, host, options) {
   // 0 for global, 1 for local (the index of a runtime's constants, and the target's low
   // bit); -1 for any other scope, which the core refuses.
   const local = scopeId === 'global' ? 0 : scopeId === 'local' ? 1 : -1;
-  /** @type {string | undefined} */
+  /** @type {{ text: string, data: Record<string, unknown> } | undefined} */
   let compact;
   if (givenHost !== undefined) {
     try {
@@ -1557,7 +1590,7 @@ function resolveInstallPlan(runtime, scope, host, options) {
       compact = undefined;
     }
   }
-  const text = rest === undefined ? compact : undefined;
+  const text = rest === undefined ? compact?.text : undefined;
   let unpackable = false;
   if (text !== undefined && local >= 0) {
     // The common call: a planner, a target number and the compact host cross, and only the
@@ -1580,7 +1613,7 @@ function resolveInstallPlan(runtime, scope, host, options) {
     scopeId,
     // A host the compact text carries is plain strings: JSON spells it as it is, and a lone
     // surrogate is left to the core, which names it as plainData would.
-    compact === undefined ? jsonArg(givenHost, 'host') : JSON.stringify(givenHost),
+    compact === undefined ? jsonArg(givenHost, 'host') : JSON.stringify(compact.data),
     rest === undefined ? undefined : jsonArg(rest, 'options'),
     handle,
     registryOrDefault(registry),

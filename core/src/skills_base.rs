@@ -19,6 +19,36 @@ use crate::vocab::{ArtifactKindName, ConfigHomeKind, Scope};
 /// overridable through `GROK_AGENTS_HOME`).
 pub const LEGACY_GROK_ID: &str = "grok";
 
+/// The variable naming the legacy grok agents home.
+const GROK_AGENTS_HOME: &str = "GROK_AGENTS_HOME";
+
+/// The variable of the claude fallback for an unregistered runtime id.
+const CLAUDE_CONFIG_DIR: &str = "CLAUDE_CONFIG_DIR";
+
+/// Every environment variable the core reads from a host over `registry`: each declared
+/// `configHome.env` name of its runtimes (and of a `configHome.skillsHome` in it), then the
+/// two this module reads by name
+/// (`GROK_AGENTS_HOME`, `CLAUDE_CONFIG_DIR`), each once, in that order. An edge that
+/// copies a caller's environment into a [`Host`] need read only these, and can read each
+/// as the peer does (`env[name]`: inherited, getter and Proxy members included).
+#[must_use]
+pub fn env_names_read(registry: &Registry) -> Vec<&str> {
+    let mut names: Vec<&str> = Vec::new();
+    let declared = registry
+        .runtime_ids()
+        .filter_map(|id| registry.runtime(id))
+        .flat_map(|d| {
+            std::iter::successors(Some(&d.config_home), |home| home.skills_home.as_deref())
+                .flat_map(|home| home.env.iter().map(String::as_str))
+        });
+    for name in declared.chain([GROK_AGENTS_HOME, CLAUDE_CONFIG_DIR]) {
+        if !name.is_empty() && !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    names
+}
+
 /// A variable that is set to a non-empty value (the installer's truthy test: a blank value
 /// counts as set here, unlike the descriptor resolution).
 fn truthy_var<'h>(host: &'h Host, name: &str) -> Option<&'h str> {
@@ -43,7 +73,7 @@ pub fn global_config_dir(
         return Ok(expand_tilde(dir, &host.home));
     }
     if runtime == LEGACY_GROK_ID {
-        return Ok(match truthy_var(host, "GROK_AGENTS_HOME") {
+        return Ok(match truthy_var(host, GROK_AGENTS_HOME) {
             Some(value) => expand_tilde(value, &host.home),
             None => path::join(&[&host.home, ".agents"]),
         });
@@ -51,7 +81,7 @@ pub fn global_config_dir(
     if let Some(d) = registry.runtime(runtime) {
         return resolve_config_home(&d.config_home, host).map(|(dir, _)| dir);
     }
-    Ok(match truthy_var(host, "CLAUDE_CONFIG_DIR") {
+    Ok(match truthy_var(host, CLAUDE_CONFIG_DIR) {
         Some(value) => expand_tilde(value, &host.home),
         None => path::join(&[&host.home, ".claude"]),
     })
@@ -166,6 +196,37 @@ mod tests {
 
     fn host() -> Host {
         Host::new("/h", "/w")
+    }
+
+    #[test]
+    fn the_variables_read_are_the_declared_ones_and_the_two_named_here() {
+        let names = env_names_read(Registry::first_party());
+        // Each configHome.env name of the first-party runtimes (peer-spec's runtime table),
+        // each once; the fallbacks this module reads close the list.
+        for name in [
+            "CLAUDE_CONFIG_DIR",
+            "KILO_CONFIG_DIR",
+            "KILO_CONFIG",
+            "XDG_CONFIG_HOME",
+            "CODEX_HOME",
+        ] {
+            assert_eq!(names.iter().filter(|n| **n == name).count(), 1, "{name}");
+        }
+        assert_eq!(names.last(), Some(&"GROK_AGENTS_HOME"));
+        // Each is read: set alone, it moves some runtime's global config directory.
+        let registry = Registry::first_party();
+        for name in &names {
+            let mut set = host();
+            set.env.insert((*name).to_owned(), "/set".to_owned());
+            let moved = registry
+                .runtime_ids()
+                .chain(["grok", "not-a-runtime"])
+                .any(|id| {
+                    global_config_dir(registry, id, None, &set)
+                        != global_config_dir(registry, id, None, &host())
+                });
+            assert!(moved, "{name} moves nothing");
+        }
     }
 
     #[test]

@@ -6,6 +6,7 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const native = require('../binding.js');
 
 /**
  * What stands in for a `home` or `cwd` that is not a string. The peer fails on one only
@@ -27,13 +28,37 @@ function pathOption(value, name, fallback) {
   return value ?? fallback();
 }
 
+/** The environment variables the core reads (each runtime's `configHome.env`, and the two fallbacks). */
+const ENV_NAMES = Object.freeze(native.compatEnvNames());
+
+/**
+ * The `env` names of a caller-supplied config-home descriptor and of its `skillsHome`.
+ * @param {any} configHome
+ * @returns {string[]}
+ */
+function declaredNames(configHome) {
+  const names = [];
+  for (let home = configHome; home !== null && typeof home === 'object'; home = home.skillsHome) {
+    if (Array.isArray(home.env)) names.push(...home.env.filter((n) => typeof n === 'string'));
+  }
+  return names;
+}
+
 /**
  * Host data from peer-style options; `existingPaths` is filled later by `withProbes`.
+ * The environment is read as the peer reads it: `env[name]` for each variable the core may
+ * read (those of the registry and, for a caller-supplied descriptor, its own), so an
+ * inherited member (`Object.create(process.env)`), a getter or a Proxy trap counts as it
+ * does there; a value that is not a string is absent.
  * @param {{ env?: Record<string, unknown>, home?: unknown, cwd?: unknown }} [opts]
+ * @param {unknown} [configHome] a descriptor the call resolves, whose `env` names are read too
  */
-function hostFrom(opts = {}) {
+function hostFrom(opts = {}, configHome = undefined) {
+  const source = opts.env ?? process.env;
+  /** @type {Record<string, string>} */
   const env = {};
-  for (const [name, value] of Object.entries(opts.env ?? process.env)) {
+  for (const name of configHome === undefined ? ENV_NAMES : new Set([...ENV_NAMES, ...declaredNames(configHome)])) {
+    const value = source[name];
     if (typeof value === 'string') env[name] = value;
   }
   return { home: pathOption(opts.home, 'home', os.homedir), cwd: pathOption(opts.cwd, 'cwd', process.cwd), env, existingPaths: [] };

@@ -32,7 +32,7 @@ function noConfigHome(name) {
 
 /** Resolves through the core: probe list → existsSync on exactly those → resolution. */
 function resolveWith(configHome, opts, resolve) {
-  const host = hostFrom(opts);
+  const host = hostFrom(opts, configHome);
   const probes = native.configHomeProbePaths(configHome, host);
   try {
     return failLikeThePeer(opts, resolve(withProbes(host, probes, opts.existsSync)).configHome);
@@ -116,7 +116,7 @@ function resolveSkillsBaseFromDescriptor(configHome, opts = {}, skillsDestSubpat
   if (base.kind === 'none') throw noConfigHome(base.name);
   if (typeof skillsDestSubpath !== 'string') path.join('.', skillsDestSubpath);
   const descriptor = jsonText(configHome);
-  const host = hostFrom(opts);
+  const host = hostFrom(opts, configHome);
   const probes = valueOf(native.compatSkillsBaseProbePaths(descriptor, JSON.stringify(host)));
   const facts = JSON.stringify(withProbes(host, probes, opts.existsSync));
   return failLikeThePeer(opts, valueOf(native.compatSkillsBaseFromDescriptor(descriptor, facts, skillsDestSubpath)));

@@ -324,3 +324,55 @@ test('review fixes: nesting, inherited options, records read as objects, a profi
   assert.equal(huge.code, 'INVALID_ARGUMENT');
   assert.ok(huge.message.length <= 2049);
 });
+
+test('a registry must be one the addon made: lookalikes are refused by name, never with napi\'s error', () => {
+  const real = gsd.firstPartyRegistry();
+  const revocable = Proxy.revocable({}, {});
+  revocable.revoke();
+  class Sub extends gsd.Registry {}
+  const lookalikes = [Object.create(gsd.Registry.prototype), Object.create(Sub.prototype), new Proxy(real, {}), revocable.proxy, {}];
+  const inventory = gsd.inventory({ commands: ['help'] });
+  for (const registry of lookalikes) {
+    for (const call of [
+      () => gsd.resolveScope('claude', 'global', h, { registry }),
+      () => gsd.resolveInstallPlan('claude', 'global', h, { registry }),
+      () => gsd.resolveInstallPlan('claude', 'global', h, { registry, inventory }),
+      () => gsd.runtimes(registry),
+      () => gsd.buildRegistry([], { registry }),
+    ]) {
+      const err = thrown(call);
+      assert.deepStrictEqual([err.code, err.field], ['INVALID_ARGUMENT', 'registry'], String(call));
+      assert.match(err.message, /^registry must be a Registry from firstPartyRegistry\(\) or buildRegistry\(\), got /);
+    }
+  }
+  // The real ones, built or not, still pass (and are remembered, not asked again).
+  const built = gsd.buildRegistry([]);
+  for (let i = 0; i < 2; i += 1) {
+    assert.equal(gsd.resolveScope('claude', 'global', h, { registry: built }).configHome, '/h/.claude');
+    assert.equal(gsd.resolveScope('claude', 'global', h, { registry: real }).configHome, '/h/.claude');
+  }
+});
+
+test('a plan over an inventory reads each host property once, whichever path it takes', () => {
+  const inventory = gsd.inventory({ commands: ['help'] });
+  // With an option the plan crosses as JSON after the compact read: the getter is not read again.
+  for (const [runtime, scope, options, expected] of [
+    ['codex', 'local', { inventory }, '/w/.codex'],
+    ['kilo', 'global', { inventory, explicitDir: undefined }, '/h/.config/kilo'],
+    ['claude', 'global', { inventory, profile: null }, '/h/.claude'],
+  ]) {
+    let reads = 0;
+    const host = {
+      get home() {
+        reads += 1;
+        if (reads > 1) throw new Error('read twice');
+        return '/h';
+      },
+      cwd: '/w',
+    };
+    const plan = gsd.resolveInstallPlan(runtime, scope, host, options);
+    assert.equal(plan.scope.configHome, expected, runtime);
+    assert.equal(plan.placements.length >= 0, true);
+    assert.equal(reads, 1, `${runtime}: home read ${reads} times`);
+  }
+});

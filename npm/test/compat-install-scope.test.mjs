@@ -73,3 +73,28 @@ test('install-scope: resolveScope errors keep class and message', () => {
   })();
   assert.ok(err instanceof TypeError);
 });
+
+test('install-scope: the environment is read as the peer reads it (env[name]), not by its own keys', () => {
+  // Each runtime's first variable, given every way a caller may hold one: inherited
+  // (Object.create(process.env)), through a Proxy's get trap only, as a non-enumerable getter.
+  let cases = 0;
+  for (const runtime of RUNTIMES) {
+    for (const name of ['CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'KILO_CONFIG_DIR', 'XDG_CONFIG_HOME', 'COPILOT_HOME']) {
+      const envs = [
+        Object.create({ [name]: '/inherited' }),
+        new Proxy({}, { get: (_, key) => (key === name ? '/trapped' : undefined) }),
+        Object.defineProperty({}, name, { get: () => '/hidden', enumerable: false }),
+      ];
+      for (const env of envs) {
+        for (const id of ['global', 'local']) {
+          const input = { id, runtime, home: '/h', cwd: '/w', env };
+          assertSameOutcome(() => ours.resolveScope(input), () => theirs.resolveScope(input), `${runtime} ${id} ${name}`);
+          cases += 1;
+        }
+      }
+    }
+  }
+  assert.equal(cases, RUNTIMES.length * 5 * 3 * 2);
+  // And it does move the answer: claude's config home follows an inherited override.
+  assert.equal(ours.resolveScope({ id: 'global', runtime: 'claude', home: '/h', env: Object.create({ CLAUDE_CONFIG_DIR: '/inherited' }) }).configHome, '/inherited');
+});

@@ -221,6 +221,17 @@ pub fn compat_is_safe_skill_stem(stem: String) -> bool {
     gsd_core::install_choice::is_safe_skill_stem(&stem)
 }
 
+/// The environment variables the core reads from a host over the first-party registry
+/// (`skills_base::env_names_read`): the compat modules read exactly these from the
+/// caller's `env`, each as the peer does (`env[name]`).
+#[napi(catch_unwind)]
+pub fn compat_env_names() -> Vec<String> {
+    gsd_core::skills_base::env_names_read(gsd_core::Registry::first_party())
+        .into_iter()
+        .map(str::to_owned)
+        .collect()
+}
+
 /// The marker file names: `{ profile, capabilitySkill }`.
 #[napi(catch_unwind)]
 pub fn compat_profile_markers() -> String {

@@ -125,6 +125,18 @@ impl Registry {
     }
 }
 
+/// Answers `true` for a registry this addon made: napi's own conversion of the argument
+/// (unwrapping the object, then checking the class's type tag) refuses anything else with
+/// an error, which `index.js` catches. An object that merely inherits from
+/// `Registry.prototype`, or a Proxy over a real registry, wraps nothing (`instanceof` would
+/// pass both). `index.js` asks this once per object it is given as a registry, so a false
+/// one is refused with a typed error before napi fails on it inside a resolver.
+#[napi(catch_unwind)]
+pub fn is_registry(registry: &Registry) -> bool {
+    let _ = registry;
+    true
+}
+
 pub(crate) fn registry_or_default(registry: Option<&Registry>) -> &CoreRegistry {
     match registry {
         Some(r) => &r.inner,
