@@ -112,7 +112,7 @@ export interface OverlayFolder {
   /** `capability.json` text. */
   manifest: string;
   /** Other files of the folder by relative path (`fragments/plan-pre.md`). */
-  fragments?: Record<string, string>;
+  fragments?: Record<string, string> | undefined;
 }
 
 /** A capability registry kept native. Obtain one from {@link firstPartyRegistry} or {@link buildRegistry}. */
@@ -148,9 +148,9 @@ export interface Host {
   /** The working directory (the project root for `local`). */
   cwd: string;
   /** Environment snapshot; only variables a descriptor names are read. */
-  env?: Record<string, string>;
+  env?: Readonly<Record<string, string | undefined>> | undefined;
   /** Probe paths that exist, spelled as the core lists them. */
-  existingPaths?: readonly string[] | ReadonlySet<string>;
+  existingPaths?: readonly string[] | ReadonlySet<string> | undefined;
 }
 
 /** Which rule decided a config directory. */
@@ -175,7 +175,7 @@ export interface ResolvedScope {
 /** Options shared by the resolvers. */
 export interface RegistryOption {
   /** The registry to resolve against; default: the first-party registry. */
-  registry?: Registry;
+  registry?: Registry | null | undefined;
 }
 
 /** Resolves one install scope of a runtime. */
@@ -183,7 +183,7 @@ export declare function resolveScope(
   runtime: string,
   scope: Scope,
   host?: Host | null,
-  options?: RegistryOption & { explicitDir?: string },
+  options?: RegistryOption & { explicitDir?: string | null | undefined },
 ): ResolvedScope;
 
 /** The global config directory of a runtime and the rule that decided it. */
@@ -238,9 +238,9 @@ export interface Trigger {
 /** The source inventory the triggers are computed from. */
 export interface TriggerInput {
   /** The command stems; absent: no triggers (`[]`), as the peer answers. */
-  stems?: readonly string[];
-  routerStems?: readonly string[];
-  childToRouters?: Readonly<Record<string, readonly string[]>>;
+  stems?: readonly string[] | undefined;
+  routerStems?: readonly string[] | undefined;
+  childToRouters?: Readonly<Record<string, readonly string[]>> | undefined;
 }
 
 /** The trigger surface of a runtime across scopes; every shadowed trigger names its winner. */
@@ -273,13 +273,13 @@ export interface Inventory {
 /** The lists of a source inventory, as given to {@link inventory} or to a plan directly. */
 export interface InventoryInput {
   /** Command stems of the source inventory (`commands/gsd/<stem>.md`). */
-  commands?: readonly string[];
+  commands?: readonly string[] | undefined;
   /** Agent stems of the source inventory (`agents/<stem>.md`). */
-  agents?: readonly string[];
+  agents?: readonly string[] | undefined;
   /** Router command stems (`ns-*`). */
-  routerStems?: readonly string[];
+  routerStems?: readonly string[] | undefined;
   /** Routed child stem → owning routers, first owner first. */
-  childToRouters?: Readonly<Record<string, readonly string[]>>;
+  childToRouters?: Readonly<Record<string, readonly string[]>> | undefined;
 }
 
 /**
@@ -294,25 +294,25 @@ export declare function inventory(input?: InventoryInput): Inventory;
  * omitted or `null` installs everything of its class.
  */
 export interface ProfileSelection {
-  skills?: readonly string[] | null;
-  agents?: readonly string[] | null;
+  skills?: readonly string[] | null | undefined;
+  agents?: readonly string[] | null | undefined;
 }
 
 /** Inputs of a plan besides runtime, scope, host and the inventory. */
 interface PlanOptionsBase extends RegistryOption {
   /** Explicit config directory (`--config-dir`). */
-  explicitDir?: string;
+  explicitDir?: string | null | undefined;
   /**
    * The install profile: a {@link resolveProfile} result as it is (`skills: '*'`, the
    * `full` profile, restricts nothing), or the allow-lists themselves. Omitted or `null`:
    * everything.
    */
-  profile?: ResolvedProfile | ProfileSelection | null;
+  profile?: ResolvedProfile | ProfileSelection | null | undefined;
 }
 
 /** A plan over the lists themselves (they cross on every call). */
 export interface RawInventoryPlanOptions extends PlanOptionsBase, InventoryInput {
-  inventory?: null;
+  inventory?: null | undefined;
 }
 
 /** A plan over an {@link Inventory} (the fast path); the raw lists may not be given too. */
@@ -419,14 +419,14 @@ export interface InstalledRuntimeSurface {
 
 /** What the edge found at each config home (pass as data to skip reading the disk). */
 export interface SurfaceFacts {
-  homes: Record<string, { configHomeIsSymlink?: boolean; manifestIsSymlink?: boolean; manifest?: string | null }>;
+  homes: Record<string, { configHomeIsSymlink?: boolean | undefined; manifestIsSymlink?: boolean | undefined; manifest?: string | null | undefined }>;
 }
 
 /** Installed surfaces of one runtime, or of every registered runtime when omitted. */
 export declare function resolveInstalledSurfaces(
   runtime?: string | null,
   host?: Host | null,
-  options?: RegistryOption & { facts?: SurfaceFacts },
+  options?: RegistryOption & { facts?: SurfaceFacts | null | undefined },
 ): { readonly surfaces: readonly InstalledRuntimeSurface[]; readonly diagnostics: readonly Diagnostic[] };
 
 /** Which installed triggers hide which. */
@@ -457,7 +457,7 @@ export interface ShadowReport {
 export declare function buildShadowReport(
   runtime: string,
   host?: Host | null,
-  options?: RegistryOption & { facts?: SurfaceFacts; sampleLimit?: number },
+  options?: RegistryOption & { facts?: SurfaceFacts | null | undefined; sampleLimit?: number | null | undefined },
 ): { readonly report: ShadowReport; readonly lines: readonly string[] };
 
 /** A registry: the first-party capabilities plus overlay folders (rejections in diagnostics()). */

@@ -294,8 +294,16 @@ function hostArg(host) {
     // A getter that throws: plainData reads it again and names it.
     return host;
   }
-  // Only a Set is copied (to a list); any other host crosses as it is, without a copy.
-  if (!(paths instanceof Set)) return host;
+  // Only a Set is copied (to a list); any other host crosses as it is, without a copy. So is
+  // a host that is not a plain object (a class instance, one with toJSON): the copy would
+  // drop what makes it so, and plainData, which takes a Set there too, judges it whole.
+  try {
+    if (!(paths instanceof Set)) return host;
+    const proto = Object.getPrototypeOf(host);
+    if ((proto !== Object.prototype && proto !== null) || /** @type {any} */ (host).toJSON !== undefined) return host;
+  } catch {
+    return host;
+  }
   try {
     const { existingPaths, ...rest } = /** @type {Record<string, any>} */ (host);
     return { ...rest, existingPaths: [...existingPaths] };
@@ -338,8 +346,13 @@ function optionsArg(options, known, field = 'options') {
   const out = {};
   let keys;
   try {
+    // A Map or Set has no members of its own to read: its entries would be ignored.
+    if (options instanceof Map || options instanceof Set) {
+      throw invalidArgument(field, `${field} must be an object of options, got a ${options instanceof Map ? 'Map' : 'Set'} (its entries are not members)`);
+    }
     keys = Object.keys(options);
   } catch (err) {
+    if (/** @type {any} */ (err)?.code === 'INVALID_ARGUMENT') throw err;
     throw invalidArgument(field, `${field} is invalid: reading it threw: ${thrownMessage(err)}`);
   }
   // An own member the call does not know is refused (unless it is `undefined`: absent).
@@ -415,7 +428,9 @@ function stringList(value, field) {
   const out = [];
   let i = 0;
   try {
-    for (const length = list.length; i < length; i += 1) out.push(requireString(list[i], `${field}[${i}]`));
+    const length = list.length;
+    if (length > MAX_LIST_ITEMS) throw invalidArgument(field, tooManyItems(field, length));
+    for (; i < length; i += 1) out.push(requireString(list[i], `${field}[${i}]`));
   } catch (err) {
     if (/** @type {any} */ (err)?.code === 'INVALID_ARGUMENT') throw err;
     throw invalidArgument(`${field}[${i}]`, `${field}[${i}] is invalid: reading it threw: ${thrownMessage(err)}`);
@@ -425,6 +440,21 @@ function stringList(value, field) {
 
 /** The deepest nesting of objects and arrays an argument may have (the JSON reader's bound). */
 const MAX_NESTING = 127;
+
+/**
+ * The most items a list argument may have (16,777,216): far past any real inventory, and
+ * below what V8 can hold in one array, so a Proxy claiming a length of 2³²−1 is refused
+ * before its copy would abort the process.
+ */
+const MAX_LIST_ITEMS = 2 ** 24;
+
+/**
+ * @param {string} field
+ * @param {number} length
+ */
+function tooManyItems(field, length) {
+  return `${field} is invalid: it has ${length} items, more than the ${MAX_LIST_ITEMS} a list may have`;
+}
 
 /** The arguments whose members are named on their own (`commands[1]`), as the core does. */
 const BAGS = ['options', 'input', 'inventory'];
@@ -601,6 +631,10 @@ class DataWalk {
       length = array.length;
     } catch (err) {
       throw this.threw(err);
+    }
+    if (length > MAX_LIST_ITEMS) {
+      const at = this.name();
+      throw invalidArgument(at, tooManyItems(at, length));
     }
     path.push(0);
     for (; i < length; i += 1) {
@@ -1371,6 +1405,8 @@ function compactHost(host) {
   if (paths !== undefined) {
     if (!Array.isArray(paths) || /** @type {any} */ (paths).toJSON !== undefined) return undefined;
     const length = paths.length;
+    // Past the bound, the JSON path refuses it by name.
+    if (length > MAX_LIST_ITEMS) return undefined;
     const pathData = [];
     for (; pathCount < length; pathCount += 1) {
       const item = paths[pathCount];
@@ -1766,7 +1802,8 @@ function resolveInstalledSurfaces(runtime, host, options) {
 function buildShadowReport(runtime, host, options) {
   const { facts, sampleLimit: given, registry } = optionsArg(options, SHADOW_OPTIONS);
   // `null` is absent, as for every other option.
-  const sampleLimit = given ?? undefined;
+  // A Number object counts as its value, as it does in data.
+  const sampleLimit = given instanceof Number ? given.valueOf() : (given ?? undefined);
   if (sampleLimit !== undefined && !(Number.isInteger(sampleLimit) && sampleLimit >= 0)) {
     throw invalidArgument('sampleLimit', `sampleLimit must be a non-negative integer, got ${render(sampleLimit)}`);
   }

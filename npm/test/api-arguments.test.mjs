@@ -376,3 +376,55 @@ test('a plan over an inventory reads each host property once, whichever path it 
     assert.equal(reads, 1, `${runtime}: home read ${reads} times`);
   }
 });
+
+test('an options bag that is a Map or Set is refused, never read as empty; a Number object counts as its value', () => {
+  for (const bag of [new Map([['commands', ['help']]]), new Set(['x'])]) {
+    const kind = bag instanceof Map ? 'Map' : 'Set';
+    refused(() => gsd.resolveInstallPlan('claude', 'global', h, bag), 'INVALID_ARGUMENT', 'options', `options must be an object of options, got a ${kind} (its entries are not members)`);
+    refused(() => gsd.resolveScope('claude', 'global', h, bag), 'INVALID_ARGUMENT', 'options', `options must be an object of options, got a ${kind} (its entries are not members)`);
+  }
+  // eslint-disable-next-line no-new-wrappers
+  assert.deepStrictEqual(gsd.buildShadowReport('claude', h, { sampleLimit: new Number(1) }), gsd.buildShadowReport('claude', h, { sampleLimit: 1 }));
+});
+
+test('a host with a Set of paths is judged whole, as without one: no class instance or toJSON slips through the copy', () => {
+  class Host {
+    constructor(paths) {
+      this.home = '/h';
+      this.cwd = '/w';
+      this.existingPaths = paths;
+    }
+    toJSON() {
+      return {};
+    }
+  }
+  for (const paths of [new Set(), []]) {
+    refused(() => gsd.resolveInstallPlan('claude', 'global', new Host(paths)), 'INVALID_ARGUMENT', 'host', 'host is invalid: it has a toJSON method: pass the data itself');
+    refused(() => gsd.resolveScope('claude', 'global', new Host(paths)), 'INVALID_ARGUMENT', 'host', 'host is invalid: it has a toJSON method: pass the data itself');
+  }
+  // A plain host with a Set still crosses as its list.
+  const found = gsd.resolveInstallPlan('claude', 'local', { home: '/h', cwd: '/w', existingPaths: new Set(['/w/.claude']) });
+  assert.equal(found.scope.configHome, '/w/.claude');
+});
+
+test('a list claiming more items than a list may have is refused by name before it is copied', () => {
+  const huge = new Proxy([], { get: (target, key) => (key === 'length' ? 2 ** 32 - 1 : typeof key === 'string' && /^\d+$/.test(key) ? 'a' : target[key]) });
+  const too = (field) => `${field} is invalid: it has 4294967295 items, more than the 16777216 a list may have`;
+  refused(() => gsd.resolveInstallPlan('claude', 'global', h, { commands: huge }), 'INVALID_ARGUMENT', 'commands', too('commands'));
+  refused(() => gsd.inventory({ agents: huge }), 'INVALID_ARGUMENT', 'agents', too('agents'));
+  refused(() => gsd.resolveTriggerSurface('claude', huge, { stems: [] }), 'INVALID_ARGUMENT', 'scopes', too('scopes'));
+  const inventory = gsd.inventory({});
+  refused(() => gsd.resolveInstallPlan('claude', 'global', { ...h, existingPaths: huge }, { inventory }), 'INVALID_ARGUMENT', 'host.existingPaths', too('host.existingPaths'));
+});
+
+test('data copies inherit nothing: a polluted Object.prototype adds no member to a host or sources', () => {
+  Object.prototype.CLAUDE_CONFIG_DIR = '/polluted';
+  try {
+    assert.equal(gsd.resolveScope('claude', 'global', { ...h, env: {} }).configHome, '/h/.claude');
+    assert.equal(gsd.resolveConfigHome('claude', { ...h, env: {} }).configHome, '/h/.claude');
+    assert.equal(gsd.buildShadowReport('claude', { ...h, env: {} }).report.reason, 'not_shadowed');
+    assert.equal(gsd.resolveProfile(['core'], { commands: [] }).name, 'core');
+  } finally {
+    delete Object.prototype.CLAUDE_CONFIG_DIR;
+  }
+});

@@ -30,3 +30,11 @@ gsd.resolveInstallPlan('claude', 'global', null, { inventory: held, commands: ['
 // @ts-expect-error a plain object is not an inventory
 gsd.resolveInstallPlan('claude', 'global', null, { inventory: { commands: [], agents: [], routerStems: [], childToRouters: {} } });
 export const lazy = [count];
+
+// Under exactOptionalPropertyTypes (on in tsconfig.json): `undefined` is accepted wherever
+// the runtime reads it as absent, and an environment shaped as `process.env` is a host env.
+const env: { [name: string]: string | undefined } = { HOME: '/h', UNSET: undefined };
+const explicitNothing = gsd.resolveScope('claude', 'global', { home: '/h', cwd: '/w', env }, { explicitDir: undefined, registry: undefined });
+const nullOptions = gsd.resolveInstallPlan('claude', 'global', { home: '/h', cwd: '/w', existingPaths: undefined }, { explicitDir: null, registry: null, profile: undefined, commands: undefined });
+const shadowOptions = gsd.buildShadowReport('claude', null, { sampleLimit: undefined, facts: undefined });
+export const optional = [explicitNothing.configHome, nullOptions.runtime, shadowOptions.lines];
