@@ -428,3 +428,17 @@ test('data copies inherit nothing: a polluted Object.prototype adds no member to
     delete Object.prototype.CLAUDE_CONFIG_DIR;
   }
 });
+
+test('a revoked Proxy or a throwing getPrototypeOf trap in a host is named as what threw', () => {
+  const revocable = Proxy.revocable([], {});
+  revocable.revoke();
+  const revoked = "host.existingPaths is invalid: reading it threw: Cannot perform 'IsArray' on a proxy that has been revoked";
+  refused(() => gsd.resolveInstallPlan('claude', 'global', { ...h, existingPaths: revocable.proxy }), 'INVALID_ARGUMENT', 'host.existingPaths', revoked);
+  refused(() => gsd.resolveInstallPlan('claude', 'global', { ...h, existingPaths: revocable.proxy }, { inventory: gsd.inventory({}) }), 'INVALID_ARGUMENT', 'host.existingPaths', revoked);
+  const env = new Proxy({}, {
+    getPrototypeOf() {
+      throw new Error('no prototype');
+    },
+  });
+  refused(() => gsd.resolveScope('claude', 'global', { ...h, env }), 'INVALID_ARGUMENT', 'host.env', 'host.env is invalid: reading it threw: no prototype');
+});
