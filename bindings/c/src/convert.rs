@@ -58,6 +58,30 @@ fn field_at(path: &Path) -> Option<String> {
         .then(|| path.to_string())
 }
 
+/// A type a request is decoded into.
+///
+/// `CHECKS_ITS_SCOPES` says that a successful typed read has already checked every scope
+/// member the request could hold: the type refuses unknown members, and each scope member
+/// it has is read as a [`Scope`] (which only `global` and `local` are). Then
+/// [`decode`] skips reading the text a second time for `scope` / `scopes`, which is most of
+/// the work a valid request costs beyond its typed read (its 275 stems scanned again).
+/// A type that ignores unknown members keeps the default, and its unread scope members are
+/// still checked.
+pub(crate) trait Request: DeserializeOwned {
+    /// Whether the typed read checks every scope member the text may hold.
+    const CHECKS_ITS_SCOPES: bool = false;
+}
+
+impl Request for gsd_core::PlanRequest {
+    const CHECKS_ITS_SCOPES: bool = true;
+}
+
+impl Request for Vec<OverlayRequest> {
+    const CHECKS_ITS_SCOPES: bool = true;
+}
+
+impl Request for Value {}
+
 /// Decodes a JSON request; `name` is the C argument name used in error messages.
 ///
 /// Shape first, scopes second: a request that is not a well-formed `T` (syntax, an array
@@ -68,12 +92,15 @@ fn field_at(path: &Path) -> Option<String> {
 ///
 /// Only this failure path tracks where in the request it is: a valid request is read with
 /// no path bookkeeping at all.
-pub(crate) fn decode<T: DeserializeOwned>(text: &str, name: &str) -> Result<T, Failure> {
+pub(crate) fn decode<T: Request>(text: &str, name: &str) -> Result<T, Failure> {
     // The common case, a valid request, is read straight into its type (no `Value` of the
     // whole request), then skimmed for its `scope` / `scopes` members (every other member
     // skipped unallocated) in case the type left one unread. A failure of either takes the
     // value path below, whose outcome and messages are the reference.
     if let Ok(request) = strict::from_str::<T>(text) {
+        if T::CHECKS_ITS_SCOPES {
+            return Ok(request);
+        }
         // Plain serde here: the read above has checked the text's shape, repeated members
         // included, and the skim only looks for the two scope members.
         let skim = if starts_object(text) {
@@ -266,6 +293,10 @@ struct ScopeRequest {
     explicit_dir: Option<String>,
 }
 
+impl Request for ScopeRequest {
+    const CHECKS_ITS_SCOPES: bool = true;
+}
+
 /// `gsd_resolve_scope`: `{runtime, scope, host, explicitDir?}` → `ResolvedScope`.
 pub(crate) fn scope(registry: &Registry, text: &str) -> Result<gsd_bytes, Failure> {
     let r: ScopeRequest = decode(text, "request_json")?;
@@ -296,6 +327,10 @@ pub(crate) fn scope_probe_paths(registry: &Registry, text: &str) -> Result<gsd_b
 struct ConfigHomeRequest {
     runtime: String,
     host: Host,
+}
+
+impl Request for ConfigHomeRequest {
+    const CHECKS_ITS_SCOPES: bool = true;
 }
 
 /// Result of `gsd_resolve_config_home`.
@@ -333,6 +368,10 @@ struct TriggerRequest {
     router_stems: Vec<String>,
     #[serde(default)]
     child_to_routers: BTreeMap<String, Vec<String>>,
+}
+
+impl Request for TriggerRequest {
+    const CHECKS_ITS_SCOPES: bool = true;
 }
 
 /// `gsd_resolve_trigger_surface`: `{runtime, scopes, stems?, routerStems?, childToRouters?}`
@@ -386,6 +425,10 @@ struct SurfaceRequest {
     facts: SurfaceFacts,
 }
 
+impl Request for SurfaceRequest {
+    const CHECKS_ITS_SCOPES: bool = true;
+}
+
 /// `gsd_surface_probe_requests`: `{runtime?, host}` → `[{configHome, manifestPath}]`.
 pub(crate) fn surface_probes(registry: &Registry, text: &str) -> Result<gsd_bytes, Failure> {
     let r: SurfaceRequest = decode(text, "request_json")?;
@@ -418,6 +461,10 @@ struct ShadowRequest {
     facts: SurfaceFacts,
 }
 
+impl Request for ShadowRequest {
+    const CHECKS_ITS_SCOPES: bool = true;
+}
+
 /// `gsd_build_shadow_report`: `{runtime, host, facts?}` → `ShadowReport`.
 pub(crate) fn shadow_report(registry: &Registry, text: &str) -> Result<gsd_bytes, Failure> {
     let r: ShadowRequest = decode(text, "request_json")?;
@@ -430,13 +477,13 @@ pub(crate) fn shadow_report(registry: &Registry, text: &str) -> Result<gsd_bytes
 mod tests {
     use super::*;
 
-    fn code<T: DeserializeOwned>(text: &str) -> Result<(), ErrorCode> {
+    fn code<T: Request>(text: &str) -> Result<(), ErrorCode> {
         decode::<T>(text, "request_json")
             .map(drop)
             .map_err(|e| e.code())
     }
 
-    fn message<T: DeserializeOwned>(text: &str) -> String {
+    fn message<T: Request>(text: &str) -> String {
         decode::<T>(text, "request_json")
             .map(drop)
             .unwrap_err()
@@ -445,7 +492,7 @@ mod tests {
     }
 
     /// The field of a failure to decode `text`.
-    fn field<T: DeserializeOwned>(text: &str) -> Option<String> {
+    fn field<T: Request>(text: &str) -> Option<String> {
         decode::<T>(text, "request_json")
             .map(drop)
             .unwrap_err()
@@ -466,6 +513,8 @@ mod tests {
         runtime: String,
         scope: Scope,
     }
+
+    impl Request for Lenient {}
 
     /// serde repeats an unknown key as it is: the message and field show it safely.
     #[test]
