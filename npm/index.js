@@ -1383,15 +1383,16 @@ function compactHost(host) {
   }
   if (typeof home !== 'string' || typeof cwd !== 'string') return undefined;
   let text = `${home}\0${cwd}`;
+  // Without a prototype, as every copy: a member named `__proto__` stays a member.
   /** @type {Record<string, unknown>} */
-  const data = { home, cwd };
+  const data = Object.assign(Object.create(null), { home, cwd });
   let envCount = 0;
   if (env !== undefined) {
     if (env === null || typeof env !== 'object' || Object.getPrototypeOf(env) !== Object.prototype || env.toJSON !== undefined) {
       return undefined;
     }
     /** @type {Record<string, string>} */
-    const envData = {};
+    const envData = Object.create(null);
     for (const name in env) {
       const value = env[name];
       if (typeof value !== 'string') return undefined;
@@ -1803,7 +1804,12 @@ function buildShadowReport(runtime, host, options) {
   const { facts, sampleLimit: given, registry } = optionsArg(options, SHADOW_OPTIONS);
   // `null` is absent, as for every other option.
   // A Number object counts as its value, as it does in data.
-  const sampleLimit = given instanceof Number ? given.valueOf() : (given ?? undefined);
+  let sampleLimit = given ?? undefined;
+  try {
+    if (sampleLimit instanceof Number) sampleLimit = sampleLimit.valueOf();
+  } catch (err) {
+    throw invalidArgument('sampleLimit', `sampleLimit is invalid: reading it threw: ${thrownMessage(err)}`);
+  }
   if (sampleLimit !== undefined && !(Number.isInteger(sampleLimit) && sampleLimit >= 0)) {
     throw invalidArgument('sampleLimit', `sampleLimit must be a non-negative integer, got ${render(sampleLimit)}`);
   }

@@ -156,7 +156,9 @@ function selectedRuntimes(values) {
 function parse(args, options) {
   const table = { help: { type: 'boolean', short: 'h' }, ...options };
   for (const [name, option] of Object.entries(table)) if (option.type === 'string') table[name] = { ...option, multiple: true };
-  const spelled = args.map((a) => (a.startsWith('-c=') && table['config-dir'] ? `--config-dir=${a.slice(3)}` : a));
+  // Up to `--` only: what follows it is positional, as the user typed it.
+  const end = args.indexOf('--');
+  const spelled = args.map((a, i) => ((end === -1 || i < end) && a.startsWith('-c=') && table['config-dir'] ? `--config-dir=${a.slice(3)}` : a));
   let parsed;
   try {
     parsed = parseArgs({ args: spelled, options: table, allowPositionals: true, strict: true });
@@ -326,12 +328,15 @@ function readProfile(name, source, spelled = `--profile=${printable(name)}`) {
 
 /**
  * The profile an earlier install recorded in `configHome` (its `.gsd-profile` marker, read
- * as the peer installer reads it), when it names one other than `full`: `{ name, file }`.
+ * as the peer installer reads it), when it names one other than `full`: `{ name, known,
+ * file }`, `known` false when it names no profile the core knows (it then selects nothing).
  */
 function recordedProfile(configHome) {
   const name = profiles.readActiveProfile(configHome);
   if (name === null || name === 'full') return null;
-  return { name, file: require('node:path').join(configHome, PROFILE_MARKER) };
+  // As resolveProfile reads it: unknown names are dropped, and none left is the full profile.
+  const known = name.split(',').some((n) => KNOWN_PROFILES.includes(n.trim()) && n.trim() !== 'full');
+  return { name, known, file: require('node:path').join(configHome, PROFILE_MARKER) };
 }
 
 function describeProvenance(p) {
@@ -427,7 +432,11 @@ function cmdPlan(args) {
       // No profile asked for: as the installer does, the profile an earlier install
       // recorded in the config directory is kept (`gsd update` never widens an install).
       const recorded = values.profile === undefined ? recordedProfile(plan.scope.configHome) : null;
-      if (recorded !== null) {
+      if (recorded !== null && !recorded.known) {
+        // A marker naming no profile the core knows selects nothing: the installer installs
+        // everything, and so does the plan (said, so the marker is not taken for applied).
+        chosen.set(plan, `full (${printable(recorded.file)} names '${printable(recorded.name)}', not a known profile)`);
+      } else if (recorded !== null) {
         const spelled = `the profile '${printable(recorded.name)}' recorded in ${printable(recorded.file)}`;
         const profile = readProfile(recorded.name, values.source, spelled);
         if (profile !== null) plan = api.resolveInstallPlan(runtime, scope, undefined, { ...options, profile });

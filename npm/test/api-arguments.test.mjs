@@ -442,3 +442,15 @@ test('a revoked Proxy or a throwing getPrototypeOf trap in a host is named as wh
   });
   refused(() => gsd.resolveScope('claude', 'global', { ...h, env }), 'INVALID_ARGUMENT', 'host.env', 'host.env is invalid: reading it threw: no prototype');
 });
+
+test('an env member named __proto__ is a member on every path of a plan; a revoked sampleLimit is named', () => {
+  const env = JSON.parse('{"__proto__":"a\\u0000b"}');
+  for (const options of [undefined, { inventory: gsd.inventory({}) }, { inventory: gsd.inventory({}) }]) {
+    const err = thrown(() => gsd.resolveInstallPlan('claude', 'global', { ...h, env }, options));
+    assert.deepStrictEqual([err.code, err.field], ['INVALID_HOST', 'host.env.__proto__']);
+  }
+  const revocable = Proxy.revocable({}, {});
+  revocable.revoke();
+  const err = thrown(() => gsd.buildShadowReport('claude', h, { sampleLimit: revocable.proxy }));
+  assert.deepStrictEqual([err.code, err.field], ['INVALID_ARGUMENT', 'sampleLimit']);
+});

@@ -218,23 +218,31 @@ impl Passes {
 }
 
 /// How many ids of a `requires` cycle among rejected overlays a message spells out; a
-/// longer ring is shown by its first ids, then `…` and the id it closes on.
+/// longer cycle is shown by its first step, then `…` and the id it closes on.
 const MAX_CYCLE_NAMES: usize = 16;
 
+/// How many overlays the search for a short cycle through one overlay may visit.
+const CYCLE_SEARCH_BUDGET: usize = 4096;
+
 /// Names, among the reasons of the rejected candidates, each `requires_unknown` whose id
-/// is another candidate's that did not join: the id exists, as an overlay that was not
-/// loaded. `reasons[k]` holds candidate `k`'s reasons against the final set (`None`: it
-/// joined, or failed on its own and has its reasons elsewhere); `registered` says whether
-/// an id is in the registry the overlays were added to.
+/// is another overlay's that was not loaded: a candidate that did not join, or a folder
+/// `ambiguous` names (sorted: several different overlays claimed it). `reasons[k]` holds
+/// candidate `k`'s reasons against the final set (`None`: it joined, or failed on its own
+/// and has its reasons elsewhere); `registered` says whether an id is in the registry the
+/// overlays were added to.
 ///
-/// Where such requirements close a ring (`acme-a` requires `acme-b`, which requires
-/// `acme-a`), no order could ever admit them: each reason on the ring becomes the
-/// `requires_cycle` the merged set would report, its path starting at the overlay it is
-/// about. Any other becomes `requires_not_loaded`. The rest of the reasons are untouched,
-/// in place, so the `overlay_rejected` summaries list the new codes where the old ones were.
+/// Where such requirements close a cycle (`acme-a` requires `acme-b`, which requires
+/// `acme-a`), no order could ever admit them: each reason on a cycle (its two ends in one
+/// strongly connected component) becomes the `requires_cycle` the merged set would report,
+/// its path starting at the overlay it is about and running through the id it names, back
+/// by a shortest way when one of at most [`MAX_CYCLE_NAMES`] ids is found, else shown as
+/// `a → b → … → a`. Any other becomes `requires_not_loaded`. The rest of the reasons are
+/// untouched, in place, so the `overlay_rejected` summaries list the new codes where the
+/// old ones were. Linear in the requirements, plus a bounded search per overlay on a cycle.
 pub(super) fn name_unloaded_requires<'m>(
     registered: &dyn Fn(&str) -> bool,
     candidates: &[&Overlay],
+    ambiguous: &[&str],
     joined: &[bool],
     member: &dyn Fn(usize) -> Option<Member<'m>>,
     reasons: &mut [Option<Vec<Diagnostic>>],
@@ -244,9 +252,10 @@ pub(super) fn name_unloaded_requires<'m>(
             .binary_search_by(|o| o.folder.as_str().cmp(id))
             .ok()
     };
+    let folder = |k: usize| candidates[k].folder.as_str();
     // Per rejected candidate: (position of the reason, the candidate it names).
     let mut edges: Vec<Vec<(usize, usize)>> = vec![Vec::new(); candidates.len()];
-    for (k, why) in reasons.iter().enumerate() {
+    for (k, why) in reasons.iter_mut().enumerate() {
         let (Some(why), Some(m)) = (why, member(k)) else {
             continue;
         };
@@ -254,66 +263,161 @@ pub(super) fn name_unloaded_requires<'m>(
         // set, in the entries' order: the two lists pair up.
         let missing = strings(m.manifest, "requires")
             .filter(|r| *r != m.id && !registered(r) && !index_of(r).is_some_and(|j| joined[j]));
-        let unknown = why
+        let unknown: Vec<usize> = why
             .iter()
             .enumerate()
             .filter(|(_, d)| d.code == "requires_unknown")
-            .map(|(at, _)| at);
-        for (at, req) in unknown.zip(missing) {
+            .map(|(at, _)| at)
+            .collect();
+        for (at, req) in unknown.into_iter().zip(missing) {
             if let Some(j) = index_of(req) {
                 edges[k].push((at, j));
+            } else if ambiguous.binary_search(&req).is_ok() {
+                why[at] = messages::requires_not_loaded(m.id, req);
             }
         }
     }
     if edges.iter().all(Vec::is_empty) {
         return;
     }
-    let graph: Vec<Vec<usize>> = edges
+    let successors: Vec<Vec<usize>> = edges
         .iter()
-        .map(|e| e.iter().map(|&(_, j)| j).collect())
+        .map(|list| {
+            let mut next: Vec<usize> = list.iter().map(|&(_, j)| j).collect();
+            next.sort_unstable();
+            next.dedup();
+            next
+        })
         .collect();
-    // Each edge of a ring, with the ring (its nodes in order) and where the edge starts.
-    let mut rings: Vec<Vec<usize>> = Vec::new();
-    let mut on_ring: HashMap<(usize, usize), (usize, usize)> = HashMap::new();
-    for (_, path) in crate::requires_graph::cycles(&graph) {
-        let Some((&closes, walk)) = path.split_last() else {
-            continue;
-        };
-        let Some(from) = walk.iter().position(|&n| n == closes) else {
-            continue;
-        };
-        let ring = walk[from..].to_vec();
-        for (i, &a) in ring.iter().enumerate() {
-            let b = ring[(i + 1) % ring.len()];
-            on_ring.entry((a, b)).or_insert((rings.len(), i));
-        }
-        rings.push(ring);
+    let component = strongly_connected(&successors);
+    let mut sizes = vec![0usize; candidates.len()];
+    for &c in &component {
+        sizes[c] += 1;
     }
-    let folder = |k: usize| candidates[k].folder.as_str();
+    let on_cycle = |a: usize, b: usize| component[a] == component[b] && sizes[component[a]] > 1;
+    // Each cycle edge backwards, to search from an overlay back to itself.
+    let mut predecessors: Vec<Vec<usize>> = vec![Vec::new(); candidates.len()];
+    for (a, next) in successors.iter().enumerate() {
+        for &b in next.iter().filter(|&&b| on_cycle(a, b)) {
+            predecessors[b].push(a);
+        }
+    }
     for (k, list) in edges.into_iter().enumerate() {
         let Some(why) = reasons[k].as_mut() else {
             continue;
         };
+        let toward = if list.iter().any(|&(_, j)| on_cycle(k, j)) {
+            hops_toward(k, &predecessors)
+        } else {
+            HashMap::new()
+        };
         for (at, j) in list {
-            why[at] = match on_ring.get(&(k, j)) {
-                Some(&(ring, i)) => {
-                    let ring = &rings[ring];
-                    let mut path: Vec<&str> = ring[i..]
-                        .iter()
-                        .chain(&ring[..i])
-                        .take(MAX_CYCLE_NAMES)
-                        .map(|&n| folder(n))
-                        .collect();
-                    if ring.len() > MAX_CYCLE_NAMES {
-                        path.push("…");
-                    }
-                    path.push(folder(k));
-                    messages::cycle(folder(k), &path)
+            why[at] = if on_cycle(k, j) {
+                let mut path = vec![folder(k), folder(j)];
+                let mut node = j;
+                let mut found = true;
+                while node != k {
+                    let Some(&next) = toward.get(&node) else {
+                        found = false;
+                        break;
+                    };
+                    path.push(folder(next));
+                    node = next;
                 }
-                None => messages::requires_not_loaded(folder(k), folder(j)),
+                if !found || path.len() > MAX_CYCLE_NAMES + 1 {
+                    path.truncate(2);
+                    path.extend(["…", folder(k)]);
+                }
+                messages::cycle(folder(k), &path)
+            } else {
+                messages::requires_not_loaded(folder(k), folder(j))
             };
         }
     }
+}
+
+/// From every overlay a breadth-first search backwards from `target` reaches (at most
+/// [`MAX_CYCLE_NAMES`] steps and [`CYCLE_SEARCH_BUDGET`] overlays), the next overlay on a
+/// shortest way to `target`.
+fn hops_toward(target: usize, predecessors: &[Vec<usize>]) -> HashMap<usize, usize> {
+    let mut next: HashMap<usize, usize> = HashMap::new();
+    let mut frontier = vec![target];
+    for _ in 0..MAX_CYCLE_NAMES {
+        let mut further = Vec::new();
+        for &node in &frontier {
+            for &before in &predecessors[node] {
+                if before != target && !next.contains_key(&before) {
+                    if next.len() >= CYCLE_SEARCH_BUDGET {
+                        return next;
+                    }
+                    next.insert(before, node);
+                    further.push(before);
+                }
+            }
+        }
+        if further.is_empty() {
+            break;
+        }
+        frontier = further;
+    }
+    next
+}
+
+/// The strongly connected component of every node of a graph (`successors[node]`), as a
+/// component number per node (Tarjan's algorithm, iterative: one frame per level).
+fn strongly_connected(successors: &[Vec<usize>]) -> Vec<usize> {
+    const UNSEEN: usize = usize::MAX;
+    let n = successors.len();
+    let mut index = vec![UNSEEN; n];
+    let mut low = vec![0usize; n];
+    let mut on_stack = vec![false; n];
+    let mut component = vec![UNSEEN; n];
+    let mut stack: Vec<usize> = Vec::new();
+    let mut next_index = 0;
+    let mut next_component = 0;
+    for root in 0..n {
+        if index[root] != UNSEEN {
+            continue;
+        }
+        // (node, next successor to look at)
+        let mut frames: Vec<(usize, usize)> = vec![(root, 0)];
+        index[root] = next_index;
+        low[root] = next_index;
+        next_index += 1;
+        stack.push(root);
+        on_stack[root] = true;
+        while let Some(&mut (node, ref mut at)) = frames.last_mut() {
+            if let Some(&child) = successors[node].get(*at) {
+                *at += 1;
+                if index[child] == UNSEEN {
+                    index[child] = next_index;
+                    low[child] = next_index;
+                    next_index += 1;
+                    stack.push(child);
+                    on_stack[child] = true;
+                    frames.push((child, 0));
+                } else if on_stack[child] {
+                    low[node] = low[node].min(index[child]);
+                }
+                continue;
+            }
+            frames.pop();
+            if let Some(&(parent, _)) = frames.last() {
+                low[parent] = low[parent].min(low[node]);
+            }
+            if low[node] == index[node] {
+                while let Some(member) = stack.pop() {
+                    on_stack[member] = false;
+                    component[member] = next_component;
+                    if member == node {
+                        break;
+                    }
+                }
+                next_component += 1;
+            }
+        }
+    }
+    component
 }
 
 #[cfg(test)]
