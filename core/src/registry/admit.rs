@@ -69,14 +69,20 @@ pub(super) fn blockers(
 ) -> Option<Vec<usize>> {
     let mut distinct = Vec::new();
     for id in merged.missing_ids(m) {
-        let k = candidates
-            .binary_search_by(|o| o.folder.as_str().cmp(id))
-            .ok()?;
+        let k = candidate_index(candidates, id)?;
         if !distinct.contains(&k) {
             distinct.push(k);
         }
     }
     Some(distinct)
+}
+
+/// The index of the candidate whose folder (its id) is `id`; `candidates` are sorted by
+/// folder.
+fn candidate_index(candidates: &[&Overlay], id: &str) -> Option<usize> {
+    candidates
+        .binary_search_by(|o| o.folder.as_str().cmp(id))
+        .ok()
 }
 
 /// The outcome of the pass rule.
@@ -247,11 +253,7 @@ pub(super) fn name_unloaded_requires<'m>(
     member: &dyn Fn(usize) -> Option<Member<'m>>,
     reasons: &mut [Option<Vec<Diagnostic>>],
 ) {
-    let index_of = |id: &str| {
-        candidates
-            .binary_search_by(|o| o.folder.as_str().cmp(id))
-            .ok()
-    };
+    let index_of = |id: &str| candidate_index(candidates, id);
     let folder = |k: usize| candidates[k].folder.as_str();
     // Per rejected candidate: (position of the reason, the candidate it names).
     let mut edges: Vec<Vec<(usize, usize)>> = vec![Vec::new(); candidates.len()];
