@@ -329,13 +329,14 @@ function readProfile(name, source, spelled = `--profile=${printable(name)}`) {
 /**
  * The profile an earlier install recorded in `configHome` (its `.gsd-profile` marker, read
  * as the peer installer reads it), when it names one other than `full`: `{ name, known,
- * file }`, `known` false when it names no profile the core knows (it then selects nothing).
+ * file }`, `known` false when it selects nothing (no profile the core knows, or `full` among them).
  */
 function recordedProfile(configHome) {
   const name = profiles.readActiveProfile(configHome);
   if (name === null || name === 'full') return null;
-  // As resolveProfile reads it: unknown names are dropped, and none left is the full profile.
-  const known = name.split(',').some((n) => KNOWN_PROFILES.includes(n.trim()) && n.trim() !== 'full');
+  // The core decides, as it does for the plan: a name that resolves to everything (unknown
+  // names only, or `full` among them) selects nothing.
+  const known = api.resolveProfile([name], { commands: [] }).skills !== '*';
   return { name, known, file: require('node:path').join(configHome, PROFILE_MARKER) };
 }
 
@@ -423,7 +424,8 @@ function cmdPlan(args) {
   const plans = [];
   // Per plan: the profile it installs when not full, and where that choice comes from.
   const chosen = new Map();
-  if (values.profile !== undefined && values.profile !== 'full') chosen.source = coreAlias ?? `--profile=${printable(values.profile)}`;
+  // The same for every plan when the command line names a profile other than full.
+  const named = values.profile !== undefined && values.profile !== 'full' ? `${printable(values.profile)} (${coreAlias ?? `--profile=${printable(values.profile)}`})` : undefined;
   const skipped = [];
   let failed = false;
   for (const runtime of runtimes) {
@@ -435,14 +437,14 @@ function cmdPlan(args) {
       if (recorded !== null && !recorded.known) {
         // A marker naming no profile the core knows selects nothing: the installer installs
         // everything, and so does the plan (said, so the marker is not taken for applied).
-        chosen.set(plan, `full (${printable(recorded.file)} names '${printable(recorded.name)}', not a known profile)`);
+        chosen.set(plan, `full (${printable(recorded.file)} names '${printable(recorded.name)}', which selects everything)`);
       } else if (recorded !== null) {
         const spelled = `the profile '${printable(recorded.name)}' recorded in ${printable(recorded.file)}`;
         const profile = readProfile(recorded.name, values.source, spelled);
         if (profile !== null) plan = api.resolveInstallPlan(runtime, scope, undefined, { ...options, profile });
         chosen.set(plan, `${printable(recorded.name)} (${printable(recorded.file)})`);
-      } else if (chosen.source !== undefined) {
-        chosen.set(plan, `${printable(values.profile)} (${chosen.source})`);
+      } else if (named !== undefined) {
+        chosen.set(plan, named);
       }
       plans.push(plan);
     } catch (err) {

@@ -674,11 +674,11 @@ test('a recorded profile naming no known profile selects nothing, and says so; -
   const json = cli(['plan', '--claude', '--source', peerRoot, '--json'], { home });
   assert.equal(json.status, 0, json.stderr);
   assert.equal(JSON.parse(json.stdout).placements.length, 136);
-  assert.equal(json.stderr, `gsd-core: claude: profile full (${marker} names 'bogus', not a known profile)\n`);
+  assert.equal(json.stderr, `gsd-core: claude: profile full (${marker} names 'bogus', which selects everything)\n`);
   // No --source is needed to plan that: nothing is selected.
   const text = cli(['plan', '--claude'], { home });
   assert.equal(text.status, 0, text.stderr);
-  assert.match(text.stdout, /^ {2}profile {7}full \(.* names 'bogus', not a known profile\)$/m);
+  assert.match(text.stdout, /^ {2}profile {7}full \(.* names 'bogus', which selects everything\)$/m);
   const after = cli(['plan', '--claude', '--', '-c=/x'], { home });
   assert.equal(after.status, 2);
   assert.match(after.stderr, /^gsd-core: plan takes no positional arguments, got '-c=\/x'/);
