@@ -287,26 +287,23 @@ function hostArg(host) {
   if (typeof host !== 'object' || isArray(host)) {
     throw invalidArgument('host', `host must be an object { home, cwd, env?, existingPaths? }, got ${render(host)}`);
   }
-  let paths;
+  // Only a plain host whose `existingPaths` is a Set is copied (its own members, each read
+  // once, the Set as a list); any other crosses as it is: plainData, which takes a Set there
+  // too, judges a class instance or a host with toJSON whole, and names a getter or trap
+  // that throws.
   try {
-    paths = /** @type {Record<string, unknown>} */ (host).existingPaths;
-  } catch {
-    // A getter that throws: plainData reads it again and names it.
-    return host;
-  }
-  // Only a Set is copied (to a list); any other host crosses as it is, without a copy. So is
-  // a host that is not a plain object (a class instance, one with toJSON): the copy would
-  // drop what makes it so, and plainData, which takes a Set there too, judges it whole.
-  try {
+    const paths = /** @type {Record<string, unknown>} */ (host).existingPaths;
     if (!(paths instanceof Set)) return host;
     const proto = Object.getPrototypeOf(host);
     if ((proto !== Object.prototype && proto !== null) || /** @type {any} */ (host).toJSON !== undefined) return host;
-  } catch {
-    return host;
-  }
-  try {
-    const { existingPaths, ...rest } = /** @type {Record<string, any>} */ (host);
-    return { ...rest, existingPaths: [...existingPaths] };
+    // A plain object, so the plan's compact path takes it; `__proto__` defined, not set.
+    /** @type {Record<string, unknown>} */
+    const copy = {};
+    for (const key of Object.keys(host)) {
+      const value = key === 'existingPaths' ? [...paths] : /** @type {Record<string, unknown>} */ (host)[key];
+      Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
+    }
+    return copy;
   } catch {
     return host;
   }
