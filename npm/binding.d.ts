@@ -199,6 +199,14 @@ export declare function mostRestrictiveProfile(names: Array<string>): string
 /** Normalizes a runtime name (trim, lower-case, `_`/whitespace runs → `-`). */
 export declare function normalizeRuntimeName(value: string): string
 
+/**
+ * The core's refusal of an overlay file over its size bound, for a loader that read the
+ * file only to one byte past the bound: `overlay_manifest_too_large` when `path` is null
+ * (the folder's `capability.json`), else `overlay_fragment_too_large` naming `path`.
+ * `bytes` is the file's size: a whole number, at most 2^53 - 1.
+ */
+export declare function overlaySizeRefusal(folder: string, path: string | undefined | null, bytes: number): Diagnostic
+
 /** Parses a manifest text with the size and depth bounds (errors `MANIFEST_*`). */
 export declare function parseManifest(text: string): any
 

@@ -872,6 +872,7 @@ module.exports.isRegistry = nativeBinding.isRegistry
 module.exports.manifestLimits = nativeBinding.manifestLimits
 module.exports.mostRestrictiveProfile = nativeBinding.mostRestrictiveProfile
 module.exports.normalizeRuntimeName = nativeBinding.normalizeRuntimeName
+module.exports.overlaySizeRefusal = nativeBinding.overlaySizeRefusal
 module.exports.parseManifest = nativeBinding.parseManifest
 module.exports.parseRequires = nativeBinding.parseRequires
 module.exports.parseScope = nativeBinding.parseScope

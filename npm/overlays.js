@@ -17,7 +17,9 @@
  *   read `overlay_unreadable`; a missing `capability.json` is `overlay_manifest_missing`.
  *   Any of these refuses the whole folder;
  * - files are opened with `O_NOFOLLOW | O_NONBLOCK`, checked again with `fstat`, and read
- *   up to the core's bound + 1 byte, so the core reports an oversized file itself;
+ *   up to the core's bound + 1 byte: that byte refuses the folder with the core's own size
+ *   refusal (`overlay_manifest_too_large`, `overlay_fragment_too_large`), naming the file's
+ *   size, not the bytes read;
  * - bytes are bounded before anything is opened (`overlay_too_large`, field null): the
  *   regular files of one folder, summed from `lstat`, may hold at most
  *   {@link FOLDER_MAX_BYTES}; the folders of one root that get read, in name order, at most
@@ -29,6 +31,7 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
+const native = require('./binding.js');
 
 /** Largest number of files in one capability folder. */
 const MAX_FILES = 1024;
@@ -47,7 +50,6 @@ const ROOT_MAX_BYTES = 256 * 1024 * 1024;
 const MANIFEST = 'capability.json';
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-const lenientUtf8 = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
 
 /**
  * Characters a message may not carry raw: C0, DEL, C1, bidi controls, zero-width and
@@ -214,10 +216,21 @@ function listFolder(folder, dirAbs) {
 }
 
 /**
+ * The core's refusal of a file over its size bound, naming the file's size: the folder's
+ * `capability.json` (`rel` null) or the file at `rel`.
+ * @param {string} folder
+ * @param {string | null} rel
+ * @param {number} size
+ */
+const sizeRefusal = (folder, rel, size) => native.overlaySizeRefusal(folder, rel, size);
+
+/**
  * Reads one regular file without following a link or blocking: at most
  * `min(bound, budget) + 1` bytes, however large `fstat` says it is (a file may grow while
  * read). Returns `{ text, length }`, `{ overBudget: length }` when more than `budget` bytes
- * came, or `{ fault: [code, what, detail?], length? }` (`length` when bytes were read).
+ * came, `{ oversize: size, length }` when more than `bound` came (`size`: the larger of
+ * `fstat`'s size and the bytes read), or `{ fault: [code, what, detail?], length? }`
+ * (`length` when bytes were read).
  * @param {Buffer | string} abs
  * @param {number} bound the core's bound for this kind of file
  * @param {number} [budget] bytes the folder may still read (no limit when omitted)
@@ -248,10 +261,8 @@ function readBounded(abs, bound, budget = Number.POSITIVE_INFINITY) {
       length += n;
     }
     if (length > budget) return { overBudget: length };
+    if (length > bound) return { oversize: Math.max(stat.size, length), length };
     const bytes = buffer.subarray(0, length);
-    // Over the bound the core reports the size; the cut may split a character, so the
-    // text is decoded leniently (its length stays over the bound).
-    if (length > bound) return { text: lenientUtf8.decode(bytes), length };
     const at = invalidUtf8At(bytes);
     if (at !== -1) return { fault: ['overlay_not_utf8', `is not valid UTF-8 (invalid byte at offset ${at})`], length };
     return { text: strictUtf8.decode(bytes), length };
@@ -310,6 +321,11 @@ function readCapabilityFolder(dirPath, name, root = { used: 0 }) {
   let spent = 0;
   const read = (file, bound) => {
     const result = readBounded(file.abs, bound, budget - spent);
+    // The core's size refusal, with the file's size (the core would only see the bytes read).
+    if (result.oversize !== undefined) {
+      spent += result.length;
+      return { diagnostic: sizeRefusal(folder, file === manifestFile ? null : file.rel, result.oversize) };
+    }
     const shown = escapeName(file.rel);
     if (result.overBudget !== undefined) {
       spent += result.overBudget;
@@ -560,6 +576,7 @@ module.exports = {
   readOverlayDir,
   readCapabilityFolder,
   readBounded,
+  sizeRefusal,
   escapeText,
   escapeName,
   MAX_FILES,

@@ -603,6 +603,7 @@ function validateTarget(target, firstParty) {
   if (stat.isFile()) {
     const folder = path.basename(path.dirname(path.resolve(target)));
     const read = overlays.readBounded(target, overlays.MANIFEST_MAX_BYTES);
+    if (read.oversize !== undefined) return [{ path: target, folder, diagnostics: [overlays.sizeRefusal(folder, null, read.oversize)] }];
     if (read.fault) {
       const [code, what] = read.fault;
       const why = code === 'overlay_unreadable' ? `cannot be read: ${overlays.escapeText(String(what?.code ?? what))}` : what;

@@ -461,6 +461,36 @@ test('overlays: a folder over 32 MiB is refused unread (overlay_too_large); exac
   assert.equal(openedIn(result, root, 'acme-exact').length, 5);
 });
 
+test('overlays: a file over the core\'s 8 MiB bound is read to one byte past it; the refusal names its size, as the core words it', (t) => {
+  const root = tempDir(t);
+  const bigManifest = join(root, 'acme-big-manifest');
+  mkdirSync(bigManifest);
+  sparse(join(bigManifest, 'capability.json'), 9 * MIB);
+  sparse(join(capability(root, 'acme-big-fragment'), 'big.md'), 9 * MIB + 5);
+  // Exactly one byte past the bound: the size read and the file's size agree, so the core
+  // given the whole text must say what the loader says.
+  const exact = capability(root, 'acme-exact-fragment');
+  writeFileSync(join(exact, 'big.md'), 'x'.repeat(8 * MIB + 1));
+  capability(root, 'acme-small');
+  const result = load(root, { timeout: 60_000 });
+  const refusal = (id, field, message) => ({ code: field === undefined ? 'overlay_manifest_too_large' : 'overlay_fragment_too_large', severity: 'error', capabilityId: id, ...(field === undefined ? {} : { field }), message });
+  assert.deepStrictEqual(result.diagnostics, [
+    refusal('acme-big-fragment', 'fragment.path', 'file "big.md" is 9437189 bytes, over the 8388608-byte limit'),
+    refusal('acme-big-manifest', undefined, 'capability.json is 9437184 bytes, over the 8388608-byte limit'),
+    refusal('acme-exact-fragment', 'fragment.path', 'file "big.md" is 8388609 bytes, over the 8388608-byte limit'),
+  ]);
+  assert.deepStrictEqual(result.accepted, ['acme-small']);
+  const core = api.buildRegistry([{ folder: 'acme-exact-fragment', manifest: manifest('acme-exact-fragment'), fragments: { 'big.md': 'x'.repeat(8 * MIB + 1) } }]).diagnostics();
+  assert.deepStrictEqual(core.find((d) => d.code === 'overlay_fragment_too_large'), result.diagnostics[2]);
+  // The CLI reads the same way: a capability.json given alone, its folder, the root.
+  for (const target of [join(bigManifest, 'capability.json'), bigManifest, root]) {
+    const run = cli(['validate', target, '--json']);
+    assert.equal(run.status, 1, target);
+    const found = JSON.parse(run.stdout).find((r) => r.folder === 'acme-big-manifest');
+    assert.deepStrictEqual(found.diagnostics, [result.diagnostics[1]], target);
+  }
+});
+
 test('overlays: the 256 MiB root budget refuses, in name order, the folder that would pass it, unread', (t) => {
   const root = tempDir(t);
   // Nine folders of exactly 30 MiB each (a manifest and one sparse 30 MiB - manifest

@@ -497,6 +497,23 @@ static void test_folder_byte_bound(gsd_registry *base) {
 #endif
 }
 
+/* A file over the core's 8 MiB bound is read to one byte past it, and the folder is
+ * refused with the file's size (from fstat), not the bytes read. */
+static void test_file_over_the_core_bound_names_its_size(gsd_registry *base) {
+    make_dir("over-bound");
+    make_dir("over-bound/acme-big-manifest");
+    sparse("over-bound/acme-big-manifest/capability.json", 9 * MIB);
+    bare_feature("over-bound", "acme-big-fragment");
+    sparse("over-bound/acme-big-fragment/big.md", 9 * MIB + 5);
+    write_feature("over-bound", "acme-small");
+    expect_load(base, "over-bound",
+                "[" DIAG("overlay_fragment_too_large", "acme-big-fragment", "fragment.path",
+                         "file \\\"big.md\\\" is 9437189 bytes, over the 8388608-byte limit") ","
+                DIAG_NO_FIELD("overlay_manifest_too_large", "acme-big-manifest",
+                              "capability.json is 9437184 bytes, over the 8388608-byte limit") "]",
+                "[\"acme-small\"]");
+}
+
 static void test_root_byte_budget(gsd_registry *base) {
     char rel[256], needle[256];
     open_watch watch;
@@ -775,6 +792,7 @@ int main(void) {
     test_layering_keeps_edge_diagnostics(base);
     test_folder_byte_bound(base);
     test_root_byte_budget(base);
+    test_file_over_the_core_bound_names_its_size(base);
 cleanup:
     gsd_registry_free(base);
     CHECK(nftw(base_dir, remove_one, 16, FTW_DEPTH | FTW_PHYS) == 0);

@@ -16,7 +16,8 @@
 //!   that [`escape`] would change (a control, bidi or zero-width character, a backslash),
 //!   which the core would otherwise carry raw as the `capabilityId` of its diagnostics;
 //! * files are opened with `O_NOFOLLOW | O_NONBLOCK`, re-checked with `fstat`, and read up
-//!   to the core's bound plus one byte (the core reports the oversize itself);
+//!   to the core's bound plus one byte (that byte refuses the folder with the core's size
+//!   refusal, naming the file's size);
 //! * bytes are bounded before anything is opened (`overlay_too_large`, no field): the
 //!   regular files of one folder, summed from `lstat`, may hold at most
 //!   [`FOLDER_MAX_BYTES`]; the folders of one root that get read, in name order, at most

@@ -521,6 +521,35 @@ pub fn manifest_limits() -> Value {
     })
 }
 
+/// The core's refusal of an overlay file over its size bound, for a loader that read the
+/// file only to one byte past the bound: `overlay_manifest_too_large` when `path` is null
+/// (the folder's `capability.json`), else `overlay_fragment_too_large` naming `path`.
+/// `bytes` is the file's size: a whole number, at most 2^53 - 1.
+#[napi(catch_unwind, ts_return_type = "Diagnostic")]
+pub fn overlay_size_refusal(
+    env: Env,
+    folder: String,
+    path: Option<String>,
+    bytes: f64,
+) -> napi::Result<Value, JsCode> {
+    const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+    if !(0.0..=MAX_SAFE_INTEGER).contains(&bytes) || bytes.fract() != 0.0 {
+        return Err(error::invalid_argument(
+            env,
+            "bytes",
+            &format!("bytes must be a whole number from 0 to 2^53 - 1, got {bytes}"),
+        ));
+    }
+    // In range and whole: the conversion is exact.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    let bytes = bytes as u64;
+    let refusal = match path {
+        None => gsd_core::registry::manifest_too_large(&folder, bytes),
+        Some(path) => gsd_core::registry::fragment_too_large(&folder, &path, bytes),
+    };
+    convert::to_value(env, &refusal)
+}
+
 /// Resolves an install profile from its modes (`["core"]`, `["core,audit"]`) over the
 /// source files: `{ name, skills: "*" | string[], agents: string[] }`. `sources` is
 /// `{ commands: [{ stem, body }], workflows: [{ path, body }] }`.

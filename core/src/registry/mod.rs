@@ -26,7 +26,9 @@ use crate::js::Field as _;
 use crate::manifest::{Capability, RuntimeDescriptor};
 use crate::vocab::{Role, Tier};
 
-pub use overlay::{FRAGMENT_MAX_BYTES, MANIFEST_MAX_BYTES, Overlay};
+pub use overlay::{
+    FRAGMENT_MAX_BYTES, MANIFEST_MAX_BYTES, Overlay, fragment_too_large, manifest_too_large,
+};
 
 /// An immutable registry value. Cloning is cheap (structural sharing).
 ///

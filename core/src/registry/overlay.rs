@@ -82,6 +82,39 @@ fn reject(code: &str, folder: &str, field: Option<&str>, message: String) -> Dia
     }
 }
 
+/// The refusal of an overlay whose `capability.json` holds `bytes` bytes, more than
+/// [`MANIFEST_MAX_BYTES`]: `overlay_manifest_too_large`, no field.
+///
+/// [`Registry::with_overlays`] reports this for a manifest text over the bound. A loader
+/// that stops reading a file one byte past the bound (and so never holds its whole text)
+/// builds the same refusal from the file's size, which only it knows.
+#[must_use]
+pub fn manifest_too_large(folder: &str, bytes: u64) -> Diagnostic {
+    let message =
+        format!("capability.json is {bytes} bytes, over the {MANIFEST_MAX_BYTES}-byte limit");
+    reject("overlay_manifest_too_large", folder, None, message)
+}
+
+/// The refusal of an overlay whose file at `path` (relative to the folder) holds `bytes`
+/// bytes, more than [`FRAGMENT_MAX_BYTES`]: `overlay_fragment_too_large` on field
+/// `fragment.path`. As [`manifest_too_large`], for a loader that knows the file's size.
+#[must_use]
+pub fn fragment_too_large(folder: &str, path: &str, bytes: u64) -> Diagnostic {
+    let message =
+        format!("file {path:?} is {bytes} bytes, over the {FRAGMENT_MAX_BYTES}-byte limit");
+    reject(
+        "overlay_fragment_too_large",
+        folder,
+        Some("fragment.path"),
+        message,
+    )
+}
+
+/// A text's length in bytes, as the `u64` the size refusals take.
+fn byte_count(text: &str) -> u64 {
+    u64::try_from(text.len()).unwrap_or(u64::MAX)
+}
+
 /// Keys an overlay claims that first party (or an earlier overlay) may already own.
 fn claims(value: JsonRef<'_>) -> [(&'static str, &'static str, Vec<&str>); 4] {
     let config = match value.field("config").and_then(JsonRef::as_object) {
@@ -444,15 +477,9 @@ fn prepare(overlay: &Overlay) -> Result<Prepared<'_>, Vec<Diagnostic>> {
         )]);
     }
     if overlay.manifest.len() > MANIFEST_MAX_BYTES {
-        let message = format!(
-            "capability.json is {} bytes, over the {MANIFEST_MAX_BYTES}-byte limit",
-            overlay.manifest.len()
-        );
-        return Err(vec![reject(
-            "overlay_manifest_too_large",
+        return Err(vec![manifest_too_large(
             folder,
-            None,
-            message,
+            byte_count(&overlay.manifest),
         )]);
     }
     let parsed = validate::ParsedManifest::parse(&overlay.manifest).map_err(|e| {
@@ -552,16 +579,7 @@ fn fragment_files(overlay: &Overlay) -> Result<Vec<(&str, &str)>, Vec<Diagnostic
                 message,
             ));
         } else if text.len() > FRAGMENT_MAX_BYTES {
-            let message = format!(
-                "file {path:?} is {} bytes, over the {FRAGMENT_MAX_BYTES}-byte limit",
-                text.len()
-            );
-            problems.push(reject(
-                "overlay_fragment_too_large",
-                &overlay.folder,
-                Some("fragment.path"),
-                message,
-            ));
+            problems.push(fragment_too_large(&overlay.folder, path, byte_count(text)));
         }
     }
     if !problems.is_empty() {

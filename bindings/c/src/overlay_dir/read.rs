@@ -1,14 +1,17 @@
 //! Reading the files of a capability folder the walk admitted: each opened without
 //! following a link or blocking, re-checked with `fstat`, and read within two bounds, the
-//! core's per-file bound plus one byte (the core reports that oversize itself) and what is
-//! left of the folder's byte budget plus one byte (that byte refuses the folder).
+//! core's per-file bound plus one byte (that byte refuses the folder with the core's size
+//! refusal, naming the file's size) and what is left of the folder's byte budget plus one
+//! byte (that byte refuses the folder).
 
 use std::fs::{File, OpenOptions};
 use std::io::Read;
 use std::os::unix::fs::OpenOptionsExt;
 
 use gsd_core::Diagnostic;
-use gsd_core::registry::{FRAGMENT_MAX_BYTES, MANIFEST_MAX_BYTES};
+use gsd_core::registry::{
+    FRAGMENT_MAX_BYTES, MANIFEST_MAX_BYTES, fragment_too_large, manifest_too_large,
+};
 
 use super::{Found, escape, refusal, unreadable};
 
@@ -41,26 +44,41 @@ pub(super) fn read_texts(
     files: &[Found],
     budget: &mut Budget,
 ) -> Result<Texts, Box<Diagnostic>> {
-    let manifest = read_text(folder, manifest, MANIFEST_MAX_BYTES, budget)?;
+    let manifest = read_text(folder, manifest, Kind::Manifest, budget)?;
     let mut fragments = Vec::with_capacity(files.len());
     for file in files {
         fragments.push((
             file.relative.clone(),
-            read_text(folder, file, FRAGMENT_MAX_BYTES, budget)?,
+            read_text(folder, file, Kind::Fragment, budget)?,
         ));
     }
     Ok((manifest, fragments))
 }
 
-/// Reads one file as UTF-8 text: at most `bound + 1` bytes, and at most what is left of
-/// `budget` plus one byte, however large `fstat` says the file is (it may grow while read).
-/// That one byte past the budget refuses the folder (`overlay_too_large`).
+/// What a file is to the core, which bounds its size.
+#[derive(Clone, Copy)]
+enum Kind {
+    /// `capability.json`: at most [`MANIFEST_MAX_BYTES`].
+    Manifest,
+    /// Any other file: at most [`FRAGMENT_MAX_BYTES`].
+    Fragment,
+}
+
+/// Reads one file as UTF-8 text: at most the core's bound for `kind` plus one byte, and at
+/// most what is left of `budget` plus one byte, however large `fstat` says the file is (it
+/// may grow while read). The byte past the budget refuses the folder (`overlay_too_large`);
+/// the byte past the core's bound refuses it with the core's size refusal, which names the
+/// larger of the file's `fstat` size and the bytes read.
 fn read_text(
     folder: &str,
     file: &Found,
-    bound: usize,
+    kind: Kind,
     budget: &mut Budget,
 ) -> Result<String, Box<Diagnostic>> {
+    let bound = match kind {
+        Kind::Manifest => MANIFEST_MAX_BYTES,
+        Kind::Fragment => FRAGMENT_MAX_BYTES,
+    };
     let shown = escape(file.relative.as_bytes());
     let unreadable = |e: &std::io::Error| Box::new(unreadable(folder, Some(&shown), e));
     let handle = OpenOptions::new()
@@ -103,9 +121,11 @@ fn read_text(
         )));
     }
     if bytes.len() > bound {
-        // Over the core's bound the core reports the size; the cut may split a character,
-        // so the text is decoded leniently (its length stays over the bound).
-        return Ok(String::from_utf8_lossy(&bytes).into_owned());
+        let size = meta.len().max(read);
+        return Err(Box::new(match kind {
+            Kind::Manifest => manifest_too_large(folder, size),
+            Kind::Fragment => fragment_too_large(folder, &file.relative, size),
+        }));
     }
     String::from_utf8(bytes).map_err(|e| {
         Box::new(refusal(
@@ -150,7 +170,7 @@ mod tests {
             limit: 70,
             spent: 10,
         };
-        let refused = read_text("acme-grow", &file, FRAGMENT_MAX_BYTES, &mut budget).unwrap_err();
+        let refused = read_text("acme-grow", &file, Kind::Fragment, &mut budget).unwrap_err();
         assert_eq!(refused.code, "overlay_too_large");
         assert_eq!(refused.field, None);
         assert_eq!(
@@ -163,22 +183,56 @@ mod tests {
             limit: 100,
             spent: 0,
         };
-        let text = read_text("acme-grow", &file, FRAGMENT_MAX_BYTES, &mut budget).unwrap();
+        let text = read_text("acme-grow", &file, Kind::Fragment, &mut budget).unwrap();
         assert_eq!((text.len(), budget.spent), (100, 100));
         std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]
-    fn a_file_over_the_core_bound_keeps_its_length_even_when_the_cut_splits_a_character() {
-        // 'é' is two bytes: a bound of 4 cuts the third 'é' after one byte.
-        let (dir, file) = temp_file("split.md", "ééé".as_bytes());
-        let mut budget = Budget {
-            limit: FOLDER_MAX_BYTES,
-            spent: 0,
-        };
-        let text = read_text("acme-split", &file, 4, &mut budget).unwrap();
-        assert!(text.len() > 4, "the core must see it over its bound");
-        assert_eq!(budget.spent, 5);
+    fn a_file_over_the_core_bound_is_refused_with_its_size_after_reading_one_byte_past_it() {
+        // Sparse: 9 MiB that take no disk space; the core's bound for both kinds is 8 MiB.
+        let (dir, file) = temp_file("big.md", b"");
+        let size = 9 * 1024 * 1024;
+        std::fs::File::options()
+            .write(true)
+            .open(&file.path)
+            .unwrap()
+            .set_len(size)
+            .unwrap();
+        for (kind, code, field, message) in [
+            (
+                Kind::Fragment,
+                "overlay_fragment_too_large",
+                Some("fragment.path"),
+                "file \"big.md\" is 9437184 bytes, over the 8388608-byte limit",
+            ),
+            (
+                Kind::Manifest,
+                "overlay_manifest_too_large",
+                None,
+                "capability.json is 9437184 bytes, over the 8388608-byte limit",
+            ),
+        ] {
+            let mut budget = Budget {
+                limit: FOLDER_MAX_BYTES,
+                spent: 0,
+            };
+            let refused = read_text("acme-big", &file, kind, &mut budget).unwrap_err();
+            assert_eq!(
+                (
+                    refused.code.as_str(),
+                    refused.field.as_deref(),
+                    refused.message.as_str()
+                ),
+                (code, field, message)
+            );
+            assert_eq!(refused.capability_id.as_deref(), Some("acme-big"));
+            assert_eq!(
+                budget.spent,
+                8 * 1024 * 1024 + 1,
+                "read: the bound and one byte"
+            );
+        }
         std::fs::remove_dir_all(dir).unwrap();
     }
 }
