@@ -85,7 +85,7 @@ t=$(date +%s)
 cargo build --locked -p gsd-core-c --features test-panic
 echo "   built in $(elapsed "$t")"
 t=$(date +%s)
-make -s -C tests/c LIBDIR="$ROOT/target/debug" OUT="$OUT/debug" DEFINES=-DGSD_TEST_PANIC \
+make -s -C tests/c LIBDIR="$ROOT/target/debug" OUT="$OUT/debug" DEFINES="-DGSD_TEST_PANIC -DGSD_DEBUG_LIBRARY" \
     EXTRA_SOURCES="$example"
 make -s -C tests/c LIBDIR="$ROOT/target/debug" OUT="$OUT/leak" DEFINES=-DGSD_LEAK_ON_PURPOSE
 make -s -C tests/c LIBDIR="$ROOT/target/release" OUT="$OUT/release" EXTRA_SOURCES="$example"

@@ -421,6 +421,15 @@ impl<'de, A: VariantAccess<'de>> VariantAccess<'de> for Access<A> {
     }
 }
 
+/// Deepest nesting of arrays and objects a binding accepts in request text before reading it
+/// with a path tracker (checked by [`crate::validate::nests_deeper_than`]).
+///
+/// 32: the deepest valid request nests 4 levels (a shadow request's `facts.homes.<home>`). Reading with
+/// `serde_path_to_error` over [`Strict`] takes about 1.1 KiB of stack per level, so text
+/// nested to `serde_json`'s own limit (128) needs some 140 KiB and overflows a thread with
+/// a small stack (64 KiB, or musl's 128 KiB default); 32 levels stay under 40 KiB.
+pub const MAX_REQUEST_DEPTH: usize = 32;
+
 /// Parses `text` as a `T` whose structs are objects at every depth. Trailing characters
 /// other than whitespace are an error, as with `serde_json::from_str`.
 ///

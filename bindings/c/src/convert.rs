@@ -137,7 +137,17 @@ pub(crate) fn decode<T: Request>(text: &str, name: &str) -> Result<T, Failure> {
 /// The request as JSON, for the paths that look at it whole. Text that is not JSON names
 /// no field; a member its object repeats (which a `Value` would keep the last of, unseen)
 /// names that object (`host.env: duplicate field `HOME` at line 1 column 52`).
+///
+/// Text nested deeper than [`gsd_core::strict::MAX_REQUEST_DEPTH`] is refused first, by a
+/// flat scan: the path-tracking read recurses once per level, and a caller's thread may
+/// have a small stack. (The typed read of [`decode`] needs no such bound: its recursion
+/// follows the request type, a few levels, and stops at the first value of the wrong kind.)
 fn parse(text: &str, name: &str) -> Result<Value, Failure> {
+    let limit = gsd_core::strict::MAX_REQUEST_DEPTH;
+    if gsd_core::validate::nests_deeper_than(text, limit) {
+        let reason = format!("it nests arrays/objects deeper than {limit} levels");
+        return Err(not_valid(name, None, &reason));
+    }
     let mut reader = serde_json::Deserializer::from_str(text);
     let value = serde_path_to_error::deserialize(gsd_core::strict::Strict(&mut reader)).map_err(
         |e: strict::PathError| match e.inner().classify() {

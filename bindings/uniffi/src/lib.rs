@@ -258,6 +258,15 @@ fn surface_facts(text: &str) -> Result<gsd_core::SurfaceFacts, GsdError> {
             },
         }
     };
+    // The path-tracking read below recurses once per level: deep text is refused first, so
+    // a caller's thread with a small stack is safe.
+    let limit = gsd_core::strict::MAX_REQUEST_DEPTH;
+    if gsd_core::validate::nests_deeper_than(text, limit) {
+        return Err(invalid(
+            None,
+            format!("it nests arrays/objects deeper than {limit} levels"),
+        ));
+    }
     // Read through `Strict` as text first: a `Value` would keep the last of a repeated
     // member unseen (`{"homes":{},"homes":{...}}`); the repeat is named at its object.
     let mut reader = serde_json::Deserializer::from_str(text);

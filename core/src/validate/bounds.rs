@@ -1,18 +1,18 @@
 //! Bounded manifest parsing: size first, then one byte scan (depth, container sizes), then JSON.
 //!
 //! A third-party manifest is untrusted. Its size is checked before anything else, so the
-//! scanner and the parser only run on bounded text. Valid text nests exactly as deep as
-//! its value, so the depth bound ([`MAX_MANIFEST_DEPTH`]) can be answered from either:
+//! scanner and the parser only run on bounded text. Then:
 //!
-//! * text under [`super::presized::PRESIZE_FROM_BYTES`] (every real manifest) is parsed
-//!   first and the depth checked on the value; when it does not parse, a flat byte scan
-//!   decides between "too deep" and "not JSON", as if it had run first;
-//! * larger text is scanned first ([`super::presized::scan`]: no recursion, stops once the
-//!   bound is passed), so deep text is refused before anything is built, and the parse
-//!   reserves every large container once at its final size.
+//! * text under [`super::presized::PRESIZE_FROM_BYTES`] (every real manifest) is read by
+//!   the direct reader, which bounds the depth ([`MAX_MANIFEST_DEPTH`]) as it reads and
+//!   declines anything unusual (deep, invalid, rare escapes or numbers);
+//! * whatever it declines, and all larger text, is scanned first ([`super::presized::scan`]:
+//!   no recursion, stops once the bound is passed), so deep text is refused before anything
+//!   is built and `serde_json` never recurses past the bound; large text is then parsed with
+//!   every large container reserved once at its final size.
 //!
-//! Both orders give the same outcome for the same text; `serde_json`'s own recursion guard
-//! (128) is never the one that fires.
+//! Valid text nests exactly as deep as its value, so both readers agree on "too deep";
+//! `serde_json`'s own recursion guard (128) is never the one that fires.
 
 use serde_json::Value;
 
@@ -88,6 +88,22 @@ fn fail(code: ErrorCode, message: String) -> Error {
     Error::new(code, message).with_field("manifest")
 }
 
+/// Whether `text` nests arrays and objects deeper than `limit`, by one flat pass over its
+/// bytes: no recursion, and it stops at the first level past `limit`. Brackets inside
+/// strings (escaped quotes included) do not count; text that is not JSON is scanned all
+/// the same, so the answer never depends on where a parser would have failed.
+///
+/// ```
+/// use gsd_core::validate::nests_deeper_than;
+/// assert!(!nests_deeper_than(r#"{"a":[{"b":"[[[["}]}"#, 3));
+/// assert!(nests_deeper_than(r#"{"a":[{"b":[]}]}"#, 3));
+/// assert!(nests_deeper_than("[[[[", 3));
+/// ```
+#[must_use]
+pub fn nests_deeper_than(text: &str, limit: usize) -> bool {
+    presized::scan(text, limit).depth > limit
+}
+
 /// Parses manifest text with every bound applied before serde runs.
 ///
 /// # Errors
@@ -141,31 +157,23 @@ fn direct_read<'t, B: direct::Build<'t>>(text: &'t str) -> Option<B::Value> {
 }
 
 /// `serde_json`'s parse with the depth bound, for text of at most [`MAX_MANIFEST_BYTES`].
+///
+/// The flat scan runs first, whatever the size, so `serde_json` never recurses past
+/// [`MAX_MANIFEST_DEPTH`] levels (one stack frame each): a caller's thread with a small
+/// stack is safe from deep text too.
 fn parse_general(text: &str) -> Result<Value, Error> {
-    let too_deep = || {
-        fail(
+    let scan = presized::scan(text, MAX_MANIFEST_DEPTH);
+    if scan.depth > MAX_MANIFEST_DEPTH {
+        return Err(fail(
             ErrorCode::ManifestTooDeep,
             format!(
                 "manifest nests arrays/objects deeper than the limit of {MAX_MANIFEST_DEPTH} levels"
             ),
-        )
-    };
+        ));
+    }
     let parsed = if text.len() < presized::PRESIZE_FROM_BYTES {
-        // Small text: the parse runs first (serde_json's own guard bounds its recursion at
-        // 128) and the depth is checked on the value, which nests exactly as deep as valid
-        // text; only text that does not parse is scanned, to tell "too deep" from "not JSON".
-        match serde_json::from_str::<Value>(text) {
-            Ok(value) if value_exceeds_depth(&value, MAX_MANIFEST_DEPTH) => return Err(too_deep()),
-            Err(_) if presized::scan(text, MAX_MANIFEST_DEPTH).depth > MAX_MANIFEST_DEPTH => {
-                return Err(too_deep());
-            }
-            parsed => parsed,
-        }
+        serde_json::from_str::<Value>(text)
     } else {
-        let scan = presized::scan(text, MAX_MANIFEST_DEPTH);
-        if scan.depth > MAX_MANIFEST_DEPTH {
-            return Err(too_deep());
-        }
         presized::parse_presized(text, &scan)
     };
     match parsed {

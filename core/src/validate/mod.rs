@@ -37,7 +37,7 @@ mod warnings;
 
 use crate::json::{Json, JsonObject, Value};
 
-pub use bounds::{MAX_MANIFEST_BYTES, MAX_MANIFEST_DEPTH, parse_manifest};
+pub use bounds::{MAX_MANIFEST_BYTES, MAX_MANIFEST_DEPTH, nests_deeper_than, parse_manifest};
 pub use warnings::warning_records;
 
 use crate::diagnostic::{Diagnostic, Severity};

@@ -7,6 +7,7 @@ specification's tables, not from the library's own output.
 
 import os
 import sys
+import threading
 import unittest
 
 sys.path.insert(0, os.environ.get("GSD_PY_OUT", "target/uniffi-py"))
@@ -234,6 +235,35 @@ class SurfaceFactsTest(unittest.TestCase):
             self.refusal('{"homes": {"/h/.claude": {"manifest": 5}}}'),
             prefix + "homes./h/.claude.manifest: invalid type: integer `5`, expected a string",
         )
+
+    def test_deep_text_is_refused_before_it_is_read_even_on_a_small_stack(self):
+        # Read on a thread with a 64 KiB stack: text nested to serde_json's own limit (128)
+        # took some 140 KiB before the 32-level bound was checked first.
+        prefix = "facts_json is not valid SurfaceFacts JSON: "
+        outcome = {}
+
+        def read(facts):
+            try:
+                self.registry.installed_surfaces_json("claude", HOST, facts)
+                outcome[facts] = None
+            except gsd.GsdError.InvalidArgument as e:
+                outcome[facts] = e.message
+
+        deep = ['{"homes":' + "[" * depth + "]" * depth + "}" for depth in (31, 127)]
+        deep.append("[" * 100_000)
+        old = threading.stack_size(64 * 1024)
+        try:
+            for facts in deep:
+                thread = threading.Thread(target=read, args=(facts,))
+                thread.start()
+                thread.join()
+        finally:
+            threading.stack_size(old)
+        too_deep = prefix + "it nests arrays/objects deeper than 32 levels"
+        self.assertEqual(outcome[deep[1]], too_deep)
+        self.assertEqual(outcome[deep[2]], too_deep)
+        # 32 levels (the member's 31 and the object's) are read, and the member named
+        self.assertEqual(outcome[deep[0]], prefix + "homes: invalid type: sequence, expected a map")
 
     def test_a_repeated_member_is_refused_at_its_object(self):
         prefix = "facts_json is not valid SurfaceFacts JSON: "
