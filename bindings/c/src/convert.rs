@@ -274,8 +274,22 @@ pub(crate) fn install_plans(registry: &Registry, text: &str) -> Result<gsd_bytes
         fields.remove("scopes");
         fields.insert("scope".to_owned(), Value::from(Scope::Global.as_str()));
     }
-    let request: gsd_core::PlanRequest =
-        strict::from_value(request).map_err(|e| misshapen(NAME, &e))?;
+    let request: gsd_core::PlanRequest = strict::from_value(request).map_err(|e| {
+        // The record is read as a `PlanRequest`, whose `scope` this request spells
+        // `scopes`: serde's list of the members it expects says `scopes` too.
+        let reason = e.inner().to_string();
+        match reason.split_once(", expected one of ") {
+            Some((head, expected)) => {
+                let expected = expected.replacen("`scope`", "`scopes`", 1);
+                not_valid(
+                    NAME,
+                    field_at(e.path()),
+                    &format!("{head}, expected one of {expected}"),
+                )
+            }
+            None => misshapen(NAME, &e),
+        }
+    })?;
     let scopes = ids
         .iter()
         .map(|id| gsd_core::parse_scope(id))
@@ -867,6 +881,17 @@ mod tests {
             &format!(r#"{{"runtime":"claude",{host}}}"#),
             None,
             "missing field `scopes`",
+        );
+        // The members it lists are this request's: `scopes`, never `scope`.
+        at(
+            &format!(r#"{{"runtime":"claude","scopes":["global"],{host},"comands":[]}}"#),
+            Some("comands"),
+            "unknown field `comands`, expected one of `runtime`, `scopes`, `host`, `explicitDir`, `commands`, `agents`, `routerStems`, `childToRouters`, `profile`",
+        );
+        at(
+            &format!(r#"{{"runtime":"claude","scopes":["global"],{host},"`scope`":1}}"#),
+            Some("`scope`"),
+            "unknown field ``scope``, expected one of `runtime`, `scopes`, `host`, `explicitDir`, `commands`, `agents`, `routerStems`, `childToRouters`, `profile`",
         );
         at(r#"["global"]"#, None, "expected an object");
     }
