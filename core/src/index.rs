@@ -411,17 +411,22 @@ impl Index {
     /// unknown id has an empty closure.
     #[must_use]
     pub fn requires_closure(&self, id: &str) -> Vec<String> {
-        let mut seen: Vec<String> = Vec::new();
-        let mut queue = std::collections::VecDeque::from([id.to_owned()]);
-        while let Some(current) = queue.pop_front() {
-            for req in self.requires.get(&current).into_iter().flatten() {
-                if !seen.contains(req) {
-                    seen.push(req.clone());
-                    queue.push_back(req.clone());
+        // `order` is the answer and the queue at once: ids are visited in the order found.
+        let mut found = std::collections::HashSet::new();
+        let mut order: Vec<&str> = Vec::new();
+        let mut next = 0;
+        let mut current = id;
+        loop {
+            for req in self.requires.get(current).into_iter().flatten() {
+                if found.insert(req.as_str()) {
+                    order.push(req);
                 }
             }
+            let Some(&id) = order.get(next) else { break };
+            current = id;
+            next += 1;
         }
-        seen
+        order.into_iter().map(str::to_owned).collect()
     }
 
     /// The views as the peer module's JSON (without `version`, `capabilities`, `runtimes`).

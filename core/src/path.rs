@@ -300,7 +300,11 @@ pub fn to_posix(path: &str) -> String {
     path.replace('\\', "/")
 }
 
-/// `true` when `target` equals `root` or lies below it (both already resolved).
+/// `true` when `target` equals `root` or `target + "/"` starts with `root + "/"` (both
+/// already resolved): the peer's containment test, quirk included. For the root `/` that
+/// prefix is `//`, which no resolved path has, so only `/` itself is within `/`
+/// (`is_within("/", "/etc")` is `false`): a config home of `/` contains no destination, as
+/// in the peer.
 #[must_use]
 pub fn is_within(root: &str, target: &str) -> bool {
     // `target + "/"` starts with `root + "/"`, without building either string.

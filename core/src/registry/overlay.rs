@@ -56,22 +56,41 @@ pub struct Overlay {
     pub fragments: Vec<(String, String)>,
 }
 
-/// A relative path with `.` and empty segments removed; `None` when it could leave the
-/// folder (absolute, `..`, backslash, drive letter; a NUL, which no file name holds) or names nothing.
+/// A relative path with `.` and empty segments removed; `None` when [`confine`] refuses it.
 pub(crate) fn normalize(path: &str) -> Option<String> {
-    // A NUL can be in no file name: such a path names nothing the caller could have read.
-    if path.starts_with('/') || path.contains(['\\', ':', '\0']) {
-        return None;
+    confine(path).ok()
+}
+
+/// [`normalize`], or why the path is refused, as the tail of a message: it could leave the
+/// folder (absolute, a backslash, a drive such as `C:` at its start, a `..` segment), holds
+/// a NUL (which no file name can), or names nothing. A `:` elsewhere is an ordinary
+/// character of a POSIX file name.
+fn confine(path: &str) -> Result<String, &'static str> {
+    let bytes = path.as_bytes();
+    if path.contains('\0') {
+        return Err("holds a NUL character, which no file name can");
+    }
+    if path.starts_with('/') {
+        return Err("leaves the overlay folder: it is absolute");
+    }
+    if path.contains('\\') {
+        return Err("leaves the overlay folder: it holds a backslash");
+    }
+    if bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':' {
+        return Err("leaves the overlay folder: it starts with a drive (e.g. C:)");
     }
     let mut parts = Vec::new();
     for part in path.split('/') {
         match part {
             "" | "." => {}
-            ".." => return None,
+            ".." => return Err("leaves the overlay folder: it has a \"..\" segment"),
             other => parts.push(other),
         }
     }
-    (!parts.is_empty()).then(|| parts.join("/"))
+    if parts.is_empty() {
+        return Err("names no file");
+    }
+    Ok(parts.join("/"))
 }
 
 fn reject(code: &str, folder: &str, field: Option<&str>, message: String) -> Diagnostic {
@@ -564,14 +583,8 @@ pub(super) fn needs_fragment_text(root: JsonRef<'_>) -> bool {
 fn fragment_files(overlay: &Overlay) -> Result<Vec<(&str, &str)>, Vec<Diagnostic>> {
     let mut problems = Vec::new();
     for (path, text) in &overlay.fragments {
-        if normalize(path).is_none() {
-            let message = if path.contains('\0') {
-                format!("file path {path:?} holds a NUL character, which no file name can")
-            } else {
-                format!(
-                    "file path {path:?} leaves the overlay folder (absolute, \"..\" or backslash)"
-                )
-            };
+        if let Err(why) = confine(path) {
+            let message = format!("file path {path:?} {why}");
             problems.push(reject(
                 "overlay_path_outside_folder",
                 &overlay.folder,
@@ -617,18 +630,56 @@ mod tests {
             normalize("./fragments//a.md").as_deref(),
             Some("fragments/a.md")
         );
-        for bad in [
-            "../a.md",
-            "/etc/passwd",
-            "a\\b.md",
-            "x/../../a",
-            "C:/a",
-            "a\0b.md",
-            "",
-            ".",
+        assert_eq!(normalize("docs/x:y.md").as_deref(), Some("docs/x:y.md"));
+        for (bad, why) in [
+            (
+                "../a.md",
+                "leaves the overlay folder: it has a \"..\" segment",
+            ),
+            ("/etc/passwd", "leaves the overlay folder: it is absolute"),
+            ("a\\b.md", "leaves the overlay folder: it holds a backslash"),
+            (
+                "x/../../a",
+                "leaves the overlay folder: it has a \"..\" segment",
+            ),
+            (
+                "C:/a",
+                "leaves the overlay folder: it starts with a drive (e.g. C:)",
+            ),
+            (
+                "c:a",
+                "leaves the overlay folder: it starts with a drive (e.g. C:)",
+            ),
+            ("a\0b.md", "holds a NUL character, which no file name can"),
+            ("", "names no file"),
+            ("./", "names no file"),
         ] {
-            assert_eq!(normalize(bad), None, "{bad}");
+            assert_eq!(confine(bad), Err(why), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_colon_inside_a_file_path_is_an_ordinary_character() {
+        // Not referenced by the manifest, and referenced by it: both are fine.
+        let mut with_colon = feature("acme-colon", "");
+        with_colon
+            .fragments
+            .push(("notes/x:y.md".into(), "note".into()));
+        let reg = Registry::first_party().with_overlays(&[with_colon]);
+        assert!(reg.diagnostics().is_empty(), "{:?}", reg.diagnostics());
+        let refused = Registry::first_party().with_overlays(&[{
+            let mut o = feature("acme-drive", "");
+            o.fragments.push(("C:x.md".into(), "note".into()));
+            o
+        }]);
+        let d = &refused.diagnostics()[0];
+        assert_eq!(
+            (d.code.as_str(), d.message.as_str()),
+            (
+                "overlay_path_outside_folder",
+                "file path \"C:x.md\" leaves the overlay folder: it starts with a drive (e.g. C:)"
+            )
+        );
     }
 
     #[test]
