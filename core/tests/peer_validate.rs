@@ -227,6 +227,7 @@ const OUR_CODES: &[&str] = &[
     "unsafe_dest_subpath",
     "unsafe_config_home_name",
     "unsafe_config_home_parent",
+    "unsafe_config_home_probe",
     "unsafe_local_config_dir",
     "unsafe_layout_home",
     "unsafe_fragment_path",

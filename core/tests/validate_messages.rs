@@ -293,6 +293,54 @@ fn unsafe_paths_get_our_own_codes() {
         v["runtime"]["configHome"]["parent"] = json!("..");
     });
     assert_eq!(only(&errors).0, code::UNSAFE_CONFIG_HOME_PARENT);
+    // A probe candidate: one directory name under the parent (dot-home-nested), a path
+    // under "~/" (generic-agents-root); ignored where the kind reads no probe list.
+    let errors = errors_of("antigravity", |v| {
+        v["runtime"]["configHome"]["probe"] = json!(["antigravity", "../../etc"]);
+    });
+    assert_eq!(
+        only(&errors),
+        (
+            code::UNSAFE_CONFIG_HOME_PROBE,
+            "runtime.configHome.probe[1]",
+            "capability \"antigravity\" runtime.configHome.probe[1] \"../../etc\" is not a safe directory name: it contains a \"..\" segment"
+        )
+    );
+    for (probe, why) in [
+        ("/etc", "does not start with \"~/\""),
+        ("~/../etc", "contains a \"..\" segment"),
+        ("~/.", "names the home directory itself"),
+    ] {
+        let errors = errors_of("kimi", |v| {
+            v["runtime"]["configHome"]["probe"] = json!([probe]);
+        });
+        assert_eq!(
+            only(&errors),
+            (
+                code::UNSAFE_CONFIG_HOME_PROBE,
+                "runtime.configHome.probe[0]",
+                format!("capability \"kimi\" runtime.configHome.probe[0] \"{probe}\" is not a safe path under the home directory: it {why}").as_str()
+            )
+        );
+    }
+    let errors = errors_of("antigravity", |v| {
+        v["runtime"]["configHome"]["probeExists"] = json!("../VERSION");
+    });
+    assert_eq!(
+        only(&errors),
+        (
+            code::UNSAFE_CONFIG_HOME_PROBE,
+            "runtime.configHome.probeExists",
+            "capability \"antigravity\" runtime.configHome.probeExists \"../VERSION\" must stay inside the probed directory: it contains a \"..\" segment"
+        )
+    );
+    // kimi-code (dot-home) declares a probe list it never reads: nothing to refuse.
+    assert_eq!(
+        errors_of("kimi-code", |v| {
+            v["runtime"]["configHome"]["probe"] = json!(["/etc", "../x"]);
+        }),
+        []
+    );
     let errors = errors_of("claude", |v| {
         v["runtime"]["localConfigDir"] = json!(".claude/../../etc");
     });

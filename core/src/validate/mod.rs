@@ -104,6 +104,9 @@ pub mod code {
     pub const UNSAFE_CONFIG_HOME_NAME: &str = "unsafe_config_home_name";
     /// Ours: a `configHome.parent` that is not a single directory name.
     pub const UNSAFE_CONFIG_HOME_PARENT: &str = "unsafe_config_home_parent";
+    /// Ours: a `configHome.probe` candidate that could put the config home outside the
+    /// home (or a `probeExists` marker that leaves the probed directory).
+    pub const UNSAFE_CONFIG_HOME_PROBE: &str = "unsafe_config_home_probe";
     /// Ours: a `localConfigDir` that could escape the project.
     pub const UNSAFE_LOCAL_CONFIG_DIR: &str = "unsafe_local_config_dir";
     /// Ours: an artifact-layout `home` that could escape the user's home.

@@ -153,6 +153,20 @@ fn config_home<J: Json>(cap_id: &str, field: &str, ch: Option<&J>, depth: usize)
             format!("{ctx}.probe must be an array of strings if present"),
         )),
     }
+    if let Some(Kind::Array(items)) = obj.field("probe").map(Json::kind) {
+        for (i, item) in items.iter().enumerate() {
+            if let Some((what, problem)) = item.as_str().and_then(|c| probe_problem(kind, c)) {
+                out.push((
+                    code::UNSAFE_CONFIG_HOME_PROBE,
+                    format!("{field}.probe[{i}]"),
+                    format!(
+                        "{ctx}.probe[{i}] {} is not a safe {what}: it {problem}",
+                        json(Some(item))
+                    ),
+                ));
+            }
+        }
+    }
     let probe_exists = obj.field("probeExists");
     if probe_exists.is_some() && non_empty_str(probe_exists).is_none() {
         out.push((
@@ -160,6 +174,20 @@ fn config_home<J: Json>(cap_id: &str, field: &str, ch: Option<&J>, depth: usize)
             format!("{field}.probeExists"),
             format!(
                 "{ctx}.probeExists must be a non-empty string if present (got: {})",
+                json(probe_exists)
+            ),
+        ));
+    }
+    let probing = matches!(kind, Some("dot-home-nested" | "generic-agents-root"));
+    if let Some(problem) = non_empty_str(probe_exists)
+        .filter(|_| probing)
+        .and_then(path_problem)
+    {
+        out.push((
+            code::UNSAFE_CONFIG_HOME_PROBE,
+            format!("{field}.probeExists"),
+            format!(
+                "{ctx}.probeExists {} must stay inside the probed directory: it {problem}",
                 json(probe_exists)
             ),
         ));
@@ -432,6 +460,33 @@ fn local_config_dir<O: JsonObject>(sink: &mut Sink, r: &O) {
                 );
             }
         }
+    }
+}
+
+/// Why a `configHome.probe` candidate is unsafe for `kind`: what it must be, and the tail
+/// of a message saying why it is not; `None` for the kinds that never read a probe list
+/// (`dot-home`, `xdg`, `none`), where it has no effect.
+///
+/// `dot-home-nested` joins each candidate onto `<home>/<parent>`, so it must be one
+/// directory name, as `name` must. `generic-agents-root` tilde-expands each candidate and
+/// would use an absolute one verbatim (and a relative one against the working directory):
+/// only `~/` followed by a confined relative path keeps the config home under the home.
+fn probe_problem(kind: Option<&str>, candidate: &str) -> Option<(&'static str, &'static str)> {
+    match kind {
+        Some("dot-home-nested") => name_problem(candidate).map(|p| ("directory name", p)),
+        Some("generic-agents-root") => {
+            let what = "path under the home directory";
+            let Some(rest) = candidate.strip_prefix("~/") else {
+                return Some((what, "does not start with \"~/\""));
+            };
+            if let Some(problem) = path_problem(rest) {
+                return Some((what, problem));
+            }
+            rest.split('/')
+                .all(|segment| segment.is_empty() || segment == ".")
+                .then_some((what, "names the home directory itself"))
+        }
+        _ => None,
     }
 }
 

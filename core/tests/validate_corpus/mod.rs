@@ -326,6 +326,38 @@ fn difference_cases(c: &mut Corpus<'_>) {
             code::UNSAFE_CONFIG_HOME_PARENT,
         );
     }
+    for probe in ["..", "a/b", "/etc", ".gem\u{202E}ini"] {
+        c.ours(
+            "antigravity",
+            "runtime.configHome.probe",
+            json!([probe]),
+            code::UNSAFE_CONFIG_HOME_PROBE,
+        );
+    }
+    for probe in [
+        "/etc",
+        "rel",
+        "~/../../etc",
+        "~/",
+        "~/./",
+        "~/.a\u{202E}gents",
+        "~//x",
+    ] {
+        c.ours(
+            "kimi",
+            "runtime.configHome.probe",
+            json!(["~/.agents", probe]),
+            code::UNSAFE_CONFIG_HOME_PROBE,
+        );
+    }
+    for marker in ["../VERSION", "/etc/passwd"] {
+        c.ours(
+            "antigravity",
+            "runtime.configHome.probeExists",
+            json!(marker),
+            code::UNSAFE_CONFIG_HOME_PROBE,
+        );
+    }
     for dir in ["..", "../x", ".claude/../../x", ".a\u{7}"] {
         c.ours(
             "claude",
