@@ -7,21 +7,23 @@
 # --lib-dir DIR: take libgsd_core_node.so and libgsd_core_c.so from DIR (a release build
 # made earlier) instead of running `cargo build --release -p gsd-core-node -p gsd-core-c`.
 #
+# In this order:
 # 1. criterion (native Rust): `cargo bench -p gsd-core --bench core`, N times (default 3);
 #    each run's medians are collected, then one table gives the median and spread over
 #    runs and the per-element growth 1k -> 10k (target <= 1.2x).
 # 2. callgrind instruction counts of the same workloads (needs valgrind; stable on a busy
 #    machine): count(reps = 2) - count(reps = 1) = one repetition, setup excluded.
-# 3. the Node side-by-side bench against the peer (benches/node-bench.mjs); our addon is
+# 3. P5 in wall time (`workload scale-wall`): 1k and 10k trigger stems, then overlays, timed
+#    in turn in one process (the drift between criterion's two runs is larger than 1.2x).
+# 4. heap use of the same workloads (benches/memory.rs, a counting allocator): allocations,
+#    bytes kept and peak per element; exactly repeatable.
+# 5. the Node side-by-side bench against the peer (benches/node-bench.mjs); our addon is
 #    built first when the workspace has the Node binding (`cargo build --release -p
 #    gsd-core-node` and copying the .so to npm/gsd-core.linux-x64-gnu.node).
-# 2a. P5 in wall time (`workload scale-wall`): 1k and 10k trigger stems, then overlays, timed
-#    in turn in one process (the drift between criterion's two runs is larger than 1.2x).
-# 2b. heap use of the same workloads (benches/memory.rs, a counting allocator): allocations,
-#    bytes kept and peak per element; exactly repeatable.
-# 4. whole plans through the C ABI (benches/c/plan_bench.c against libgsd_core_c) and the
-#    native JSON path on the same requests (`workload time-plan-json`), in turn, three times.
-# 5. the table of targets P1-P6 (benches/targets.mjs) from what steps 1-4 wrote, in
+# 6. whole plans through the C ABI (benches/c/plan_bench.c against libgsd_core_c) and the
+#    native JSON path on the same requests (`workload time-plan-json`), in turn, three
+#    times; with callgrind, the C ABI's instruction count is added to step 2's table.
+# 7. the table of targets P1-P6 (benches/targets.mjs) from what steps 1-6 wrote, in
 #    target/bench-results/targets.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
