@@ -13,8 +13,10 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Host {
-    /// The user's home directory (an absolute POSIX path; used verbatim, never normalised;
-    /// a plan refuses one that is not absolute or holds NUL).
+    /// The user's home directory (an absolute POSIX path; a plan refuses one that is not
+    /// absolute or holds NUL). It is not normalised on its own: paths are built from it as
+    /// the peer builds them, with `path.join`, which normalises the result (a home of
+    /// `/home/u/` or `/h/x/..` gives the same `configHome` as `/home/u` or `/h`).
     pub home: String,
     /// The working directory: the project root for the `local` scope and the anchor of
     /// relative paths (`path.resolve`).
