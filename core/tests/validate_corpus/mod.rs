@@ -284,25 +284,9 @@ fn envelope_cases(c: &mut Corpus<'_>) {
     }
 }
 
-/// Deliberate differences: the peer accepts or throws, we report our own code.
-fn difference_cases(c: &mut Corpus<'_>) {
+/// Deliberate differences of `configHome`: its name, parent, probe candidates and marker.
+fn config_home_cases(c: &mut Corpus<'_>) {
     use gsd_core::validate::code;
-    for dest in [
-        "../escape",
-        "/etc",
-        "C:\\Users\\x",
-        "skills/../../x",
-        "a\u{0}b",
-        "sk\u{202E}ills",
-        "skills\u{200B}",
-    ] {
-        c.ours(
-            "claude",
-            "runtime.artifactLayout.global[0].destSubpath",
-            json!(dest),
-            code::UNSAFE_DEST_SUBPATH,
-        );
-    }
     for name in [
         "../x",
         "a/b",
@@ -358,6 +342,28 @@ fn difference_cases(c: &mut Corpus<'_>) {
             code::UNSAFE_CONFIG_HOME_PROBE,
         );
     }
+}
+
+/// Deliberate differences: the peer accepts or throws, we report our own code.
+fn difference_cases(c: &mut Corpus<'_>) {
+    use gsd_core::validate::code;
+    for dest in [
+        "../escape",
+        "/etc",
+        "C:\\Users\\x",
+        "skills/../../x",
+        "a\u{0}b",
+        "sk\u{202E}ills",
+        "skills\u{200B}",
+    ] {
+        c.ours(
+            "claude",
+            "runtime.artifactLayout.global[0].destSubpath",
+            json!(dest),
+            code::UNSAFE_DEST_SUBPATH,
+        );
+    }
+    config_home_cases(c);
     for dir in ["..", "../x", ".claude/../../x", ".a\u{7}"] {
         c.ours(
             "claude",
