@@ -286,6 +286,18 @@ fn unsafe_paths_get_our_own_codes() {
         )
     );
     let errors = errors_of("claude", |v| {
+        v["runtime"]["artifactLayout"]["local"][1]["destSubpath"] = json!("./");
+    });
+    assert_eq!(
+        only(&errors),
+        (
+            code::UNSAFE_DEST_SUBPATH,
+            "runtime.artifactLayout.local[1].destSubpath",
+            "capability \"claude\" runtime.artifactLayout.local[1].destSubpath \"./\" must stay inside the config \
+             directory: it names the config directory itself, not a directory in it"
+        )
+    );
+    let errors = errors_of("claude", |v| {
         v["runtime"]["configHome"]["name"] = json!("a/b");
     });
     assert_eq!(only(&errors).0, code::UNSAFE_CONFIG_HOME_NAME);

@@ -250,7 +250,15 @@ fn layout_entry<J: Json>(sink: &mut Sink, cap_id: &str, scope: &str, i: usize, e
             format!("{ctx}.destSubpath must be a non-empty string"),
         ),
         Some(d) => {
-            if let Some(problem) = path_problem(d) {
+            // "." (or "./", "././") is the config directory itself, which the plan refuses
+            // for every artifact: no destination could ever be placed.
+            let itself = d
+                .split('/')
+                .all(|segment| segment.is_empty() || segment == ".");
+            let problem = path_problem(d).or_else(|| {
+                itself.then_some("names the config directory itself, not a directory in it")
+            });
+            if let Some(problem) = problem {
                 sink.push(
                     code::UNSAFE_DEST_SUBPATH,
                     format!("{field}.destSubpath"),

@@ -355,6 +355,8 @@ fn difference_cases(c: &mut Corpus<'_>) {
         "a\u{0}b",
         "sk\u{202E}ills",
         "skills\u{200B}",
+        ".",
+        "././/",
     ] {
         c.ours(
             "claude",
