@@ -228,6 +228,7 @@ const OUR_CODES: &[&str] = &[
     "unsafe_config_home_name",
     "unsafe_config_home_parent",
     "unsafe_config_home_probe",
+    "skills_without_converter",
     "unsafe_local_config_dir",
     "unsafe_layout_home",
     "unsafe_fragment_path",

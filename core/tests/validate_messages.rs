@@ -286,6 +286,18 @@ fn unsafe_paths_get_our_own_codes() {
         )
     );
     let errors = errors_of("claude", |v| {
+        v["runtime"]["artifactLayout"]["global"][0]["converter"] = Value::Null;
+    });
+    assert_eq!(
+        only(&errors),
+        (
+            code::SKILLS_WITHOUT_CONVERTER,
+            "runtime.artifactLayout.global[0].converter",
+            "capability \"claude\" runtime.artifactLayout.global[0].converter is null, but a skills entry needs a \
+             converter (every install plan would fail)"
+        )
+    );
+    let errors = errors_of("claude", |v| {
         v["runtime"]["artifactLayout"]["local"][1]["destSubpath"] = json!("./");
     });
     assert_eq!(

@@ -107,6 +107,9 @@ pub mod code {
     /// Ours: a `configHome.probe` candidate that could put the config home outside the
     /// home (or a `probeExists` marker that leaves the probed directory).
     pub const UNSAFE_CONFIG_HOME_PROBE: &str = "unsafe_config_home_probe";
+    /// Ours: a `skills` artifact-layout entry whose `converter` is null (the peer's install
+    /// plan throws for it).
+    pub const SKILLS_WITHOUT_CONVERTER: &str = "skills_without_converter";
     /// Ours: a `localConfigDir` that could escape the project.
     pub const UNSAFE_LOCAL_CONFIG_DIR: &str = "unsafe_local_config_dir";
     /// Ours: an artifact-layout `home` that could escape the user's home.

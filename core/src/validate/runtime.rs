@@ -331,7 +331,18 @@ fn layout_entry<J: Json>(sink: &mut Sink, cap_id: &str, scope: &str, i: usize, e
             format!("{field}.converter"),
             format!("{ctx}.converter is required (must be a string or null)"),
         ),
-        Some((_, Kind::Null)) => {}
+        Some((_, Kind::Null)) => {
+            // The peer accepts it here and then throws from every install plan.
+            if as_str(kind) == Some(ArtifactKindName::Skills.as_str()) {
+                sink.push(
+                    code::SKILLS_WITHOUT_CONVERTER,
+                    format!("{field}.converter"),
+                    format!(
+                        "{ctx}.converter is null, but a skills entry needs a converter (every install plan would fail)"
+                    ),
+                );
+            }
+        }
         Some((_, Kind::String(c))) => {
             if ConverterName::parse(c).is_none() {
                 sink.push(

@@ -366,6 +366,12 @@ fn difference_cases(c: &mut Corpus<'_>) {
         );
     }
     config_home_cases(c);
+    c.ours(
+        "claude",
+        "runtime.artifactLayout.global[0].converter",
+        Value::Null,
+        code::SKILLS_WITHOUT_CONVERTER,
+    );
     for dir in ["..", "../x", ".claude/../../x", ".a\u{7}"] {
         c.ours(
             "claude",
