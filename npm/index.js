@@ -489,6 +489,9 @@ function plainData(value, field, asText) {
   }
 }
 
+/** A member name a field path spells after a dot; any other goes in brackets, quoted. */
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
 /**
  * One walk of {@link plainData}: the argument, the path to the value being copied (only
  * spelled when an error names it) and the objects open above it (to find a cycle).
@@ -508,12 +511,17 @@ class DataWalk {
     this.open = [];
   }
 
-  /** The field the current path names (`host.env.HOME`, or `commands[0]` in a bag). */
+  /**
+   * The field the current path names (`host.env.HOME`, or `commands[0]` in a bag), spelled
+   * as the core spells it (`gsd_core::strict::field_path`): a member whose name is not an
+   * identifier as a JSON string in brackets (`facts.homes["/h/.claude"]`).
+   */
   name() {
     let inner = '';
     for (const step of this.path) {
       if (typeof step === 'number') inner += `[${step}]`;
-      else inner += inner === '' ? step.toWellFormed() : `.${step.toWellFormed()}`;
+      else if (IDENTIFIER.test(step)) inner += inner === '' ? step : `.${step}`;
+      else inner += `[${JSON.stringify(step.toWellFormed())}]`;
     }
     if (inner === '') return this.field;
     if (this.bag) return inner;

@@ -421,6 +421,61 @@ impl<'de, A: VariantAccess<'de>> VariantAccess<'de> for Access<A> {
     }
 }
 
+/// The field a path names, as every binding spells it: a member by name after a dot
+/// (`host.env.HOME`), an item by index (`commands[1]`), and a member whose name is not an
+/// identifier (`[A-Za-z_$][A-Za-z0-9_$]*`) as a JSON string in brackets
+/// (`facts.homes["/h/.claude"].manifest`, `overlays[0].fragments["docs/a.md"]`), so a name
+/// holding `.`, `[`, `/` or a control character reads back as one name. `None` at the top
+/// (an empty path, or one through nothing serde can name).
+///
+/// ```
+/// use gsd_core::strict::{Strict, field_path};
+/// #[derive(Debug, serde::Deserialize)]
+/// struct Facts { homes: std::collections::BTreeMap<String, Home> }
+/// #[derive(Debug, serde::Deserialize)]
+/// struct Home { manifest: String }
+/// let text = r#"{"homes":{"/h/.claude":{"manifest":5}}}"#;
+/// let mut reader = serde_json::Deserializer::from_str(text);
+/// let err = serde_path_to_error::deserialize::<_, Facts>(Strict(&mut reader)).unwrap_err();
+/// assert_eq!(field_path(err.path()).as_deref(), Some(r#"homes["/h/.claude"].manifest"#));
+/// ```
+#[must_use]
+pub fn field_path(path: &serde_path_to_error::Path) -> Option<String> {
+    use serde_path_to_error::Segment;
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    for segment in path {
+        match segment {
+            Segment::Seq { index } => {
+                let _ = write!(out, "[{index}]");
+            }
+            Segment::Map { key } | Segment::Enum { variant: key } => member(&mut out, key),
+            Segment::Unknown => {}
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// Appends member `name` to a field path: `.name`, or `["name"]` when it is not an
+/// identifier.
+fn member(out: &mut String, name: &str) {
+    let mut chars = name.chars();
+    let identifier = chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+    if identifier {
+        if !out.is_empty() {
+            out.push('.');
+        }
+        out.push_str(name);
+    } else {
+        out.push('[');
+        out.push_str(&serde_json::Value::from(name).to_string());
+        out.push(']');
+    }
+}
+
 /// Deepest nesting of arrays and objects a binding accepts in request text before reading it
 /// with a path tracker (checked by [`crate::validate::nests_deeper_than`]).
 ///

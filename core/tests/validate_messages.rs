@@ -286,6 +286,46 @@ fn unsafe_paths_get_our_own_codes() {
         )
     );
     let errors = errors_of("claude", |v| {
+        v["runtime"]["configHome"]["name"] = json!("a/b");
+    });
+    assert_eq!(only(&errors).0, code::UNSAFE_CONFIG_HOME_NAME);
+    let errors = errors_of("antigravity", |v| {
+        v["runtime"]["configHome"]["parent"] = json!("..");
+    });
+    assert_eq!(only(&errors).0, code::UNSAFE_CONFIG_HOME_PARENT);
+    let errors = errors_of("claude", |v| {
+        v["runtime"]["localConfigDir"] = json!(".claude/../../etc");
+    });
+    assert_eq!(
+        only(&errors),
+        (
+            code::UNSAFE_LOCAL_CONFIG_DIR,
+            "runtime.localConfigDir",
+            "runtime.localConfigDir \".claude/../../etc\" must stay inside the project: it contains a \"..\" segment"
+        )
+    );
+    let errors = errors_of("antigravity", |v| {
+        v["runtime"]["artifactLayout"]["global"][0]["home"] = json!("/etc");
+    });
+    assert_eq!(only(&errors).0, code::UNSAFE_LAYOUT_HOME);
+    let errors = errors_of("security", |v| {
+        v["steps"][0]["fragment"] = json!({"path": "C:\\x.md"});
+    });
+    assert_eq!(
+        only(&errors),
+        (
+            code::UNSAFE_FRAGMENT_PATH,
+            "steps[0].fragment.path",
+            "steps[0].fragment.path \"C:\\\\x.md\" must stay inside the capability directory: it starts with a drive (e.g. C:\\)"
+        )
+    );
+}
+
+/// Our rules for descriptors no plan could use: a layout entry naming the config directory
+/// itself, a skills entry without a converter, probe candidates that leave the home.
+#[test]
+fn unplannable_descriptors_get_our_own_codes() {
+    let errors = errors_of("claude", |v| {
         v["runtime"]["artifactLayout"]["global"][0]["converter"] = Value::Null;
     });
     assert_eq!(
@@ -309,14 +349,6 @@ fn unsafe_paths_get_our_own_codes() {
              directory: it names the config directory itself, not a directory in it"
         )
     );
-    let errors = errors_of("claude", |v| {
-        v["runtime"]["configHome"]["name"] = json!("a/b");
-    });
-    assert_eq!(only(&errors).0, code::UNSAFE_CONFIG_HOME_NAME);
-    let errors = errors_of("antigravity", |v| {
-        v["runtime"]["configHome"]["parent"] = json!("..");
-    });
-    assert_eq!(only(&errors).0, code::UNSAFE_CONFIG_HOME_PARENT);
     // A probe candidate: one directory name under the parent (dot-home-nested), a path
     // under "~/" (generic-agents-root); ignored where the kind reads no probe list.
     let errors = errors_of("antigravity", |v| {
@@ -364,32 +396,6 @@ fn unsafe_paths_get_our_own_codes() {
             v["runtime"]["configHome"]["probe"] = json!(["/etc", "../x"]);
         }),
         []
-    );
-    let errors = errors_of("claude", |v| {
-        v["runtime"]["localConfigDir"] = json!(".claude/../../etc");
-    });
-    assert_eq!(
-        only(&errors),
-        (
-            code::UNSAFE_LOCAL_CONFIG_DIR,
-            "runtime.localConfigDir",
-            "runtime.localConfigDir \".claude/../../etc\" must stay inside the project: it contains a \"..\" segment"
-        )
-    );
-    let errors = errors_of("antigravity", |v| {
-        v["runtime"]["artifactLayout"]["global"][0]["home"] = json!("/etc");
-    });
-    assert_eq!(only(&errors).0, code::UNSAFE_LAYOUT_HOME);
-    let errors = errors_of("security", |v| {
-        v["steps"][0]["fragment"] = json!({"path": "C:\\x.md"});
-    });
-    assert_eq!(
-        only(&errors),
-        (
-            code::UNSAFE_FRAGMENT_PATH,
-            "steps[0].fragment.path",
-            "steps[0].fragment.path \"C:\\\\x.md\" must stay inside the capability directory: it starts with a drive (e.g. C:\\)"
-        )
     );
 }
 

@@ -58,15 +58,15 @@ test('values napi cannot convert are typed errors naming the member, never napi\
     [() => gsd.resolveConfigHome('claude', { ...h, env: { X: () => 1 } }), 'host.env.X', functionIn('host.env.X')],
     [() => gsd.resolveInstalledSurfaces('claude', { ...h, env: { X: Symbol('x') } }), 'host.env.X', symbolIn('host.env.X')],
     [() => gsd.buildShadowReport('claude', { ...h, toJSON: () => h }), 'host', toJSONIn('host')],
-    [() => gsd.resolveInstalledSurfaces('claude', h, { facts: facts({ manifest: Symbol('m') }) }), 'facts.homes./h/.claude.manifest', symbolIn('facts.homes./h/.claude.manifest')],
+    [() => gsd.resolveInstalledSurfaces('claude', h, { facts: facts({ manifest: Symbol('m') }) }), 'facts.homes["/h/.claude"].manifest', symbolIn('facts.homes["/h/.claude"].manifest')],
     [
       () => gsd.buildShadowReport('claude', h, { facts: facts({ configHomeIsSymlink: NaN }) }),
-      'facts.homes./h/.claude.configHomeIsSymlink',
-      'facts.homes./h/.claude.configHomeIsSymlink is invalid: NaN is not a JSON number',
+      'facts.homes["/h/.claude"].configHomeIsSymlink',
+      'facts.homes["/h/.claude"].configHomeIsSymlink is invalid: NaN is not a JSON number',
     ],
     // eslint-disable-next-line no-sparse-arrays
     [() => gsd.buildRegistry([, { folder: 'a', manifest: '{}' }]), 'overlays[0]', 'overlays[0] is invalid: an item of a list may not be undefined or a hole (JSON would write null)'],
-    [() => gsd.buildRegistry([{ folder: 'a', manifest: '{}', fragments: { 'x.md': () => '' } }]), 'overlays[0].fragments.x.md', functionIn('overlays[0].fragments.x.md')],
+    [() => gsd.buildRegistry([{ folder: 'a', manifest: '{}', fragments: { 'x.md': () => '' } }]), 'overlays[0].fragments["x.md"]', functionIn('overlays[0].fragments["x.md"]')],
     [() => gsd.resolveProfile(['core'], { commands: [{ stem: 'a', body: Infinity }] }), 'sources.commands[0].body', 'sources.commands[0].body is invalid: Infinity is not a JSON number'],
     // eslint-disable-next-line no-sparse-arrays
     [() => gsd.resolveTriggerSurface('claude', [, 'global'], { stems: ['a'] }), 'scopes[0]', 'scopes[0] must be a string, got undefined'],
@@ -266,13 +266,13 @@ test('small things: NaN is spelled NaN, a null sampleLimit is absent, registry v
 test('caller text in an error is safe to print and bounded, whichever side refuses it', () => {
   // Refused by the package (an unknown option, a member napi cannot carry)...
   refused(() => gsd.resolveScope('claude', 'global', h, { '\u001b[31m\u202ex': 1 }), 'INVALID_ARGUMENT', '\ufffd\ufffdx', '\ufffd\ufffdx is invalid: unknown field `\ufffd\ufffdx`, expected `explicitDir` or `registry`');
-  refused(() => gsd.resolveScope('claude', 'global', { ...h, env: { '\u001b]0;title\u0007': Symbol('s') } }), 'INVALID_ARGUMENT', 'host.env.\ufffd', 'host.env.\ufffd is invalid: a symbol is not JSON data');
+  refused(() => gsd.resolveScope('claude', 'global', { ...h, env: { '\u001b]0;title\u0007': Symbol('s') } }), 'INVALID_ARGUMENT', 'host.env["\\u001b]0;title\\u0007"]', 'host.env["\\u001b]0;title\\u0007"] is invalid: a symbol is not JSON data');
   const long = thrown(() => gsd.resolveScope('claude', { a: 'x'.repeat(10000) }, h));
   assert.equal(long.code, 'INVALID_ARGUMENT');
   assert.equal(long.message.length, 2049, 'clipped at 2,048 characters and an ellipsis');
   assert.ok(long.message.endsWith('x…'));
   // ...and by the core reading the JSON text (a plan's options cross as text).
-  refused(() => gsd.resolveInstallPlan('claude', 'global', h, { commands: ['help'], profile: { skills: ['help'], agents: [], '\u001b[2J': 1 } }), 'INVALID_ARGUMENT', 'profile.\ufffd', 'profile.\ufffd is invalid: unknown field `\ufffd`, expected one of `name`, `skills`, `agents`');
+  refused(() => gsd.resolveInstallPlan('claude', 'global', h, { commands: ['help'], profile: { skills: ['help'], agents: [], '\u001b[2J': 1 } }), 'INVALID_ARGUMENT', 'profile["\\u001b[2J"]', 'profile["\\u001b[2J"] is invalid: unknown field `\ufffd`, expected one of `name`, `skills`, `agents`');
 });
 
 test('a record given as an array is refused, never read by position', () => {
@@ -309,7 +309,7 @@ test('review fixes: nesting, inherited options, records read as objects, a profi
   refused(() => gsd.resolveInstallPlan('claude', 'global', h, { extra: 1 }), 'INVALID_ARGUMENT', 'extra', 'extra is invalid: unknown field `extra`, expected one of `explicitDir`, `inventory`, `commands`, `agents`, `routerStems`, `childToRouters`, `profile`, `registry`');
   // Calls that cross objects (not text) read records as objects and render keys safely too.
   refused(() => gsd.resolveProfile(['core'], { commands: [['help', '']] }), 'INVALID_ARGUMENT', 'sources.commands[0]', 'sources.commands[0] is invalid: invalid type: sequence, expected struct CommandInput');
-  refused(() => gsd.resolveScope('claude', 'global', { ...h, env: { 'X\u001b[2J\u202eY': 5 } }), 'INVALID_ARGUMENT', 'host.env.X\ufffd\ufffdY', 'host.env.X\ufffd\ufffdY is invalid: invalid type: integer `5`, expected a string');
+  refused(() => gsd.resolveScope('claude', 'global', { ...h, env: { 'X\u001b[2J\u202eY': 5 } }), 'INVALID_ARGUMENT', 'host.env["X\\u001b[2J\ufffdY"]', 'host.env["X\\u001b[2J\ufffdY"] is invalid: invalid type: integer `5`, expected a string');
   // A profile name selects nothing by itself, and `full` means every skill.
   const inventory = gsd.inventory({ commands: ['help'] });
   refused(() => gsd.resolveInstallPlan('claude', 'global', h, { inventory, profile: { name: 'core' } }), 'INVALID_ARGUMENT', 'profile.skills', "profile.skills is required with profile.name: the name selects nothing itself (pass resolveProfile's result whole)");

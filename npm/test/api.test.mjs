@@ -63,7 +63,7 @@ test('data that cannot cross, misspelt members and unsafe values fail on their f
     [() => gsd.resolveConfigHome('claude', { ...host, env: { CLAUDE_CONFIG_DIR: 5 } }), 'INVALID_ARGUMENT', 'host.env.CLAUDE_CONFIG_DIR'],
     [() => gsd.resolveLayout('claude', '/h/.claude', 'global', { ...host, existingPaths: [1] }), 'INVALID_ARGUMENT', 'host.existingPaths[0]'],
     [() => gsd.resolveInstalledSurfaces('claude', host, { facts }), 'INVALID_ARGUMENT', 'facts'],
-    [() => gsd.buildShadowReport('claude', host, { facts: { homes: { '/h/.claude': { manifestText: '' } } } }), 'INVALID_ARGUMENT', 'facts.homes./h/.claude.manifestText'],
+    [() => gsd.buildShadowReport('claude', host, { facts: { homes: { '/h/.claude': { manifestText: '' } } } }), 'INVALID_ARGUMENT', 'facts.homes["/h/.claude"].manifestText'],
     [() => gsd.buildRegistry([{ folder: 'a', manifest: 1n }]), 'INVALID_ARGUMENT', 'overlays'],
     [() => gsd.resolveProfile(['core'], { commands: [{ stem: 'a', body: 1n }] }), 'INVALID_ARGUMENT', 'sources'],
     [() => gsd.validateCapability({ id: 1n }, 'x'), 'INVALID_ARGUMENT', 'manifest'],
@@ -79,7 +79,7 @@ test('data that cannot cross, misspelt members and unsafe values fail on their f
     // A lone surrogate has no UTF-8 form: refused, never turned into U+FFFD on the way,
     // naming the string at fault whichever way the data crosses.
     [() => gsd.resolveScope('claude', 'global', { home: '/h\ud800', cwd: '/w' }), 'INVALID_ARGUMENT', 'host.home'],
-    [() => gsd.resolveConfigHome('claude', { ...host, env: { ['X\udc00']: '1' } }), 'INVALID_ARGUMENT', 'host.env.X\ufffd'],
+    [() => gsd.resolveConfigHome('claude', { ...host, env: { ['X\udc00']: '1' } }), 'INVALID_ARGUMENT', 'host.env["X\ufffd"]'],
     // Through the calls that send JSON text, and an object manifest.
     [() => gsd.resolveInstallPlan('claude', 'global', { home: '/h\ud800', cwd: '/w' }), 'INVALID_ARGUMENT', 'host.home'],
     [() => gsd.inventory({ commands: ['a\ud800'] }), 'INVALID_ARGUMENT', 'commands[0]'],

@@ -23,7 +23,6 @@ use gsd_core::{Error, ErrorCode, Host, Registry, Scope, SurfaceFacts, TriggerInp
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use serde_path_to_error::{Path, Segment};
 
 use crate::boundary::{bytes_from_vec, gsd_bytes};
 use crate::error::Failure;
@@ -47,15 +46,11 @@ const MAX_REASON_CHARS: usize = 512;
 
 /// [`not_valid`] for a shape error found with its path ([`strict::from_value`]).
 fn misshapen(name: &str, error: &strict::PathError) -> Failure {
-    not_valid(name, field_at(error.path()), error.inner())
-}
-
-/// The field a path names: `host.env.HOME`, `commands[1]`; `None` at the request itself
-/// (an empty path, or one through nothing serde can name).
-fn field_at(path: &Path) -> Option<String> {
-    path.iter()
-        .any(|segment| !matches!(segment, Segment::Unknown))
-        .then(|| path.to_string())
+    not_valid(
+        name,
+        gsd_core::strict::field_path(error.path()),
+        error.inner(),
+    )
 }
 
 /// A type a request is decoded into.
@@ -283,7 +278,7 @@ pub(crate) fn install_plans(registry: &Registry, text: &str) -> Result<gsd_bytes
                 let expected = expected.replacen("`scope`", "`scopes`", 1);
                 not_valid(
                     NAME,
-                    field_at(e.path()),
+                    gsd_core::strict::field_path(e.path()),
                     &format!("{head}, expected one of {expected}"),
                 )
             }
@@ -545,10 +540,12 @@ mod tests {
     fn caller_text_in_a_shape_error_is_safe_to_print() {
         let text = r#"{"runtime":"claude","scope":"global","host":{"home":"/h","cwd":"/w"},"\u001b[31m\u202ex":1}"#;
         let field = field::<gsd_core::PlanRequest>(text).expect("the unknown member");
-        assert_eq!(field, "\u{FFFD}\u{FFFD}x");
+        // The name is not an identifier: quoted in brackets, its control character escaped
+        // by the quoting (so kept), its bidi character replaced.
+        assert_eq!(field, "[\"\\u001b[31m\u{FFFD}x\"]");
         let said = message::<gsd_core::PlanRequest>(text);
         assert!(
-            said.starts_with("request_json is not a valid request: \u{FFFD}\u{FFFD}x: unknown field `\u{FFFD}\u{FFFD}x`"),
+            said.starts_with("request_json is not a valid request: [\"\\u001b[31m\u{FFFD}x\"]: unknown field `\u{FFFD}\u{FFFD}x`"),
             "{said}"
         );
         let long = format!(
@@ -890,7 +887,7 @@ mod tests {
         );
         at(
             &format!(r#"{{"runtime":"claude","scopes":["global"],{host},"`scope`":1}}"#),
-            Some("`scope`"),
+            Some("[\"`scope`\"]"),
             "unknown field ``scope``, expected one of `runtime`, `scopes`, `host`, `explicitDir`, `commands`, `agents`, `routerStems`, `childToRouters`, `profile`",
         );
         at(r#"["global"]"#, None, "expected an object");

@@ -107,15 +107,11 @@ const BAGS: [&str; 3] = ["options", "input", "inventory"];
 /// argument's name (`host.env.HOME`, `overlays[2].manifest`) or, for an options bag, alone
 /// (`commands[1]`).
 fn field_at(argument: &str, path: &serde_path_to_error::Path) -> String {
-    let inner = path.to_string();
-    if inner == "." {
-        argument.to_owned()
-    } else if BAGS.contains(&argument) {
-        inner
-    } else if inner.starts_with('[') {
-        format!("{argument}{inner}")
-    } else {
-        format!("{argument}.{inner}")
+    match gsd_core::strict::field_path(path) {
+        None => argument.to_owned(),
+        Some(inner) if BAGS.contains(&argument) => inner,
+        Some(inner) if inner.starts_with('[') => format!("{argument}{inner}"),
+        Some(inner) => format!("{argument}.{inner}"),
     }
 }
 

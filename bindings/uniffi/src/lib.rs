@@ -270,23 +270,23 @@ fn surface_facts(text: &str) -> Result<gsd_core::SurfaceFacts, GsdError> {
     // Read through `Strict` as text first: a `Value` would keep the last of a repeated
     // member unseen (`{"homes":{},"homes":{...}}`); the repeat is named at its object.
     let mut reader = serde_json::Deserializer::from_str(text);
-    let value: serde_json::Value = serde_path_to_error::deserialize(gsd_core::strict::Strict(
-        &mut reader,
-    ))
-    .map_err(|e: serde_path_to_error::Error<serde_json::Error>| {
-        let path = e.path().to_string();
-        match e.inner().classify() {
-            serde_json::error::Category::Data => {
-                invalid((path != ".").then_some(path), e.inner().to_string())
-            }
-            _ => invalid(None, e.inner().to_string()),
-        }
-    })?;
+    let value: serde_json::Value =
+        serde_path_to_error::deserialize(gsd_core::strict::Strict(&mut reader)).map_err(
+            |e: serde_path_to_error::Error<serde_json::Error>| match e.inner().classify() {
+                serde_json::error::Category::Data => invalid(
+                    gsd_core::strict::field_path(e.path()),
+                    e.inner().to_string(),
+                ),
+                _ => invalid(None, e.inner().to_string()),
+            },
+        )?;
     reader.end().map_err(|e| invalid(None, e.to_string()))?;
     serde_path_to_error::deserialize(gsd_core::strict::Strict(value)).map_err(
         |e: serde_path_to_error::Error<serde_json::Error>| {
-            let path = e.path().to_string();
-            invalid((path != ".").then_some(path), e.inner().to_string())
+            invalid(
+                gsd_core::strict::field_path(e.path()),
+                e.inner().to_string(),
+            )
         },
     )
 }

@@ -229,11 +229,11 @@ class SurfaceFactsTest(unittest.TestCase):
         self.assertEqual(self.refusal("[]"), prefix + "invalid type: sequence, expected struct SurfaceFacts")
         self.assertEqual(
             self.refusal('{"homes": {"/h/.claude": [false, false, "{}"]}}'),
-            prefix + "homes./h/.claude: invalid type: sequence, expected struct ConfigHomeFacts",
+            prefix + 'homes["/h/.claude"]: invalid type: sequence, expected struct ConfigHomeFacts',
         )
         self.assertEqual(
             self.refusal('{"homes": {"/h/.claude": {"manifest": 5}}}'),
-            prefix + "homes./h/.claude.manifest: invalid type: integer `5`, expected a string",
+            prefix + 'homes["/h/.claude"].manifest: invalid type: integer `5`, expected a string',
         )
 
     def test_deep_text_is_refused_before_it_is_read_even_on_a_small_stack(self):
@@ -270,7 +270,7 @@ class SurfaceFactsTest(unittest.TestCase):
         # json.loads would keep the last "manifest"; the first, mistyped one is not skipped.
         self.assertEqual(
             self.refusal('{"homes": {"/h/.claude": {"manifest": 5, "manifest": "{}"}}}'),
-            prefix + "homes./h/.claude: duplicate field `manifest` at line 1 column 51",
+            prefix + 'homes["/h/.claude"]: duplicate field `manifest` at line 1 column 51',
         )
         self.assertEqual(
             self.refusal('{"homes": {}, "homes": {}}'),
