@@ -205,7 +205,7 @@ export declare function normalizeRuntimeName(value: string): string
  * (the folder's `capability.json`), else `overlay_fragment_too_large` naming `path`.
  * `bytes` is the file's size: a whole number, at most 2^53 - 1.
  */
-export declare function overlaySizeRefusal(folder: string, path: string | undefined | null, bytes: number): Diagnostic
+export declare function overlaySizeRefusal(folder: string, path: string | undefined | null, bytes: number): { code: string; severity: 'error'; capabilityId: string; field?: string; message: string }
 
 /** Parses a manifest text with the size and depth bounds (errors `MANIFEST_*`). */
 export declare function parseManifest(text: string): any

@@ -525,7 +525,10 @@ pub fn manifest_limits() -> Value {
 /// file only to one byte past the bound: `overlay_manifest_too_large` when `path` is null
 /// (the folder's `capability.json`), else `overlay_fragment_too_large` naming `path`.
 /// `bytes` is the file's size: a whole number, at most 2^53 - 1.
-#[napi(catch_unwind, ts_return_type = "Diagnostic")]
+#[napi(
+    catch_unwind,
+    ts_return_type = "{ code: string; severity: 'error'; capabilityId: string; field?: string; message: string }"
+)]
 pub fn overlay_size_refusal(
     env: Env,
     folder: String,
