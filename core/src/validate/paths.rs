@@ -32,6 +32,13 @@ pub(crate) fn path_problem(p: &str) -> Option<&'static str> {
     None
 }
 
+/// Whether a relative path names no entry at all: every `/`-separated segment empty or
+/// `.` (`""`, `.`, `./`, `././`), so it resolves to the directory it is joined onto.
+pub(crate) fn names_nothing(p: &str) -> bool {
+    p.split('/')
+        .all(|segment| segment.is_empty() || segment == ".")
+}
+
 /// Why a manifest directory *name* (one path segment) is unsafe.
 pub(crate) fn name_problem(name: &str) -> Option<&'static str> {
     if let Some(problem) = path_problem(name) {

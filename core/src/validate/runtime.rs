@@ -8,7 +8,7 @@ use crate::json::{Json, JsonObject, Kind};
 use crate::vocab::Closed;
 
 use super::envelope::string_code;
-use super::paths::{name_problem, path_problem};
+use super::paths::{name_problem, names_nothing, path_problem};
 use super::{MAX_MANIFEST_DEPTH, Sink, absent_or, code, json, raw, runtime_axes, text};
 use crate::js::{self, as_object, as_str, non_empty_str, type_of};
 use crate::vocab::{
@@ -178,7 +178,10 @@ fn config_home<J: Json>(cap_id: &str, field: &str, ch: Option<&J>, depth: usize)
             ),
         ));
     }
-    let probing = matches!(kind, Some("dot-home-nested" | "generic-agents-root"));
+    let probing = matches!(
+        kind.and_then(ConfigHomeKind::parse),
+        Some(ConfigHomeKind::DotHomeNested | ConfigHomeKind::GenericAgentsRoot)
+    );
     if let Some(problem) = non_empty_str(probe_exists)
         .filter(|_| probing)
         .and_then(path_problem)
@@ -252,11 +255,9 @@ fn layout_entry<J: Json>(sink: &mut Sink, cap_id: &str, scope: &str, i: usize, e
         Some(d) => {
             // "." (or "./", "././") is the config directory itself, which the plan refuses
             // for every artifact: no destination could ever be placed.
-            let itself = d
-                .split('/')
-                .all(|segment| segment.is_empty() || segment == ".");
             let problem = path_problem(d).or_else(|| {
-                itself.then_some("names the config directory itself, not a directory in it")
+                names_nothing(d)
+                    .then_some("names the config directory itself, not a directory in it")
             });
             if let Some(problem) = problem {
                 sink.push(
@@ -491,9 +492,11 @@ fn local_config_dir<O: JsonObject>(sink: &mut Sink, r: &O) {
 /// would use an absolute one verbatim (and a relative one against the working directory):
 /// only `~/` followed by a confined relative path keeps the config home under the home.
 fn probe_problem(kind: Option<&str>, candidate: &str) -> Option<(&'static str, &'static str)> {
-    match kind {
-        Some("dot-home-nested") => name_problem(candidate).map(|p| ("directory name", p)),
-        Some("generic-agents-root") => {
+    match kind.and_then(ConfigHomeKind::parse) {
+        Some(ConfigHomeKind::DotHomeNested) => {
+            name_problem(candidate).map(|p| ("directory name", p))
+        }
+        Some(ConfigHomeKind::GenericAgentsRoot) => {
             let what = "path under the home directory";
             let Some(rest) = candidate.strip_prefix("~/") else {
                 return Some((what, "does not start with \"~/\""));
@@ -501,9 +504,7 @@ fn probe_problem(kind: Option<&str>, candidate: &str) -> Option<(&'static str, &
             if let Some(problem) = path_problem(rest) {
                 return Some((what, problem));
             }
-            rest.split('/')
-                .all(|segment| segment.is_empty() || segment == ".")
-                .then_some((what, "names the home directory itself"))
+            names_nothing(rest).then_some((what, "names the home directory itself"))
         }
         _ => None,
     }
