@@ -86,8 +86,11 @@ function resolveProfile({ modes, manifest, _profilesOverride } = {}) {
   if (given && typeof modes.flatMap !== 'function') {
     throw new TypeError(`resolveProfile: modes must be an array (got ${kindOf(modes)})`);
   }
-  const sources = manifest ? manifest[SOURCES] : { commands: [], workflows: [] };
-  if (sources === undefined) throw new TypeError('resolveProfile: manifest must come from this module\'s loadSkillsManifest');
+  // No manifest, or an empty Map (what the peer's installer passes for the core profile),
+  // holds no requirement: the same as no sources. Any other must come from our loader.
+  const empty = !manifest || (manifest instanceof Map && manifest.size === 0);
+  const sources = empty ? { commands: [], workflows: [] } : manifest[SOURCES];
+  if (sources === undefined) throw new TypeError('resolveProfile: manifest must come from this module\'s loadSkillsManifest (or be empty)');
   const list = given ? [...modes].map(String) : [];
   const resolved = native.resolveProfile(list, sources);
   return {

@@ -27,6 +27,14 @@ test('install-profiles: resolveProfile over the peer package for single and comp
     assert.deepStrictEqual([...a.agents], [...b.agents], `${JSON.stringify(m)} agents order`);
   }
   assert.equal(ours.resolveProfile({ modes: ['core'], manifest: mine }).skills.size, 15);
+  // The peer's installer resolves the core profile against `new Map()`: no requirement.
+  for (const m of [['core'], ['standard'], []]) {
+    const a = ours.resolveProfile({ modes: m, manifest: new Map() });
+    const b = theirs.resolveProfile({ modes: m, manifest: new Map() });
+    assert.deepStrictEqual(a, b, `${JSON.stringify(m)} over an empty Map`);
+    if (a.skills !== '*') assert.deepStrictEqual([...a.skills], [...b.skills]);
+  }
+  assert.equal(ours.resolveProfile({ modes: ['core'], manifest: new Map() }).skills.size, 8);
 });
 
 test('install-profiles: agents in the order the peer collects them, fragments walked depth-first', (t) => {

@@ -62,8 +62,11 @@ function normalize(files, base) {
   return out;
 }
 
-/** One install into `<base>/run` (emptied first): `{ status, stderr, stdout, files, trace }`. */
-function install(base, runtime, scope, axes) {
+/**
+ * One install into `<base>/run` (emptied first): `{ status, stderr, stdout, files, trace }`;
+ * `extra` adds installer flags (`--minimal`).
+ */
+function install(base, runtime, scope, axes, extra = []) {
   const root = join(base, 'run');
   rmSync(root, { recursive: true, force: true });
   for (const dir of ['home', 'project', 'tmp']) mkdirSync(join(root, dir), { recursive: true });
@@ -77,7 +80,7 @@ function install(base, runtime, scope, axes) {
     GSD_COMPAT_AXES: axes.join(','),
     GSD_COMPAT_TRACE: traceFile,
   };
-  const args = ['-r', join(npmDir, 'test', 'fixtures', 'swap-axes.cjs'), join(peerRoot, 'bin', 'install.js'), `--${runtime}`, `--${scope}`];
+  const args = ['-r', join(npmDir, 'test', 'fixtures', 'swap-axes.cjs'), join(peerRoot, 'bin', 'install.js'), `--${runtime}`, `--${scope}`, ...extra];
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { cwd: join(root, 'project'), env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -120,23 +123,23 @@ function compared(shipped, run) {
  * One job: runtime × scope installed as shipped, with every axis swapped, and with each
  * axis of `solo` swapped alone — one after the other under the same base path.
  */
-async function job(root, runtime, scope, solo) {
+async function job(root, runtime, scope, solo, extra) {
   const base = join(root, `${runtime}-${scope}`);
   mkdirSync(base);
-  const shippedRun = await install(base, runtime, scope, []);
+  const shippedRun = await install(base, runtime, scope, [], extra);
   const shipped = { status: shippedRun.status, stderr: shippedRun.stderr.slice(0, 4000), entries: Object.keys(shippedRun.files).length };
-  const all = compared(shippedRun, await install(base, runtime, scope, AXES));
+  const all = compared(shippedRun, await install(base, runtime, scope, AXES, extra));
   const alone = {};
-  for (const axis of solo) alone[axis] = compared(shippedRun, await install(base, runtime, scope, [axis]));
+  for (const axis of solo) alone[axis] = compared(shippedRun, await install(base, runtime, scope, [axis], extra));
   rmSync(base, { recursive: true, force: true });
   return { runtime, scope, shipped, all, alone };
 }
 
 /**
  * Runs every job, `concurrency` at a time. `soloFor(runtime, scope)` names the axes swapped
- * alone for that job.
+ * alone for that job; `extra` adds installer flags to every run.
  */
-export async function runMatrix({ runtimes = INSTALLABLE, scopes = ['global', 'local'], soloFor = () => [], concurrency } = {}) {
+export async function runMatrix({ runtimes = INSTALLABLE, scopes = ['global', 'local'], soloFor = () => [], concurrency, extra = [] } = {}) {
   const root = scratchRoot();
   const width = concurrency ?? Math.max(4, availableParallelism() * 3);
   const pending = runtimes.flatMap((runtime) => scopes.map((scope) => [runtime, scope]));
@@ -145,7 +148,7 @@ export async function runMatrix({ runtimes = INSTALLABLE, scopes = ['global', 'l
     const worker = async () => {
       while (pending.length > 0) {
         const [runtime, scope] = pending.shift();
-        results.push(await job(root, runtime, scope, soloFor(runtime, scope)));
+        results.push(await job(root, runtime, scope, soloFor(runtime, scope), extra));
       }
     };
     await Promise.all(Array.from({ length: width }, worker));

@@ -48,6 +48,17 @@ for (const r of results) {
   }
 }
 
+// The core profile: the installer resolves it against an empty manifest of its own making
+// (`new Map()`), not one from loadSkillsManifest.
+const minimal = await runMatrix({ runtimes: ['claude', 'codex'], soloFor: () => ['install-profiles'], extra: ['--minimal'] });
+for (const r of minimal) {
+  test(`drop-in: ${r.runtime} --${r.scope} --minimal: every axis swapped, and install-profiles alone, write the same tree`, () => {
+    assert.ok(r.shipped.entries > 100, `the install writes a real tree (${r.shipped.entries} entries)`);
+    assertSameInstall(r.shipped, r.all, `${r.runtime} ${r.scope} --minimal (all axes)`);
+    assertSameInstall(r.shipped, r.alone['install-profiles'], `${r.runtime} ${r.scope} --minimal (install-profiles alone)`);
+  });
+}
+
 test('drop-in: per-axis report (calls through the swap per axis, peer fall-throughs, axes swapped alone)', (t) => {
   const summary = sumTraces(results.map((r) => r.all.trace));
   const solo = {};
