@@ -66,7 +66,6 @@ pub(crate) fn normalize(path: &str) -> Option<String> {
 /// a NUL (which no file name can), or names nothing. A `:` elsewhere is an ordinary
 /// character of a POSIX file name.
 fn confine(path: &str) -> Result<String, &'static str> {
-    let bytes = path.as_bytes();
     if path.contains('\0') {
         return Err("holds a NUL character, which no file name can");
     }
@@ -76,7 +75,7 @@ fn confine(path: &str) -> Result<String, &'static str> {
     if path.contains('\\') {
         return Err("leaves the overlay folder: it holds a backslash");
     }
-    if bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':' {
+    if crate::validate::paths::starts_with_drive(path) {
         return Err("leaves the overlay folder: it starts with a drive (e.g. C:)");
     }
     let mut parts = Vec::new();

@@ -28,7 +28,7 @@ mod hooks;
 mod json_gen;
 use crate::js;
 mod lane;
-mod paths;
+pub(crate) mod paths;
 mod presized;
 mod reviewer;
 mod runtime;

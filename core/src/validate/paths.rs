@@ -22,14 +22,20 @@ pub(crate) fn path_problem(p: &str) -> Option<&'static str> {
     if p.starts_with('/') || p.starts_with('\\') {
         return Some("is absolute");
     }
-    let bytes = p.as_bytes();
-    if bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':' {
+    if starts_with_drive(p) {
         return Some("starts with a drive (e.g. C:\\)");
     }
     if p.split(['/', '\\']).any(|segment| segment == "..") {
         return Some("contains a \"..\" segment");
     }
     None
+}
+
+/// Whether a path starts with a Windows drive (`C:`, `c:x`), which leaves any directory it
+/// is joined onto on that platform.
+pub(crate) fn starts_with_drive(p: &str) -> bool {
+    let bytes = p.as_bytes();
+    bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':'
 }
 
 /// Whether a relative path names no entry at all: every `/`-separated segment empty or
