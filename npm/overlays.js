@@ -321,11 +321,6 @@ function readCapabilityFolder(dirPath, name, root = { used: 0 }) {
   let spent = 0;
   const read = (file, bound) => {
     const result = readBounded(file.abs, bound, budget - spent);
-    // The core's size refusal, with the file's size (the core would only see the bytes read).
-    if (result.oversize !== undefined) {
-      spent += result.length;
-      return { diagnostic: sizeRefusal(folder, file === manifestFile ? null : file.rel, result.oversize) };
-    }
     const shown = escapeName(file.rel);
     if (result.overBudget !== undefined) {
       spent += result.overBudget;
@@ -334,6 +329,8 @@ function readCapabilityFolder(dirPath, name, root = { used: 0 }) {
     // Bytes read count against the budgets whatever the file turns out to hold (the C
     // loader charges them before its UTF-8 check too).
     spent += result.length ?? 0;
+    // The core's size refusal, with the file's size (the core would only see the bytes read).
+    if (result.oversize !== undefined) return { diagnostic: sizeRefusal(folder, file === manifestFile ? null : file.rel, result.oversize) };
     if (!result.fault) return result;
     const [code, what] = result.fault;
     if (code === 'overlay_unreadable') return { diagnostic: unreadable(folder, shown, what) };
