@@ -28,6 +28,7 @@ mod placement;
 mod placements;
 
 pub use decide::{Inventory, PlanCounts, PlanDecision, decide_install_plan};
+pub(crate) use placement::agent_suffix_problem;
 pub use placement::{Routers, derive_routers};
 use placement::{is_plain_stem, routing_applies};
 pub use placements::{Placement, PlacementIter, Placements};

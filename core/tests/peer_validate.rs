@@ -234,6 +234,7 @@ const OUR_CODES: &[&str] = &[
     "unsafe_fragment_path",
     "unsafe_layout_prefix",
     "unsafe_settings_file",
+    "unsafe_agent_file_extension",
 ];
 
 /// Equal, or equal once our 80-character clipping is accounted for: every piece of ours

@@ -323,6 +323,55 @@ fn unsafe_paths_get_our_own_codes() {
 
 /// Our rules for descriptors no plan could use: a layout entry naming the config directory
 /// itself, a skills entry without a converter, probe candidates that leave the home.
+/// An agent file suffix a plan cannot take: each problem named; `null` and copilot's own
+/// `.agent.md` are fine.
+#[test]
+fn agent_file_suffixes_a_plan_cannot_take_get_our_own_code() {
+    for (ext, shown, why) in [
+        (
+            json!("agent.md"),
+            "\"agent.md\"",
+            "does not start with \".\"",
+        ),
+        (
+            json!("."),
+            "\".\"",
+            "ends with \".\" (nothing after the dot, or a name Windows would cut short)",
+        ),
+        (json!(".x/../y"), "\".x/../y\"", "contains a path separator"),
+        (
+            json!(".agent\u{202E}dm"),
+            "\".agent\u{FFFD}dm\"",
+            "contains a control, bidi or invisible character",
+        ),
+        (
+            json!(".agent.markdown.x"),
+            "\".agent.markdown.x\"",
+            "is longer than 16 bytes",
+        ),
+        (json!(true), "true", "is not a string"),
+    ] {
+        let errors = errors_of("copilot", |v| {
+            v["runtime"]["hostBehaviors"]["agentFileExtension"] = ext.clone();
+        });
+        assert_eq!(
+            only(&errors),
+            (
+                code::UNSAFE_AGENT_FILE_EXTENSION,
+                "runtime.hostBehaviors.agentFileExtension",
+                format!("runtime.hostBehaviors.agentFileExtension {shown} must be a file suffix starting with \".\": it {why}").as_str()
+            ),
+            "{ext}"
+        );
+    }
+    for ext in [Value::Null, json!(".agent.md"), json!(".x")] {
+        let errors = errors_of("copilot", |v| {
+            v["runtime"]["hostBehaviors"]["agentFileExtension"] = ext.clone();
+        });
+        assert_eq!(errors, [], "{ext}");
+    }
+}
+
 #[test]
 fn unplannable_descriptors_get_our_own_codes() {
     let errors = errors_of("claude", |v| {

@@ -86,7 +86,7 @@ function edit(cap, path, change) {
 const NULL_ELEMENT = /^(steps|contributions|gates)\[\d+\] must be an object \(got: null\)$/;
 
 /** Messages of our own path-safety rules, where the peer accepts the value (docs/validation.md). */
-const OWN_RULE = / (must stay inside the (config directory|capability directory|project|probed directory)|is not a safe (directory name|path under the home directory)|must be a relative path inside the home directory|must be a file inside the config directory|must be part of one file name): it | a skills entry needs a converter /;
+const OWN_RULE = / (must stay inside the (config directory|capability directory|project|probed directory)|is not a safe (directory name|path under the home directory)|must be a relative path inside the home directory|must be a file inside the config directory|must be part of one file name|must be a file suffix starting with "\."): it | a skills entry needs a converter /;
 
 function compare(name, manifest, label, counts) {
   const a = outcome(() => ours[name](clone(manifest)));

@@ -112,30 +112,56 @@ pub fn derive_routers(commands: &[CommandSource]) -> Routers {
     routers
 }
 
-/// The agent file suffix: `hostBehaviors.agentFileExtension` when declared (a suffix starting
-/// with `.` that names a file: no separator, no NUL), else `.md`.
-pub(crate) fn agent_file_extension(descriptor: &RuntimeDescriptor) -> Result<&str, Error> {
-    let Some(value) = crate::scope::host_behavior(descriptor, "agentFileExtension") else {
-        return Ok(".md");
-    };
-    match value.as_str() {
-        Some(ext)
-            if ext.len() > 1
-                && ext.len() <= MAX_SUFFIX_BYTES
-                && ext.starts_with('.')
-                && is_plain_stem(ext) =>
-        {
-            Ok(ext)
-        }
-        _ => Err(Error::new(
-            ErrorCode::InvalidDescriptor,
-            format!(
-                "runtime.hostBehaviors.agentFileExtension must be a file suffix starting with '.', of at most {MAX_SUFFIX_BYTES} bytes, got {}",
-                crate::sanitize::sanitize_value(&value.to_string())
-            ),
-        )
-        .with_field("runtime.hostBehaviors.agentFileExtension")),
+/// Why a declared agent file suffix (`hostBehaviors.agentFileExtension`) cannot rename an
+/// agent file, as the tail of a message: it must start with `.`, hold more than the dot,
+/// fit in [`MAX_SUFFIX_BYTES`] bytes, stay within one file name (no `/` or `\`), print as
+/// what it is (no control, bidi or invisible character) and not end with `.` (Windows
+/// drops trailing dots, so `gsd-x..` would land as `gsd-x`). Validation (code
+/// `unsafe_agent_file_extension`) and every plan ask this one question.
+pub(crate) fn agent_suffix_problem(ext: &str) -> Option<&'static str> {
+    // The message below spells the bound.
+    const _: () = assert!(MAX_SUFFIX_BYTES == 16);
+    if !ext.starts_with('.') {
+        return Some("does not start with \".\"");
     }
+    if ext.len() > MAX_SUFFIX_BYTES {
+        return Some("is longer than 16 bytes");
+    }
+    if ext.contains(['/', '\\']) {
+        return Some("contains a path separator");
+    }
+    if ext.chars().any(crate::sanitize::is_unsafe_char) {
+        return Some("contains a control, bidi or invisible character");
+    }
+    if ext.ends_with('.') {
+        return Some("ends with \".\" (nothing after the dot, or a name Windows would cut short)");
+    }
+    None
+}
+
+/// The agent file suffix: `hostBehaviors.agentFileExtension` when declared as a string
+/// ([`agent_suffix_problem`] must find nothing), else `.md`. `null` is read as not
+/// declared, as the peer reads it.
+pub(crate) fn agent_file_extension(descriptor: &RuntimeDescriptor) -> Result<&str, Error> {
+    let value = match crate::scope::host_behavior(descriptor, "agentFileExtension") {
+        None | Some(serde_json::Value::Null) => return Ok(".md"),
+        Some(value) => value,
+    };
+    let problem = match value.as_str() {
+        Some(ext) => match agent_suffix_problem(ext) {
+            None => return Ok(ext),
+            Some(problem) => problem,
+        },
+        None => "is not a string",
+    };
+    Err(Error::new(
+        ErrorCode::InvalidDescriptor,
+        format!(
+            "runtime.hostBehaviors.agentFileExtension {} must be a file suffix starting with \".\": it {problem}",
+            crate::sanitize::sanitize_value(&value.to_string())
+        ),
+    )
+    .with_field("runtime.hostBehaviors.agentFileExtension"))
 }
 
 /// The Kimi subagent name of an agent stem: the stem without a `.compact` suffix, kept only
@@ -471,6 +497,50 @@ mod tests {
         CommandSource {
             stem: stem.into(),
             body: body.into(),
+        }
+    }
+
+    /// A descriptor that never went through validation (built in code) still cannot rename
+    /// agents out of their directory: `null` is read as not declared (as the peer reads
+    /// it), anything else a plan cannot take is an `InvalidDescriptor` naming the field.
+    #[test]
+    fn the_agent_suffix_is_checked_by_every_plan() {
+        let copilot = crate::registry::Registry::first_party()
+            .runtime("copilot")
+            .expect("copilot is first party");
+        assert_eq!(agent_file_extension(copilot), Ok(".agent.md"));
+        let with = |value: serde_json::Value| {
+            let mut descriptor = copilot.clone();
+            descriptor
+                .host_behaviors
+                .get_or_insert_with(serde_json::Map::new)
+                .insert("agentFileExtension".to_owned(), value);
+            descriptor
+        };
+        assert_eq!(
+            agent_file_extension(&with(serde_json::Value::Null)),
+            Ok(".md")
+        );
+        for (value, why) in [
+            (serde_json::json!("agent.md"), "does not start with \".\""),
+            (serde_json::json!(".x/../../y"), "contains a path separator"),
+            (serde_json::json!(".."), "ends with \".\""),
+            (serde_json::json!(1), "is not a string"),
+        ] {
+            let error = agent_file_extension(&with(value.clone())).expect_err("refused");
+            assert_eq!(error.code(), ErrorCode::InvalidDescriptor, "{value}");
+            assert_eq!(
+                error.field(),
+                Some("runtime.hostBehaviors.agentFileExtension"),
+                "{value}"
+            );
+            assert!(
+                error.message().starts_with(&format!(
+                    "runtime.hostBehaviors.agentFileExtension {value} must be a file suffix starting with \".\": it {why}"
+                )),
+                "{}",
+                error.message()
+            );
         }
     }
 

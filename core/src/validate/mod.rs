@@ -121,6 +121,9 @@ pub mod code {
     /// Ours: a `hostBehaviors.settingsFileByScope` entry that could leave the config
     /// directory, or is not a non-empty string.
     pub const UNSAFE_SETTINGS_FILE: &str = "unsafe_settings_file";
+    /// Ours: a `hostBehaviors.agentFileExtension` that is not a string, or not a suffix that
+    /// keeps an agent one file name (every plan would refuse it).
+    pub const UNSAFE_AGENT_FILE_EXTENSION: &str = "unsafe_agent_file_extension";
     /// Warning: a `runtime.hostBehaviors` key outside the closed vocabulary.
     pub const UNKNOWN_HOST_BEHAVIOR: &str = "unknown_host_behavior";
     /// Warning: the removed `runtime.hostBehaviors.reviewerCli` key.

@@ -579,6 +579,36 @@ fn settings_files<O: JsonObject>(sink: &mut Sink, r: &O) {
     }
 }
 
+/// `hostBehaviors.agentFileExtension`: the suffix every agent file is renamed to (copilot:
+/// `.agent.md`). The peer reads a non-string as "no rename" and joins any string onto each
+/// agent stem unchecked; a plan takes only a suffix that keeps the agent one file name
+/// (`plan::placement::agent_suffix_problem`), so anything else would fail every plan.
+/// `null`, like an absent key, means no rename.
+fn agent_file_extension<O: JsonObject>(sink: &mut Sink, r: &O) {
+    let Some(value) = r
+        .field("hostBehaviors")
+        .and_then(|h| h.field("agentFileExtension"))
+        .filter(|v| !v.is_null())
+    else {
+        return;
+    };
+    let problem = match as_str(Some(value)) {
+        None => "is not a string",
+        Some(ext) => match crate::plan::agent_suffix_problem(ext) {
+            Some(problem) => problem,
+            None => return,
+        },
+    };
+    sink.push(
+        code::UNSAFE_AGENT_FILE_EXTENSION,
+        "runtime.hostBehaviors.agentFileExtension",
+        format!(
+            "runtime.hostBehaviors.agentFileExtension {} must be a file suffix starting with \".\": it {problem}",
+            json(Some(value))
+        ),
+    );
+}
+
 /// Peer `validateRuntimeBody`.
 #[allow(clippy::too_many_lines)] // Reason: one check per peer rule, in the peer's order.
 pub(super) fn validate<O: JsonObject>(sink: &mut Sink, cap: &O) {
@@ -679,6 +709,7 @@ pub(super) fn validate<O: JsonObject>(sink: &mut Sink, cap: &O) {
     }
     local_config_dir(sink, r);
     settings_files(sink, r);
+    agent_file_extension(sink, r);
     let value = r.field("extendedHookEvents");
     match value.map(Json::kind) {
         Some(Kind::Array(events)) => {

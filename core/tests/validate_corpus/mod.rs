@@ -424,7 +424,8 @@ fn difference_cases(c: &mut Corpus<'_>) {
 }
 
 /// Deliberate differences in values joined into names: a layout prefix (joined to each
-/// stem) and a settings file (joined onto the config directory).
+/// stem), a settings file (joined onto the config directory) and an agent file suffix
+/// (joined to each agent stem).
 fn joined_name_cases(c: &mut Corpus<'_>) {
     use gsd_core::validate::code;
     for prefix in [
@@ -460,6 +461,32 @@ fn joined_name_cases(c: &mut Corpus<'_>) {
             &format!("runtime.hostBehaviors.settingsFileByScope.{scope}"),
             file,
             code::UNSAFE_SETTINGS_FILE,
+        );
+    }
+    for ext in [
+        json!("agent.md"),
+        json!("."),
+        json!(".agent."),
+        json!(".x/../../y"),
+        json!(".a\\b"),
+        json!(".agent\u{202E}dm"),
+        json!(".agent\u{7}"),
+        json!(format!(".{}", "x".repeat(16))),
+        json!(""),
+        json!(5),
+        json!([".agent.md"]),
+    ] {
+        c.ours(
+            "copilot",
+            "runtime.hostBehaviors.agentFileExtension",
+            ext.clone(),
+            code::UNSAFE_AGENT_FILE_EXTENSION,
+        );
+        c.ours(
+            "claude",
+            "runtime.hostBehaviors.agentFileExtension",
+            ext,
+            code::UNSAFE_AGENT_FILE_EXTENSION,
         );
     }
 }
