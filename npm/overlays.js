@@ -225,7 +225,7 @@ function listFolder(folder, dirAbs) {
 const sizeRefusal = (folder, rel, size) => native.overlaySizeRefusal(folder, rel, size);
 
 /**
- * Reads one regular file without following a link or blocking: at most
+ * Reads one regular file without blocking (and without following a link unless `follow`): at most
  * `min(bound, budget) + 1` bytes, however large `fstat` says it is (a file may grow while
  * read). Returns `{ text, length }`, `{ overBudget: length }` when more than `budget` bytes
  * came, `{ oversize: size, length }` when more than `bound` came (`size`: the larger of
@@ -234,11 +234,13 @@ const sizeRefusal = (folder, rel, size) => native.overlaySizeRefusal(folder, rel
  * @param {Buffer | string} abs
  * @param {number} bound the core's bound for this kind of file
  * @param {number} [budget] bytes the folder may still read (no limit when omitted)
+ * @param {boolean} [follow] open the file a symbolic link names (never for overlays)
  */
-function readBounded(abs, bound, budget = Number.POSITIVE_INFINITY) {
+function readBounded(abs, bound, budget = Number.POSITIVE_INFINITY, follow = false) {
   let fd;
   try {
-    fd = fs.openSync(abs, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
+    const noFollow = follow ? 0 : (fs.constants.O_NOFOLLOW ?? 0);
+    fd = fs.openSync(abs, fs.constants.O_RDONLY | noFollow | (fs.constants.O_NONBLOCK ?? 0));
   } catch (err) {
     if (osCode(err) === 'ELOOP') return { fault: ['overlay_symlink_refused', 'is a symbolic link (links are never followed)'] };
     return { fault: ['overlay_unreadable', err] };

@@ -8,9 +8,6 @@ const api = require('../index.js');
 const overlays = require('../overlays.js');
 const profiles = require('../compat/install-profiles.cjs');
 
-/** The file in which an install records its profile. */
-const PROFILE_MARKER = '.gsd-profile';
-
 const EXIT_OK = 0;
 const EXIT_FAILURE = 1;
 const EXIT_USAGE = 2;
@@ -87,6 +84,9 @@ Exit codes:
 `;
 
 class UsageError extends Error {}
+
+/** One runtime that cannot be planned for a reason outside the core (exit 1; the others go on). */
+class PlanFailure extends Error {}
 
 /**
  * A file or folder under `--source` that exists but cannot be read: a failure (exit 1), not
@@ -328,16 +328,21 @@ function readProfile(name, source, spelled = `--profile=${printable(name)}`) {
 
 /**
  * The profile an earlier install recorded in `configHome` (its `.gsd-profile` marker, read
- * as the peer installer reads it), when it names one other than `full`: `{ name, known,
- * file }`, `known` false when it selects nothing (no profile the core knows, or `full` among them).
+ * as `compat/install-profiles.cjs` reads it), when it names one other than `full`:
+ * `{ name, known, file }`, `known` false when it selects nothing (no profile the core
+ * knows, or `full` among them); `{ refused, file }` when the path holds no marker the
+ * installer could have written (a FIFO, a device, over 64 KiB), which is never read on.
  */
 function recordedProfile(configHome) {
-  const name = profiles.readActiveProfile(configHome);
+  const marker = profiles.profileMarker(configHome);
+  if (marker === null) return null;
+  if (marker.refused !== undefined) return marker;
+  const { name, file } = marker;
   if (name === null || name === 'full') return null;
   // The core decides, as it does for the plan: a name that resolves to everything (unknown
   // names only, or `full` among them) selects nothing.
   const known = api.resolveProfile([name], { commands: [] }).skills !== '*';
-  return { name, known, file: require('node:path').join(configHome, PROFILE_MARKER) };
+  return { name, known, file };
 }
 
 function describeProvenance(p) {
@@ -357,7 +362,11 @@ function describeProvenance(p) {
   }
 }
 
-function renderPlan(plan, profile) {
+/**
+ * The text form of one plan. `inventoried`: whether `--source` gave the commands and
+ * agents to place (without it the plan has the layout but no file to list).
+ */
+function renderPlan(plan, profile, inventoried) {
   const out = [];
   const s = plan.scope;
   out.push(bold(`${plan.runtime} (${s.id})`));
@@ -379,6 +388,8 @@ function renderPlan(plan, profile) {
     const byKind = {};
     for (const p of plan.placements) byKind[p.kind] = (byKind[p.kind] ?? 0) + 1;
     out.push(`  placements    ${plan.placements.length} files (${Object.entries(byKind).map(([k, n]) => `${k} ${n}`).join(', ')})`);
+  } else if (plan.kinds.length > 0 && !inventoried) {
+    out.push(`  placements    ${dim('none listed: --source <dir> (the GSD package) gives the commands and agents to place')}`);
   }
   const shadowed = plan.triggers.filter((t) => t.shadowedBy);
   if (plan.triggers.length > 0) out.push(`  triggers      ${plan.triggers.length} (${shadowed.length} shadowed)`);
@@ -434,13 +445,21 @@ function cmdPlan(args) {
       // No profile asked for: as the installer does, the profile an earlier install
       // recorded in the config directory is kept (`gsd update` never widens an install).
       const recorded = values.profile === undefined ? recordedProfile(plan.scope.configHome) : null;
-      if (recorded !== null && !recorded.known) {
+      if (recorded?.refused !== undefined) {
+        chosen.set(plan, `full (${printable(recorded.file)} ${recorded.refused}: not read as a profile marker)`);
+      } else if (recorded !== null && !recorded.known) {
         // A marker naming no profile the core knows selects nothing: the installer installs
         // everything, and so does the plan (said, so the marker is not taken for applied).
         chosen.set(plan, `full (${printable(recorded.file)} names '${printable(recorded.name)}', which selects everything)`);
       } else if (recorded !== null) {
         const spelled = `the profile '${printable(recorded.name)}' recorded in ${printable(recorded.file)}`;
-        const profile = readProfile(recorded.name, values.source, spelled);
+        let profile;
+        try {
+          profile = readProfile(recorded.name, values.source, spelled);
+        } catch (err) {
+          // State on disk, not the command line: this runtime fails, the others are planned.
+          throw err instanceof UsageError ? new PlanFailure(`${err.message}, or name one with --profile`) : err;
+        }
         if (profile !== null) plan = api.resolveInstallPlan(runtime, scope, undefined, { ...options, profile });
         chosen.set(plan, `${printable(recorded.name)} (${printable(recorded.file)})`);
       } else if (named !== undefined) {
@@ -450,6 +469,11 @@ function cmdPlan(args) {
     } catch (err) {
       if (values.all && err.code === 'NO_CONFIG_HOME') {
         skipped.push({ runtime, code: err.code, reason: err.message });
+        continue;
+      }
+      if (err instanceof PlanFailure) {
+        failed = true;
+        process.stderr.write(`gsd-core: ${runtime}: ${stderrRed(err.message)}\n`);
         continue;
       }
       if (!api.errorCodes.includes(err.code)) throw err;
@@ -475,7 +499,7 @@ function cmdPlan(args) {
       if (values.profile === undefined && chosen.has(plan)) process.stderr.write(`gsd-core: ${plan.runtime}: profile ${chosen.get(plan)}\n`);
     }
   } else {
-    if (plans.length > 0) print(plans.map((plan) => renderPlan(plan, chosen.get(plan))).join('\n\n'));
+    if (plans.length > 0) print(plans.map((plan) => renderPlan(plan, chosen.get(plan), values.source !== undefined)).join('\n\n'));
     for (const { runtime } of skipped) print(dim(`${runtime}: no installable config directory (skipped)`));
   }
   return failed ? EXIT_FAILURE : EXIT_OK;

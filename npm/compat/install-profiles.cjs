@@ -4,10 +4,14 @@
 // parseRequires and mostRestrictiveProfile.
 //
 // Also: the profile marker (readActiveProfile, resolveEffectiveProfile: the file is read
-// here, its text and the precedence are judged by the core), isMinimalMode,
+// here, its text and the precedence are judged by the core; profileMarker, ours, says why
+// a marker was passed over), isMinimalMode,
 // isSafeCapabilitySkillStem, MINIMAL_SKILL_ALLOWLIST and CAPABILITY_SKILL_MARKER.
 //
-// Differences: `loadSkillsManifest` returns an opaque manifest (the source texts) that only
+// Differences: the marker is read only when it is a regular file (a link to one is
+// followed, as the peer follows it) of at most 64 KiB of UTF-8; anything else reads as no
+// marker, where the peer blocks on a FIFO, reads a device without end or a huge file whole.
+// `loadSkillsManifest` returns an opaque manifest (the source texts) that only
 // this module's `resolveProfile` reads, instead of the peer's Map; `_profilesOverride` is
 // not supported. Not provided (file-system staging, see docs/node.md): the stage*
 // functions, STAGED_DIRS, cleanupStagedSkills, writeActiveProfile,
@@ -19,6 +23,7 @@ const path = require('node:path');
 const native = require('../binding.js');
 const { valueOf } = require('./_json.cjs');
 const { kindOf, stringLike } = require('./_args.cjs');
+const { readBounded } = require('../overlays.js');
 
 const base = native.profiles();
 const PROFILES = Object.freeze({
@@ -117,15 +122,31 @@ const MARKERS = valueOf(native.compatProfileMarkers());
 const CAPABILITY_SKILL_MARKER = MARKERS.capabilitySkill;
 const MINIMAL_SKILL_ALLOWLIST = Object.freeze([...PROFILES.core]);
 
-function readActiveProfile(runtimeConfigDir) {
-  const markerPath = path.join(runtimeConfigDir, MARKERS.profile);
-  let text;
-  try {
-    text = fs.readFileSync(markerPath, 'utf8');
-  } catch {
-    return null; // no marker: a first install
+/** The longest profile marker read, in bytes: a marker holds profile names. */
+const PROFILE_MARKER_MAX_BYTES = 64 * 1024;
+
+/**
+ * The profile marker of `runtimeConfigDir`: `null` when there is none (no file, or one that
+ * cannot be opened: a first install, as the peer reads it); `{ file, name }` with the
+ * profile it records (`null` when its text names none); or `{ file, refused }` when the
+ * path holds something that is not a marker (not a regular file, over 64 KiB, not UTF-8),
+ * which reads as no marker too, never blocking and never reading without end.
+ * @param {string} runtimeConfigDir
+ */
+function profileMarker(runtimeConfigDir) {
+  const file = path.join(runtimeConfigDir, MARKERS.profile);
+  const read = readBounded(file, PROFILE_MARKER_MAX_BYTES, Number.POSITIVE_INFINITY, true);
+  if (read.text !== undefined) return { file, name: valueOf(native.compatParseProfileMarker(read.text)) };
+  if (read.oversize !== undefined) {
+    return { file, refused: `is ${read.oversize} bytes, more than a profile marker's ${PROFILE_MARKER_MAX_BYTES}` };
   }
-  return valueOf(native.compatParseProfileMarker(text));
+  const [code, what] = read.fault;
+  return code === 'overlay_unreadable' ? null : { file, refused: what };
+}
+
+function readActiveProfile(runtimeConfigDir) {
+  const marker = profileMarker(runtimeConfigDir);
+  return marker === null || marker.refused !== undefined ? null : marker.name;
 }
 
 function resolveEffectiveProfile({ requestedProfileName, targetDir }) {
@@ -153,6 +174,7 @@ module.exports = {
   resolveEffectiveProfile,
   mostRestrictiveProfile,
   readActiveProfile,
+  profileMarker,
   parseRequires,
   isSafeCapabilitySkillStem,
   CAPABILITY_SKILL_MARKER,

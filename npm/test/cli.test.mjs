@@ -683,3 +683,30 @@ test('a recorded profile naming no known profile selects nothing, and says so; -
   assert.equal(after.status, 2);
   assert.match(after.stderr, /^gsd-core: plan takes no positional arguments, got '-c=\/x'/);
 });
+
+test('a profile marker that is a FIFO is passed over and named, never waited for; a recorded profile needing --source fails its runtime only', { skip: process.platform === 'win32' && 'FIFOs are POSIX' }, (t) => {
+  const home = tempDir(t);
+  mkdirSync(join(home, '.claude'));
+  const marker = join(home, '.claude', '.gsd-profile');
+  execFileSync('mkfifo', [marker]);
+  const text = cli(['plan', '--claude', '--source', peerRoot], { home });
+  assert.equal(text.status, 0, text.stderr);
+  assert.match(text.stdout, new RegExp(`^ {2}profile {7}full \\(${marker.replace(/[.]/g, '\\.')} is not a regular file: not read as a profile marker\\)$`, 'm'));
+  const json = cli(['plan', '--claude', '--source', peerRoot, '--json'], { home });
+  assert.equal(json.status, 0, json.stderr);
+  assert.equal(JSON.parse(json.stdout).placements.length, 136);
+  assert.equal(json.stderr, `gsd-core: claude: profile full (${marker} is not a regular file: not read as a profile marker)\n`);
+  // A marker recording `standard`, planned without --source: that runtime fails (exit 1),
+  // every other runtime is still planned.
+  rmSync(marker);
+  writeFileSync(marker, 'standard\n');
+  const all = cli(['plan', '--all', '--json'], { home });
+  assert.equal(all.status, 1);
+  const planned = JSON.parse(all.stdout).map((p) => p.runtime);
+  assert.deepStrictEqual(planned, peerRuntimes.filter((r) => r !== 'claude' && r !== 'vscode'));
+  assert.match(all.stderr, new RegExp(`^gsd-core: claude: the profile 'standard' recorded in ${marker.replace(/[.]/g, '\\.')} needs --source <dir> \\(the commands and workflows it selects from\\), or name one with --profile$`, 'm'));
+  // Without --source a plan lists no file, and says why.
+  const bare = cli(['plan', '--codex'], { home });
+  assert.equal(bare.status, 0, bare.stderr);
+  assert.match(bare.stdout, /^ {2}placements {4}none listed: --source <dir> \(the GSD package\) gives the commands and agents to place$/m);
+});

@@ -3,7 +3,8 @@
 // peer's, over marker files on disk with odd contents.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { require, peer, assertSameOutcome, tempDir } from './helpers.mjs';
 
@@ -46,4 +47,45 @@ test('install-profiles: isMinimalMode, isSafeCapabilitySkillStem and constants',
   assert.equal(ours.CAPABILITY_SKILL_MARKER, theirs.CAPABILITY_SKILL_MARKER);
   assert.deepStrictEqual(ours.MINIMAL_SKILL_ALLOWLIST, theirs.MINIMAL_SKILL_ALLOWLIST);
   assert.ok(Object.isFrozen(ours.MINIMAL_SKILL_ALLOWLIST));
+});
+
+test('install-profiles: a marker path holding no marker is passed over without blocking or reading on (ours: profileMarker says why)', { skip: process.platform === 'win32' && 'FIFOs and /dev/zero are POSIX' }, (t) => {
+  const root = tempDir(t, 'gsd-core-marker-odd-');
+  const at = (name) => {
+    const dir = join(root, name);
+    mkdirSync(dir);
+    return dir;
+  };
+  // A FIFO with no writer: the peer's readFileSync would wait for one for ever.
+  const fifo = at('fifo');
+  execFileSync('mkfifo', [join(fifo, '.gsd-profile')]);
+  // A link to an endless device: the peer would read until memory runs out.
+  const device = at('device');
+  symlinkSync('/dev/zero', join(device, '.gsd-profile'));
+  // One byte past the bound: never a marker the installer wrote.
+  const huge = at('huge');
+  writeFileSync(join(huge, '.gsd-profile'), `core${' '.repeat(64 * 1024 - 3)}`);
+  const bytes = at('not-utf8');
+  writeFileSync(join(bytes, '.gsd-profile'), Buffer.from([0x63, 0x6f, 0x72, 0x65, 0xff]));
+  for (const [dir, why] of [
+    [fifo, 'is not a regular file'],
+    [device, 'is not a regular file'],
+    [huge, `is ${64 * 1024 + 1} bytes, more than a profile marker's ${64 * 1024}`],
+    [bytes, 'is not valid UTF-8 (invalid byte at offset 4)'],
+  ]) {
+    const file = join(dir, '.gsd-profile');
+    assert.deepStrictEqual(ours.profileMarker(dir), { file, refused: why }, dir);
+    assert.equal(ours.readActiveProfile(dir), null, dir);
+    assert.equal(ours.resolveEffectiveProfile({ targetDir: dir }), 'full', dir);
+  }
+  // The largest marker is read; a link to a marker is followed, as the peer follows it.
+  const largest = at('largest');
+  writeFileSync(join(largest, '.gsd-profile'), `core${' '.repeat(64 * 1024 - 4)}`);
+  assert.deepStrictEqual(ours.profileMarker(largest), { file: join(largest, '.gsd-profile'), name: 'core' });
+  const linked = at('linked');
+  symlinkSync(join(largest, '.gsd-profile'), join(linked, '.gsd-profile'));
+  assert.equal(ours.readActiveProfile(linked), theirs.readActiveProfile(linked));
+  assert.equal(ours.readActiveProfile(linked), 'core');
+  // No marker at all, or one that cannot be opened: a first install, as for the peer.
+  assert.equal(ours.profileMarker(at('none')), null);
 });

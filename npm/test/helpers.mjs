@@ -31,6 +31,8 @@ export function cli(args, { home, cwd, env = {} } = {}) {
     cwd: cwd ?? npmDir,
     env: { ...base, ...env },
     encoding: 'utf8',
+    // A CLI that waits for ever (a FIFO read) fails its test instead of hanging the suite.
+    timeout: 120_000,
   });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
