@@ -438,16 +438,13 @@ fn deliberate_difference_the_reader_is_bounded() {
     assert_eq!(ours.manifest.manifest_version, None);
     assert_eq!(ours.diagnostics[0].code, "install_manifest_too_deep");
 
+    // Refused by its length, before parsing: the text is also cut short (invalid JSON),
+    // which is not what is reported. (The cost is measured by the `bounded` bench.)
     let huge = format!(
-        "{{\"files\":{{}},\"pad\":\"{}\"}}",
+        "{{\"files\":{{}},\"pad\":\"{}",
         "x".repeat(64 * 1024 * 1024)
     );
-    let started = std::time::Instant::now();
     let ours = read_install_manifest(Some(&huge));
-    assert!(
-        started.elapsed() < std::time::Duration::from_millis(50),
-        "refused by length, not parsed"
-    );
     assert_eq!(ours.manifest.manifest_version, None);
     assert_eq!(ours.diagnostics[0].code, "install_manifest_too_large");
     assert!(huge.len() > MAX_MANIFEST_BYTES);

@@ -2,7 +2,6 @@
 //! memory, stack or unbounded diagnostics.
 
 use std::fmt::Write as _;
-use std::time::{Duration, Instant};
 
 use gsd_core::validate::{
     MAX_MANIFEST_BYTES, MAX_MANIFEST_DEPTH, MAX_REPORTED_ERRORS, Origin, ParsedManifest,
@@ -11,13 +10,18 @@ use gsd_core::validate::{
 use gsd_core::{ErrorCode, Severity};
 use serde_json::json;
 
+/// Refused by its length before any reading: the text is also invalid JSON and nested past
+/// the depth bound, and neither of those is what is reported. (How little the refusal
+/// costs is measured by the `bounded` bench, docs/reliability.md.)
 #[test]
-fn nine_mib_is_too_large_and_rejected_quickly() {
-    let text = format!("{{\"id\": \"{}\"}}", "x".repeat(9 * 1024 * 1024));
+fn nine_mib_is_too_large_before_it_is_read() {
+    let text = format!(
+        "{}{{\"id\": \"{}",
+        "[".repeat(100),
+        "x".repeat(9 * 1024 * 1024)
+    );
     assert!(text.len() > MAX_MANIFEST_BYTES);
-    let start = Instant::now();
     let err = parse_manifest(&text).expect_err("9 MiB is over the bound");
-    let elapsed = start.elapsed();
     assert_eq!(err.code(), ErrorCode::ManifestTooLarge);
     assert_eq!(err.field(), Some("manifest"));
     assert_eq!(
@@ -26,10 +30,6 @@ fn nine_mib_is_too_large_and_rejected_quickly() {
             "manifest is {} bytes, over the limit of 8388608 bytes",
             text.len()
         )
-    );
-    assert!(
-        elapsed < Duration::from_millis(50),
-        "size check took {elapsed:?}"
     );
 }
 
@@ -41,11 +41,21 @@ fn exactly_the_size_bound_is_parsed() {
     assert!(parse_manifest(&text).is_ok());
 }
 
+/// A recursive reader would need a frame per level, far more than this 256 KiB thread
+/// has for 100 000 levels; the scan refuses the text at level 65 without recursing.
 #[test]
 fn hundred_thousand_deep_nesting_is_too_deep_without_recursion() {
+    std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(hundred_thousand_levels)
+        .expect("spawn")
+        .join()
+        .expect("no stack overflow");
+}
+
+fn hundred_thousand_levels() {
     for open in ["[", "{\"a\":"] {
         let text = open.repeat(100_000);
-        let start = Instant::now();
         let err = parse_manifest(&text).expect_err("100k levels");
         assert_eq!(err.code(), ErrorCode::ManifestTooDeep);
         assert_eq!(
@@ -54,7 +64,6 @@ fn hundred_thousand_deep_nesting_is_too_deep_without_recursion() {
                 "manifest nests arrays/objects deeper than the limit of {MAX_MANIFEST_DEPTH} levels"
             )
         );
-        assert!(start.elapsed() < Duration::from_secs(1));
     }
 }
 
@@ -109,9 +118,7 @@ fn eight_hundred_thousand_host_behavior_keys_yield_at_most_eleven_records() {
     assert!(body.len() < MAX_MANIFEST_BYTES, "{} bytes", body.len());
 
     let manifest = parse_manifest(&body).expect("under the bounds");
-    let start = Instant::now();
     let records = warning_records(&manifest);
-    let elapsed = start.elapsed();
     assert_eq!(records.len(), 11);
     assert!(
         records
@@ -132,10 +139,6 @@ fn eight_hundred_thousand_host_behavior_keys_yield_at_most_eleven_records() {
         summary.message,
         "⚠ capability \"flood\" declares 799990 further unknown runtime.hostBehaviors key(s), not listed. \
          A manifest this far outside the vocabulary is likely built for a different GSD version."
-    );
-    assert!(
-        elapsed < Duration::from_secs(5),
-        "warnings took {elapsed:?}"
     );
     // Validation does not look at hostBehaviors, and stays bounded too.
     assert!(!validate_capability(&manifest, "flood").is_empty());
@@ -187,7 +190,7 @@ fn millions_of_errors_are_capped_with_a_summary() {
 }
 
 #[test]
-fn many_bad_references_against_many_names_stay_cheap() {
+fn many_bad_references_against_many_names_list_the_first_fifty() {
     const SKILLS: usize = 20_000;
     const STEPS: usize = 20_000;
     let skills: Vec<String> = (0..SKILLS).map(|i| format!("s{i}")).collect();
@@ -197,13 +200,7 @@ fn many_bad_references_against_many_names_stay_cheap() {
         "version": "1.0.0", "runtimeCompat": {"supported": ["*"], "unsupported": []},
         "skills": skills, "agents": [], "config": {}, "steps": vec![step; STEPS], "contributions": [], "gates": [],
     });
-    let start = Instant::now();
     let errors = validate_capability(&manifest, "refs");
-    assert!(
-        start.elapsed() < Duration::from_secs(10),
-        "took {:?}",
-        start.elapsed()
-    );
     assert_eq!(errors.len(), MAX_REPORTED_ERRORS + 1);
     let listed: Vec<String> = (0..50).map(|i| format!("s{i}")).collect();
     assert_eq!(
