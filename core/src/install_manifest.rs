@@ -237,6 +237,8 @@ pub fn read_install_manifest_bytes(bytes: Option<&[u8]>) -> InstallManifestRead 
     }
 }
 
+/// Text over the bound, refused by its length: not installed, with the bytes handed over
+/// (`detail.bytes`), which a reader that stops one byte past the bound makes a floor.
 fn too_large(bytes: usize) -> InstallManifestRead {
     InstallManifestRead {
         manifest: InstallManifest::not_installed(),
@@ -244,8 +246,10 @@ fn too_large(bytes: usize) -> InstallManifestRead {
             Diagnostic::new(
                 CODE_MANIFEST_TOO_LARGE,
                 Severity::Warning,
+                // `bytes` is what the edge handed over, and an edge need read no further
+                // than one byte past the bound: the file holds at least that much.
                 format!(
-                    "install manifest is {bytes} bytes, more than the {MAX_MANIFEST_BYTES} bytes read; treated as not installed"
+                    "install manifest holds at least {bytes} bytes, more than the {MAX_MANIFEST_BYTES} read; treated as not installed"
                 ),
             )
             .with_field(MANIFEST_NAME)

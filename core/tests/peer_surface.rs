@@ -448,6 +448,14 @@ fn deliberate_difference_the_reader_is_bounded() {
     assert_eq!(ours.manifest.manifest_version, None);
     assert_eq!(ours.diagnostics[0].code, "install_manifest_too_large");
     assert!(huge.len() > MAX_MANIFEST_BYTES);
+    // A reader stops one byte past the bound, so the size said is a floor.
+    assert_eq!(
+        ours.diagnostics[0].message,
+        format!(
+            "install manifest holds at least {} bytes, more than the 16777216 read; treated as not installed",
+            huge.len()
+        )
+    );
 }
 
 #[test]
