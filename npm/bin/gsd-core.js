@@ -65,6 +65,9 @@ doctor options:
   --<runtime>, --all       Runtimes to inspect (default: all)
   --json                   Print the report as JSON
 
+runtimes options:
+  --json                   Print each runtime's descriptor as JSON
+
 validate options:
   --first-party            The folder is the first-party capability tree: check each manifest,
                            without admitting the folders as overlays onto the registry
@@ -72,6 +75,7 @@ validate options:
 
 Common options:
   -h, --help               Show this help
+  -V, --version            Print the version of this package
 
 Colour is used only on a terminal and never when NO_COLOR is set (and not empty).
 
@@ -115,7 +119,17 @@ function readSourceFile(file) {
 }
 
 /** Text from the machine or the command line (a path, a name) made safe to print. */
-const printable = (text) => overlays.escapeText(String(text));
+/** The longest text a message repeats from its input, in characters (a path fits). */
+const MAX_SHOWN_CHARS = 4096;
+
+/**
+ * Text from the command line or the disk as a message shows it: control characters
+ * escaped, and clipped past `MAX_SHOWN_CHARS` with the full length said.
+ */
+function printable(text) {
+  const shown = overlays.escapeText(String(text));
+  return shown.length <= MAX_SHOWN_CHARS ? shown : `${shown.slice(0, MAX_SHOWN_CHARS)}… (${shown.length} characters)`;
+}
 
 /**
  * How `validate` shows a result whose folder the overlay loader named already escaped
@@ -163,8 +177,11 @@ function parse(args, options) {
   try {
     parsed = parseArgs({ args: spelled, options: table, allowPositionals: true, strict: true });
   } catch (err) {
-    // Node's message spans lines: each is made safe to print, the breaks are kept.
-    throw new UsageError(String(err.message).split('\n').map(printable).join('\n'));
+    if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new UsageError(unknownOption(err.message, table));
+    // Node's message spans lines: each is made safe to print, the breaks are kept; its
+    // first word loses its capital, as our own messages start.
+    const message = String(err.message);
+    throw new UsageError(`${message.charAt(0).toLowerCase()}${message.slice(1)}`.split('\n').map(printable).join('\n'));
   }
   for (const [name, given] of Object.entries(parsed.values)) {
     if (!Array.isArray(given)) continue;
@@ -172,6 +189,27 @@ function parse(args, options) {
     parsed.values[name] = given[0];
   }
   return parsed;
+}
+
+/** Runtimes the peer installer once selected, and the runtime it now sends their users to. */
+const REMOVED_RUNTIMES = Object.freeze({ gemini: 'antigravity' });
+
+/**
+ * The usage error for an option no command takes (Node's parser names it in `message`):
+ * where the command selects runtimes, a removed runtime names its successor and a near
+ * spelling (`--claude-code`, `--code`) the runtime it is close to.
+ */
+function unknownOption(message, table) {
+  const spelled = /^Unknown option '([^]*?)'(?:\. |$)/.exec(message)?.[1] ?? message;
+  const said = `unknown option '${printable(spelled)}'`;
+  if (!('all' in table)) return said;
+  const name = spelled.replace(/^-+/, '').split('=')[0].toLowerCase();
+  if (Object.hasOwn(REMOVED_RUNTIMES, name)) {
+    return `${said}: the ${name} runtime was removed; its successor is --${REMOVED_RUNTIMES[name]}`;
+  }
+  const near = runtimeIds().filter((id) => name.length >= 3 && (name.startsWith(`${id}-`) || id.startsWith(name)));
+  if (near.length > 0) return `${said}; did you mean ${near.map((id) => `--${id}`).join(' or ')}?`;
+  return `${said} (\`gsd-core runtimes\` lists the runtimes a --<runtime> flag selects)`;
 }
 
 function describeError(err) {
@@ -739,6 +777,7 @@ function main(argv) {
     return EXIT_USAGE;
   }
   if (command === '-h' || command === '--help') return print(HELP);
+  if (command === '-V' || command === '--version') return print(require('../package.json').version);
   if (command === 'help') {
     // `help` or `help <command>`: one help text covers every command.
     if (rest.length > 1 || (rest.length === 1 && !Object.hasOwn(COMMANDS, rest[0]))) {

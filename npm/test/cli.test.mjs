@@ -111,7 +111,11 @@ test('plan usage errors exit 2: contradictory, unknown or missing flags', (t) =>
     [['plan', '--claude', '--local', '--config-dir', '/x'], /--config-dir/],
     [['plan', '--claude', '--codex', '-c', '/x'], /one runtime/],
     [['plan'], /choose at least one runtime/],
-    [['plan', '--claude', '--gemini'], /Unknown option '--gemini'/],
+    [['plan', '--claude', '--gemini'], /^gsd-core: unknown option '--gemini': the gemini runtime was removed; its successor is --antigravity\n/],
+    [['plan', '--claude-code'], /^gsd-core: unknown option '--claude-code'; did you mean --claude\?\n/],
+    [['doctor', '--cod'], /^gsd-core: unknown option '--cod'; did you mean --codebuddy or --codex\?\n/],
+    [['plan', '--frob=1'], /^gsd-core: unknown option '--frob' \(`gsd-core runtimes` lists the runtimes a --<runtime> flag selects\)\n/],
+    [['validate', '--gemini', 'x'], /^gsd-core: unknown option '--gemini'\nRun 'gsd-core --help' for usage\.\n$/],
     [['plan', '--claude', '--config-dir'], /argument missing/],
     [['plan', '--claude', 'extra'], /positional/],
   ];
@@ -640,7 +644,7 @@ test("options as the peer installer spells them: -c=<path>; a value option given
   // Node's own multi-line reason keeps its line breaks.
   const ambiguous = cli(['plan', '--claude', '-c', '--json'], { home });
   assert.equal(ambiguous.status, 2);
-  assert.match(ambiguous.stderr, /^gsd-core: Option '-c' argument is ambiguous\.\nDid you forget/);
+  assert.match(ambiguous.stderr, /^gsd-core: option '-c' argument is ambiguous\.\nDid you forget/);
   assert.doesNotMatch(ambiguous.stderr, /\\u\{a\}/);
 });
 
@@ -709,4 +713,24 @@ test('a profile marker that is a FIFO is passed over and named, never waited for
   const bare = cli(['plan', '--codex'], { home });
   assert.equal(bare.status, 0, bare.stderr);
   assert.match(bare.stdout, /^ {2}placements {4}none listed: --source <dir> \(the GSD package\) gives the commands and agents to place$/m);
+});
+
+test('text from the command line is clipped in a message, with its length said', (t) => {
+  const name = 'x'.repeat(100_000);
+  const run = cli(['plan', `--${name}`], { home: tempDir(t) });
+  assert.equal(run.status, 2);
+  const [first] = run.stderr.split('\n');
+  assert.equal(first, `gsd-core: unknown option '--${'x'.repeat(4094)}… (100002 characters)' (\`gsd-core runtimes\` lists the runtimes a --<runtime> flag selects)`);
+  assert.ok(run.stderr.length < 5000, `${run.stderr.length} characters`);
+});
+
+test('--version prints the package version; the help lists runtimes --json', (t) => {
+  const home = tempDir(t);
+  const { version } = JSON.parse(readFileSync(join(npmDirOf(), 'package.json'), 'utf8'));
+  for (const flag of ['--version', '-V']) {
+    const run = cli([flag], { home });
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(run.stdout, `${version}\n`);
+  }
+  assert.match(cli(['--help'], { home }).stdout, /^runtimes options:\n {2}--json {19}Print each runtime's descriptor as JSON$/m);
 });
