@@ -323,7 +323,9 @@ function hostData(host) {
 }
 
 /** Options with nothing in them. */
-const NO_OPTIONS = Object.freeze({});
+// Without a prototype, like every bag `optionsArg` returns: an option the caller did not
+// give is read from these as `undefined`, never from a polluted Object.prototype.
+const NO_OPTIONS = Object.freeze(Object.create(null));
 
 /**
  * An options bag as a plain copy of its members (each read once), checked against the
@@ -340,7 +342,7 @@ function optionsArg(options, known, field = 'options') {
     throw invalidArgument(field, `${field} must be an object, got ${render(options)}`);
   }
   /** @type {Record<string, any>} */
-  const out = {};
+  const out = Object.create(null);
   let keys;
   try {
     // A Map or Set has no members of its own to read: its entries would be ignored.
@@ -358,12 +360,31 @@ function optionsArg(options, known, field = 'options') {
     if (readOption(options, key) !== undefined) throw unknownMember(key, known);
   }
   // The known options are read as properties, so one an object inherits (a prototype's
-  // member or getter) counts, as it always has.
+  // member or getter) counts, as it always has; except one only Object.prototype holds,
+  // which no caller gives (a polluted prototype).
   for (const key of known) {
     const value = readOption(options, key);
-    if (value !== undefined) out[key] = value;
+    if (value !== undefined && !onlyOnObjectPrototype(options, key)) out[key] = value;
   }
   return out;
+}
+
+/**
+ * Whether the nearest holder of `key` along `object`'s prototype chain is
+ * `Object.prototype` itself. A chain that cannot be walked (a Proxy trap that throws)
+ * reads as not polluted: the value was already read through it.
+ * @param {object} object
+ * @param {string} key
+ */
+function onlyOnObjectPrototype(object, key) {
+  try {
+    for (let o = object; o !== null; o = Object.getPrototypeOf(o)) {
+      if (Object.hasOwn(o, key)) return o === Object.prototype;
+    }
+  } catch {
+    return false;
+  }
+  return false;
 }
 
 /**
@@ -922,11 +943,14 @@ function inventory(input) {
   const text = /** @type {string} */ (jsonArg(input ?? {}, 'inventory'));
   const handle = native.Inventory.fromJson(text);
   const given = JSON.parse(text);
+  // Own members only, as the native side read them: an absent list must not be found on
+  // a polluted Object.prototype.
+  const own = (key, absent) => (Object.hasOwn(given, key) ? given[key] : absent);
   const copy = freezeParsed({
-    commands: given.commands ?? [],
-    agents: given.agents ?? [],
-    routerStems: given.routerStems ?? [],
-    childToRouters: given.childToRouters ?? {},
+    commands: own('commands', []),
+    agents: own('agents', []),
+    routerStems: own('routerStems', []),
+    childToRouters: own('childToRouters', {}),
   });
   inventoryHandles.set(copy, handle);
   return copy;

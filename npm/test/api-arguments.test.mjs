@@ -428,6 +428,44 @@ test('data copies inherit nothing: a polluted Object.prototype adds no member to
   }
 });
 
+test('an option only a polluted Object.prototype holds is never read; one the caller\'s own prototype holds is', () => {
+  const inventory = gsd.inventory({ commands: ['help'] });
+  const pollute = { explicitDir: '/polluted', registry: {}, profile: { skills: [], agents: [] }, inventory: {}, commands: ['x'], facts: {} };
+  for (const [key, value] of Object.entries(pollute)) {
+    Object.prototype[key] = value;
+    try {
+      // No options bag, an empty one, and one with other members: the same answers.
+      assert.equal(gsd.resolveScope('claude', 'global', h).configHome, '/h/.claude', key);
+      assert.equal(gsd.resolveScope('claude', 'global', h, {}).configHome, '/h/.claude', key);
+      assert.equal(gsd.resolveInstallPlan('claude', 'global', h).scope.configHome, '/h/.claude', key);
+      const plan = gsd.resolveInstallPlan('claude', 'global', h, { inventory });
+      assert.deepStrictEqual(plan.placements.map((p) => p.destination), ['/h/.claude/skills/gsd-help/SKILL.md'], key);
+      assert.equal(gsd.resolveInstallPlan('claude', 'global', h, { commands: ['help'] }).placements.length, 1, key);
+      assert.equal(gsd.installIntent('claude').runtime, 'claude', key);
+      assert.equal(gsd.buildShadowReport('claude', { ...h, env: {} }).report.reason, 'not_shadowed', key);
+    } finally {
+      delete Object.prototype[key];
+    }
+  }
+  // The inventory copy says what the native side holds: an inherited list is not given.
+  Object.prototype.commands = ['evil'];
+  let copy;
+  try {
+    copy = gsd.inventory({ agents: [] });
+  } finally {
+    delete Object.prototype.commands;
+  }
+  assert.deepStrictEqual(copy.commands, []);
+  // A prototype the caller built still counts, as documented.
+  class Options {
+    get explicitDir() {
+      return '/from/a/class';
+    }
+  }
+  assert.equal(gsd.resolveScope('claude', 'global', h, new Options()).configHome, '/from/a/class');
+  assert.equal(gsd.resolveScope('claude', 'global', h, Object.create({ explicitDir: '/from/a/prototype' })).configHome, '/from/a/prototype');
+});
+
 test('a revoked Proxy or a throwing getPrototypeOf trap in a host is named as what threw', () => {
   const revocable = Proxy.revocable([], {});
   revocable.revoke();
