@@ -129,7 +129,7 @@ export declare class Registry {
   /** Every id reachable from `id` through `requires`; frozen. */
   requiresClosure(id: string): readonly string[];
   /** A new registry: this one plus overlay folders (checked as {@link buildRegistry} checks them). */
-  withOverlays(overlays: OverlayFolder[]): Registry;
+  withOverlays(overlays: readonly OverlayFolder[]): Registry;
 }
 
 /** The embedded first-party registry (46 capabilities, 19 runtimes), built once. */
@@ -461,7 +461,7 @@ export declare function buildShadowReport(
 ): { readonly report: ShadowReport; readonly lines: readonly string[] };
 
 /** A registry: the first-party capabilities plus overlay folders (rejections in diagnostics()). */
-export declare function buildRegistry(overlays: OverlayFolder[], options?: RegistryOption): Registry;
+export declare function buildRegistry(overlays: readonly OverlayFolder[], options?: RegistryOption): Registry;
 
 /**
  * A resolved install profile. `skills` and `agents` list each stem once, in the order the

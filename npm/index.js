@@ -69,6 +69,8 @@ function freezeParsed(value) {
 const nativeRequiresClosure = native.Registry.prototype.requiresClosure;
 const nativeRuntimes = native.Registry.prototype.runtimes;
 const nativeWithOverlays = native.Registry.prototype.withOverlays;
+/** Each registry's `runtimes()`, built once: a registry never changes, the answer is frozen. */
+const runtimesOf = new WeakMap();
 Object.defineProperties(native.Registry.prototype, {
   requiresClosure: {
     /** @this {any} @param {string} id */
@@ -84,7 +86,12 @@ Object.defineProperties(native.Registry.prototype, {
   runtimes: {
     /** @this {any} */
     value: function runtimes() {
-      return deepFreeze(nativeRuntimes.call(this));
+      let entries = runtimesOf.get(this);
+      if (entries === undefined) {
+        entries = deepFreeze(nativeRuntimes.call(this));
+        runtimesOf.set(this, entries);
+      }
+      return entries;
     },
     writable: true,
     configurable: true,

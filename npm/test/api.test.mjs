@@ -128,3 +128,14 @@ test('a sample limit past 32 bits means every sample, as any limit past the coun
     assert.deepStrictEqual(gsd.buildShadowReport('claude', host, { facts, sampleLimit }), all, String(sampleLimit));
   }
 });
+
+test('runtimes() is built once per registry: the same frozen array on every call, a new one for a new registry', () => {
+  const first = gsd.runtimes();
+  assert.equal(gsd.runtimes(), first);
+  assert.equal(gsd.firstPartyRegistry().runtimes(), first);
+  assert.ok(Object.isFrozen(first) && Object.isFrozen(first[0].descriptor));
+  const other = gsd.buildRegistry(Object.freeze([]));
+  assert.notEqual(other.runtimes(), first);
+  assert.equal(other.runtimes(), other.runtimes());
+  assert.deepStrictEqual(other.runtimes(), first);
+});

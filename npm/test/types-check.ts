@@ -15,6 +15,11 @@ const diagnostics: readonly gsd.Diagnostic[] = gsd.validateCapability('{}', 'x')
 export const more = [shadowed, source, diagnostics, gsd.formatGsdSlash('help', 'codex')];
 
 const registry: gsd.Registry = gsd.buildRegistry([{ folder: 'x', manifest: '{}' }]);
+// A read-only list of folders is taken, as the runtime takes it.
+const folders: readonly gsd.OverlayFolder[] = Object.freeze([{ folder: 'y', manifest: '{}' }]);
+const extended: gsd.Registry = registry.withOverlays(folders);
+void gsd.buildRegistry(folders);
+void extended;
 const installed = gsd.resolveInstalledSurfaces(undefined, null, { registry });
 const firstScope: gsd.InstalledScope | undefined = installed.surfaces[0]?.scopes[0];
 const report: gsd.ShadowReport = gsd.buildShadowReport('claude', null, { sampleLimit: 3 }).report;
