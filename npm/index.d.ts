@@ -385,8 +385,12 @@ export interface InstallIntent {
 /** The config-writing, hooks and sandbox intent of a runtime. */
 export declare function installIntent(runtime: string, options?: RegistryOption): InstallIntent;
 
-/** Spells a GSD command for a runtime: `/gsd-plan-phase`, or `$gsd-plan-phase` for codex. */
-export declare function formatGsdSlash(commandName: string, runtime?: string): string;
+/**
+ * Spells a GSD command for a runtime: `/gsd-plan-phase`, or `$gsd-plan-phase` for codex;
+ * with `registry`, an overlay runtime's `commandStyle` counts. A runtime the registry does
+ * not hold is spelled `/gsd-…`, as the peer spells it.
+ */
+export declare function formatGsdSlash(commandName: string, runtime?: string, options?: RegistryOption): string;
 
 /** Validates one capability manifest (JSON text or object) against its folder id. */
 export declare function validateCapability(manifest: string | object, folder: string): readonly Diagnostic[];

@@ -1721,11 +1721,15 @@ function installIntent(runtime, options) {
 
 /**
  * Spells a GSD command for a runtime: `/gsd-plan-phase`, or `$gsd-plan-phase` for codex.
+ * A runtime the registry does not hold is spelled `/gsd-…`, as the peer spells it.
  * @param {string} commandName
  * @param {string} [runtime] default `claude`; aliases are canonicalized
+ * @param {{ registry?: object }} [options] the registry whose runtimes are known (an
+ *   overlay runtime's `commandStyle` counts); default the first-party registry
  */
-function formatGsdSlash(commandName, runtime) {
-  return native.formatGsdSlash(requireString(commandName, 'commandName'), optionalString(runtime, 'runtime'));
+function formatGsdSlash(commandName, runtime, options) {
+  const { registry } = optionsArg(options, REGISTRY_ONLY);
+  return native.formatGsdSlash(requireString(commandName, 'commandName'), optionalString(runtime, 'runtime'), registryOrDefault(registry));
 }
 
 /**

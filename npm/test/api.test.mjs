@@ -1,6 +1,7 @@
 // The package API: values, freezing, errors with code and field.
 import test from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { require, peer, thrown } from './helpers.mjs';
 
 const gsd = require('../index.js');
@@ -138,4 +139,20 @@ test('runtimes() is built once per registry: the same frozen array on every call
   assert.notEqual(other.runtimes(), first);
   assert.equal(other.runtimes(), other.runtimes());
   assert.deepStrictEqual(other.runtimes(), first);
+});
+
+test('formatGsdSlash spells an overlay runtime by its registry', () => {
+  const codex = gsd.firstPartyRegistry().runtimes().find((r) => r.id === 'codex').descriptor;
+  assert.equal(codex.commandStyle, 'shell-var');
+  const manifest = JSON.parse(readFileSync(new URL('../../capabilities/codex/capability.json', import.meta.url), 'utf8'));
+  delete manifest.config;
+  delete manifest.reviewer;
+  const mine = { ...manifest, id: 'myshell', title: 'My shell', runtime: { ...manifest.runtime, configHome: { kind: 'dot-home', name: '.myshell', env: [] }, localConfigDir: '.myshell' } };
+  const registry = gsd.buildRegistry([{ folder: 'myshell', manifest: JSON.stringify(mine) }]);
+  assert.deepStrictEqual(registry.diagnostics().filter((d) => d.severity === 'error'), []);
+  assert.equal(gsd.formatGsdSlash('help', 'myshell', { registry }), '$gsd-help');
+  // Without it, the first-party registry does not hold the runtime: the peer's default.
+  assert.equal(gsd.formatGsdSlash('help', 'myshell'), '/gsd-help');
+  assert.equal(gsd.formatGsdSlash('help', 'codex', { registry }), '$gsd-help');
+  assert.equal(thrown(() => gsd.formatGsdSlash('help', 'codex', { registy: registry })).field, 'registy');
 });
