@@ -478,14 +478,23 @@ export interface ResolvedProfile {
   readonly agents: readonly string[];
 }
 
-/** Resolves an install profile over a GSD source tree given as data. */
+/**
+ * Resolves an install profile over a GSD source tree given as data. As the peer installer
+ * resolves it, a mode no profile knows (`'cor'`) is dropped, and modes that select
+ * nothing resolve to `full` (`skills: '*'`, everything): check names against
+ * `vocabulary.profileRank` first when they come from a user, as the CLI does.
+ */
 export declare function resolveProfile(
   modes: readonly string[],
   sources: { commands: readonly { stem: string; body: string }[]; workflows?: readonly { path: string; body: string }[] },
   options?: RegistryOption,
 ): ResolvedProfile;
 
-/** The `requires:` list of a command file's front matter. */
+/**
+ * The `requires:` list of a command file's front matter, as the peer's pattern reads it:
+ * the inline form (`requires: [a, b]`); a YAML block list is not understood (its first
+ * line comes back as one item, `- a`).
+ */
 export declare function parseRequires(text: string): readonly string[];
 
 /**

@@ -1732,44 +1732,14 @@ function formatGsdSlash(commandName, runtime, options) {
   return native.formatGsdSlash(requireString(commandName, 'commandName'), optionalString(runtime, 'runtime'), registryOrDefault(registry));
 }
 
-/**
- * A `JSON.stringify` replacer that refuses a string the crossing would change silently: a
- * lone surrogate has no UTF-8 form, and the core would read the escape as invalid JSON.
- * @param {string} key
- * @param {unknown} value
- */
-function wellFormed(key, value) {
-  for (const text of [key, value]) {
-    if (typeof text === 'string' && !text.isWellFormed()) {
-      const where = key === '' ? 'a string' : `the string at ${JSON.stringify(key)}`;
-      throw new Error(`${where} holds a lone surrogate, which UTF-8 cannot carry`);
-    }
-  }
-  return value;
-}
-
-/** How `JSON.stringify` spells a lone surrogate (a false hit only costs the slower path). */
-const SURROGATE_ESCAPE = /\\ud[89a-f]/i;
-
 /** @param {unknown} manifest */
 function manifestText(manifest) {
   if (typeof manifest === 'string') return manifest;
   if (manifest !== null && typeof manifest === 'object') {
-    // A lone surrogate would be spelled as an escape no JSON reader accepts, and the object
-    // would read as invalid JSON text. Such an escape shows in the text, so the plain (fast)
-    // spelling is kept unless it failed or holds one; then the checking replacer names it.
-    let text;
-    try {
-      text = JSON.stringify(manifest);
-    } catch {
-      text = undefined;
-    }
-    if (text !== undefined && !SURROGATE_ESCAPE.test(text)) return text;
-    try {
-      return JSON.stringify(manifest, wellFormed);
-    } catch (err) {
-      throw invalidArgument('manifest', `manifest is invalid: ${/** @type {Error} */ (err).message}`);
-    }
+    // Checked as every data argument is, so what JSON.stringify would drop or change
+    // silently (a function, NaN, a Map, a toJSON method) or cannot write (a BigInt, a
+    // cycle, a lone surrogate) is refused by the member it is at, `manifest.version`.
+    return JSON.stringify(plainData(manifest, 'manifest', false));
   }
   throw invalidArgument('manifest', `manifest must be JSON text or an object, got ${render(manifest)}`);
 }

@@ -3,7 +3,7 @@
 // name, and one bad input gets one refusal whichever call or path it goes through.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { require, thrown } from './helpers.mjs';
@@ -506,4 +506,22 @@ test('a host whose existingPaths is a Set has it read once', () => {
     assert.equal(gsd.resolveInstallPlan('claude', 'local', host, options).scope.configHome, '/w/.claude');
     assert.equal(reads, 1);
   }
+});
+
+test('a manifest given as an object is checked as data: what JSON would drop or change is refused by its member', () => {
+  const claude = JSON.parse(readFileSync(new URL('../../capabilities/claude/capability.json', import.meta.url), 'utf8'));
+  assert.deepStrictEqual(gsd.validateCapability(claude, 'claude'), []);
+  const runtime = (member) => ({ ...claude, runtime: { ...claude.runtime, ...member } });
+  for (const [manifest, field, why] of [
+    // JSON.stringify would drop the function, and the manifest would read as valid.
+    [runtime({ hostBehaviors: () => 1 }), 'manifest.runtime.hostBehaviors', 'a function is not JSON data'],
+    // ... write NaN as null, and the message would say "got: null".
+    [runtime({ supportTier: Number.NaN }), 'manifest.runtime.supportTier', 'NaN is not a JSON number'],
+    [{ ...claude, tier: new Map() }, 'manifest.tier', 'a Map is not JSON data (JSON would write {})'],
+    [{ toJSON: () => claude }, 'manifest', 'it has a toJSON method: pass the data itself'],
+  ]) {
+    refused(() => gsd.validateCapability(manifest, 'claude'), 'INVALID_ARGUMENT', field, `${field} is invalid: ${why}`);
+    refused(() => gsd.warningRecords(manifest), 'INVALID_ARGUMENT', field, `${field} is invalid: ${why}`);
+  }
+  refused(() => gsd.validateCapability({ ...claude, version: 1n }, 'claude'), 'INVALID_ARGUMENT', 'manifest', 'manifest is invalid: manifest.version is a bigint (1n), which JSON cannot carry');
 });

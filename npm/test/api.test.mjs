@@ -84,7 +84,7 @@ test('data that cannot cross, misspelt members and unsafe values fail on their f
     // Through the calls that send JSON text, and an object manifest.
     [() => gsd.resolveInstallPlan('claude', 'global', { home: '/h\ud800', cwd: '/w' }), 'INVALID_ARGUMENT', 'host.home'],
     [() => gsd.inventory({ commands: ['a\ud800'] }), 'INVALID_ARGUMENT', 'commands[0]'],
-    [() => gsd.validateCapability({ id: '\ud800' }, 'a'), 'INVALID_ARGUMENT', 'manifest'],
+    [() => gsd.validateCapability({ id: '\ud800' }, 'a'), 'INVALID_ARGUMENT', 'manifest.id'],
     // A bare argument JSON cannot spell is described, not a TypeError of JSON.stringify.
     [() => gsd.validateCapability(1n, 'a'), 'INVALID_ARGUMENT', 'manifest'],
     [() => gsd.formatGsdSlash(1n), 'INVALID_ARGUMENT', 'commandName'],
@@ -103,7 +103,7 @@ test('data that cannot cross, misspelt members and unsafe values fail on their f
   assert.equal(thrown(() => gsd.resolveScope('claude', 'global', { home: '/h\ud800', cwd: '/w' })).message, 'host.home is invalid: it holds a lone surrogate, which UTF-8 cannot carry');
   assert.equal(thrown(() => gsd.resolveInstallPlan('claude', 'global', { home: '/h\ud800', cwd: '/w' })).message, 'host.home is invalid: it holds a lone surrogate, which UTF-8 cannot carry');
   assert.equal(thrown(() => gsd.validateCapability(1n, 'a')).message, 'manifest must be JSON text or an object, got 1n');
-  assert.equal(thrown(() => gsd.validateCapability({ id: '\ud800' }, 'a')).message, 'manifest is invalid: the string at "id" holds a lone surrogate, which UTF-8 cannot carry');
+  assert.equal(thrown(() => gsd.validateCapability({ id: '\ud800' }, 'a')).message, 'manifest.id is invalid: it holds a lone surrogate, which UTF-8 cannot carry');
   // Other errors keep their own message, whatever word the caller's key or value holds.
   assert.match(thrown(() => gsd.inventory({ surrogate: 1 })).message, /^surrogate is invalid: unknown field `surrogate`/);
   assert.match(thrown(() => gsd.inventory({ commands: 'no surrogate here' })).message, /^commands is invalid: invalid type/);
