@@ -81,8 +81,8 @@ Colour is used only on a terminal and never when NO_COLOR is set (and not empty)
 
 Exit codes:
   0  success (doctor: no errors; validate: no error diagnostics)
-  1  a failure: an error from the core, doctor found errors, validation errors, a file
-     under --source that cannot be read
+  1  a failure: an error from the core, doctor found errors, validation errors or
+     nothing to validate, a file under --source that cannot be read
   2  usage error: no command, unknown command or flag, contradictory flags, missing
      or empty argument
 `;
@@ -734,11 +734,15 @@ function cmdValidate(args) {
   if (values.help) return print(HELP);
   if (positionals.length !== 1) throw new UsageError('validate takes exactly one folder or capability.json');
   const results = validateTarget(positionals[0], values['first-party'] === true);
-  const failed = results.some((r) => r.diagnostics.some((d) => d.severity === 'error'));
+  // Nothing to validate (no capability.json and no folder in it) is a failure: the path is
+  // wrong or the manifest misnamed, and a success would hide that.
+  const failed = results.length === 0 || results.some((r) => r.diagnostics.some((d) => d.severity === 'error'));
+  if (results.length === 0) {
+    process.stderr.write(`gsd-core: ${stderrRed(`${printable(positionals[0])} holds no capability.json and no capability folder: nothing was validated`)}\n`);
+  }
   if (values.json) {
     print(JSON.stringify(results, null, 2));
   } else {
-    if (results.length === 0) print('no capability folders found');
     for (const r of results) {
       const errors = r.diagnostics.filter((d) => d.severity === 'error').length;
       const shown = SHOWN.get(r) ?? { folder: printable(r.folder), path: printable(r.path) };

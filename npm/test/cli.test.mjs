@@ -734,3 +734,16 @@ test('--version prints the package version; the help lists runtimes --json', (t)
   }
   assert.match(cli(['--help'], { home }).stdout, /^runtimes options:\n {2}--json {19}Print each runtime's descriptor as JSON$/m);
 });
+
+test('validate on a folder holding no capability.json and no capability folder fails, saying nothing was validated', (t) => {
+  const home = tempDir(t);
+  const dir = join(home, 'misnamed');
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'manifest.json'), '{}');
+  for (const json of [[], ['--json']]) {
+    const run = cli(['validate', ...json, dir], { home });
+    assert.equal(run.status, 1);
+    assert.equal(run.stderr, `gsd-core: ${dir} holds no capability.json and no capability folder: nothing was validated\n`);
+    assert.equal(run.stdout, json.length ? '[]\n' : '');
+  }
+});
