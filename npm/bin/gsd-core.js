@@ -285,9 +285,10 @@ function markdownStems(dir, optional = false) {
 function readInventory(source) {
   const path = require('node:path');
   const commandsDir = path.join(source, 'commands', 'gsd');
+  const agentsDir = path.join(source, 'agents');
   const commands = markdownStems(commandsDir);
   // A source tree need not ship agents.
-  const agents = markdownStems(path.join(source, 'agents'), true);
+  const agents = markdownStems(agentsDir, true);
   const routerStems = commands.filter((stem) => stem.startsWith('ns-'));
   const childToRouters = {};
   for (const router of routerStems) {
@@ -295,7 +296,40 @@ function readInventory(source) {
       (childToRouters[child] ??= []).push(router);
     }
   }
-  return { commands, agents, routerStems, childToRouters };
+  const given = { commands, agents, routerStems, childToRouters };
+  try {
+    // Checked once here, for every runtime the command plans.
+    return api.inventory(given);
+  } catch (err) {
+    if (err?.code !== 'INVALID_ARGUMENT') throw err;
+    throw new SourceReadError(`--source: ${unusableSourceFile(err, given, commandsDir, agentsDir)}`);
+  }
+}
+
+/**
+ * The file under `--source` a refused inventory comes from, and why, for a stem the core
+ * refused (`commands[3] is 210 bytes long, ...`): the file it names, or the router whose
+ * `requires:` lists it.
+ */
+function unusableSourceFile(err, given, commandsDir, agentsDir) {
+  const path = require('node:path');
+  const at = /^(commands|agents|routerStems)\[(\d+)\]$/.exec(err.field ?? '');
+  if (at !== null) {
+    const stem = given[at[1]][Number(at[2])];
+    const file = path.join(at[1] === 'agents' ? agentsDir : commandsDir, `${stem}.md`);
+    return `${printable(file)}: its stem${err.message.slice(err.field.length)}`;
+  }
+  for (const [child, routers] of Object.entries(given.childToRouters)) {
+    try {
+      api.inventory({ commands: [child] });
+    } catch {
+      const file = path.join(commandsDir, `${routers[0]}.md`);
+      // The core's rule, without the value it quoted (said here as the file spells it).
+      const rule = err.message.slice(err.message.indexOf(' must be'), err.message.lastIndexOf(', got '));
+      return `${printable(file)}: its requires: lists '${printable(child)}', which${rule}`;
+    }
+  }
+  return err.message;
 }
 
 /**
@@ -468,8 +502,8 @@ function cmdPlan(args) {
   if (coreAlias !== undefined) values.profile = 'core';
   if (values.profile !== undefined) checkProfileNames(values.profile);
   const scope = values.local ? 'local' : 'global';
-  const inventory = values.source === undefined ? {} : readInventory(values.source);
-  const options = { ...inventory, explicitDir: values['config-dir'], profile: readProfile(values.profile, values.source, coreAlias) };
+  const inventory = values.source === undefined ? undefined : readInventory(values.source);
+  const options = { inventory, explicitDir: values['config-dir'], profile: readProfile(values.profile, values.source, coreAlias) };
   const plans = [];
   // Per plan: the profile it installs when not full, and where that choice comes from.
   const chosen = new Map();

@@ -747,3 +747,25 @@ test('validate on a folder holding no capability.json and no capability folder f
     assert.equal(run.stdout, json.length ? '[]\n' : '');
   }
 });
+
+test('--source: a stem the core refuses is named by its file, once for every runtime', (t) => {
+  const home = tempDir(t);
+  const src = tempDir(t);
+  const commands = join(src, 'commands', 'gsd');
+  mkdirSync(commands, { recursive: true });
+  writeFileSync(join(commands, 'help.md'), '# help\n');
+  const long = 'a'.repeat(201);
+  writeFileSync(join(commands, `${long}.md`), '');
+  const tooLong = cli(['plan', '--all', '--source', src], { home });
+  assert.equal(tooLong.status, 1);
+  assert.equal(tooLong.stdout, '');
+  const lines = tooLong.stderr.trimEnd().split('\n');
+  assert.equal(lines.length, 1, tooLong.stderr);
+  assert.ok(lines[0].startsWith(`gsd-core: --source: ${join(commands, `${long}.md`)}: its stem is 201 bytes long, more than 200: `), lines[0]);
+  rmSync(join(commands, `${long}.md`));
+  // A router whose requires: lists what cannot be a stem names the router's file.
+  writeFileSync(join(commands, 'ns-x.md'), '---\nrequires: [help, a/b]\n---\n');
+  const child = cli(['plan', '--claude', '--source', src], { home });
+  assert.equal(child.status, 1);
+  assert.equal(child.stderr, `gsd-core: --source: ${join(commands, 'ns-x.md')}: its requires: lists 'a/b', which must be a plain file stem (non-empty, not '.' or '..', no '/', '\\', control, bidi or invisible characters)\n`);
+});
