@@ -63,6 +63,8 @@ plan options:
 
 doctor options:
   --<runtime>, --all       Runtimes to inspect (default: all)
+  --strict                 Exit 1 on a warning (a corrupt or oversized install
+                           manifest) or a shadowed trigger too, not only on an error
   --json                   Print the report as JSON
 
 runtimes options:
@@ -80,8 +82,10 @@ Common options:
 Colour is used only on a terminal and never when NO_COLOR is set (and not empty).
 
 Exit codes:
-  0  success (doctor: no errors; validate: no error diagnostics)
-  1  a failure: an error from the core, doctor found errors, validation errors or
+  0  success (doctor: no errors, and with --strict no warning or shadowed trigger;
+     validate: no error diagnostics)
+  1  a failure: an error from the core, doctor found errors (--strict: or warnings or
+     shadowed triggers), validation errors or
      nothing to validate, a file under --source that cannot be read
   2  usage error: no command, unknown command or flag, contradictory flags, missing
      or empty argument
@@ -578,7 +582,7 @@ function cmdPlan(args) {
 }
 
 function cmdDoctor(args) {
-  const { values, positionals } = parse(args, { ...runtimeOptions(), json: { type: 'boolean' } });
+  const { values, positionals } = parse(args, { ...runtimeOptions(), json: { type: 'boolean' }, strict: { type: 'boolean' } });
   if (values.help) return print(HELP);
   if (positionals.length > 0) throw new UsageError(`doctor takes no positional arguments, got '${printable(positionals.join(' '))}'`);
   const picked = selectedRuntimes(values);
@@ -597,10 +601,13 @@ function cmdDoctor(args) {
     const shadow = api.buildShadowReport(runtime);
     report.push({ runtime, configHome: home?.configHome ?? null, provenance: home?.provenance ?? null, scopes: surface?.scopes ?? [], shadow: shadow.report, lines: shadow.lines });
   }
-  const errors = installed.diagnostics.filter((d) => d.severity === 'error');
+  // Errors fail; with --strict, so does what a user should fix: a warning (a corrupt or
+  // oversized install manifest) or a selected runtime with shadowed triggers.
+  const failing = installed.diagnostics.some((d) => d.severity === 'error' || (values.strict && d.severity === 'warning')) || (values.strict && report.some((r) => r.lines.length > 0));
+  const status = failing ? EXIT_FAILURE : EXIT_OK;
   if (values.json) {
     print(JSON.stringify({ runtimes: report.map(({ lines, ...r }) => r), diagnostics: installed.diagnostics }, null, 2));
-    return errors.length > 0 ? EXIT_FAILURE : EXIT_OK;
+    return status;
   }
   for (const r of report) {
     if (r.configHome === null) {
@@ -620,7 +627,7 @@ function cmdDoctor(args) {
   for (const d of installed.diagnostics) {
     print(`${d.severity === 'error' ? red(d.severity) : yellow(d.severity)} ${d.code}${describeLocation(d, owners)}: ${d.message}`);
   }
-  return errors.length > 0 ? EXIT_FAILURE : EXIT_OK;
+  return status;
 }
 
 /** `configHome -> ['claude global', 'claude local', ...]` over the installed surfaces. */

@@ -769,3 +769,18 @@ test('--source: a stem the core refuses is named by its file, once for every run
   assert.equal(child.status, 1);
   assert.equal(child.stderr, `gsd-core: --source: ${join(commands, 'ns-x.md')}: its requires: lists 'a/b', which must be a plain file stem (non-empty, not '.' or '..', no '/', '\\', control, bidi or invisible characters)\n`);
 });
+
+test('doctor --strict exits 1 on a shadowed trigger or a corrupt install manifest; without it, 0', (t) => {
+  const { home, project } = installClaudeBothScopes(t);
+  assert.equal(cli(['doctor', '--claude'], { home, cwd: project }).status, 0);
+  const shadowed = cli(['doctor', '--claude', '--strict'], { home, cwd: project });
+  assert.equal(shadowed.status, 1, shadowed.stdout);
+  // Only the runtimes selected count for shadowing: codex shadows nothing here.
+  assert.equal(cli(['doctor', '--codex', '--strict', '--json'], { home, cwd: project }).status, 0);
+  // A corrupt manifest is a warning, whatever runtime is selected.
+  writeFileSync(join(project, '.claude', 'gsd-file-manifest.json'), '{ not json');
+  const corrupt = cli(['doctor', '--codex', '--strict', '--json'], { home, cwd: project });
+  assert.equal(corrupt.status, 1);
+  assert.ok(JSON.parse(corrupt.stdout).diagnostics.some((d) => d.code === 'install_manifest_corrupt' && d.severity === 'warning'));
+  assert.equal(cli(['doctor', '--codex', '--json'], { home, cwd: project }).status, 0);
+});
