@@ -695,13 +695,16 @@ function validateTarget(target, firstParty) {
   const fs = require('node:fs');
   const path = require('node:path');
   let stat;
+  const name = path.basename(path.resolve(target));
+  const shown = overlays.escapeText(target);
   try {
     stat = fs.lstatSync(target);
   } catch (err) {
-    throw new UsageError(`cannot read ${printable(target)}: ${describeOsError(err)}`);
+    // A path that names nothing is the command line's fault; one that is there but cannot
+    // be looked at (a folder above it without search permission) is a failure to read.
+    if (err?.code === 'ENOENT' || err?.code === 'ENOTDIR') throw new UsageError(`cannot read ${printable(target)}: ${describeOsError(err)}`);
+    return [{ path: target, folder: name, diagnostics: [edgeDiagnostic('overlay_unreadable', name, `'${shown}' cannot be read: ${describeOsError(err)}`)] }];
   }
-  const name = path.basename(path.resolve(target));
-  const shown = overlays.escapeText(target);
   if (stat.isSymbolicLink()) return [{ path: target, folder: name, diagnostics: [edgeDiagnostic('overlay_symlink_refused', name, `'${shown}' is a symbolic link; links are never followed`)] }];
   if (stat.isFile()) {
     const folder = path.basename(path.dirname(path.resolve(target)));
@@ -709,7 +712,7 @@ function validateTarget(target, firstParty) {
     if (read.oversize !== undefined) return [{ path: target, folder, diagnostics: [overlays.sizeRefusal(folder, null, read.oversize)] }];
     if (read.fault) {
       const [code, what] = read.fault;
-      const why = code === 'overlay_unreadable' ? `cannot be read: ${overlays.escapeText(String(what?.code ?? what))}` : what;
+      const why = code === 'overlay_unreadable' ? `cannot be read: ${describeOsError(what)}` : what;
       return [{ path: target, folder, diagnostics: [edgeDiagnostic(code, folder, `'${shown}' ${why}`)] }];
     }
     return [validateText(target, folder, read.text)];
@@ -773,7 +776,11 @@ function manifestMayBeIn(dir) {
 function cmdValidate(args) {
   const { values, positionals } = parse(args, { json: { type: 'boolean' }, 'first-party': { type: 'boolean' } });
   if (values.help) return print(HELP);
-  if (positionals.length !== 1) throw new UsageError('validate takes exactly one folder or capability.json');
+  if (positionals.length !== 1) {
+    const got = positionals.length === 0 ? 'none' : `${positionals.length}: ${positionals.map((p) => `'${printable(p)}'`).join(' ')}`;
+    throw new UsageError(`validate takes exactly one folder or capability.json, got ${got}`);
+  }
+  if (positionals[0] === '') throw new UsageError('validate requires a non-empty path');
   const results = validateTarget(positionals[0], values['first-party'] === true);
   // Nothing to validate (no capability.json and no folder in it) is a failure: the path is
   // wrong or the manifest misnamed, and a success would hide that.

@@ -587,6 +587,25 @@ test('validate: a capability folder that cannot be searched is reported as unrea
   assert.equal(run.status, 1, run.stderr);
   const [result] = JSON.parse(run.stdout);
   assert.deepStrictEqual(result.diagnostics.map((d) => [d.code, d.message]), [['overlay_unreadable', "'a' cannot be read: EACCES (os error 13)"]]);
+  // The manifest itself, behind that folder: there, but not readable; a failure (exit 1),
+  // not a usage error.
+  const file = join(dir, 'ov', 'a', 'capability.json');
+  const direct = spawnSync('runuser', ['-u', 'nobody', '--', process.execPath, join(npmDirOf(), 'bin', 'gsd-core.js'), 'validate', file, '--json'], { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: '/' } });
+  assert.equal(direct.status, 1, direct.stderr);
+  assert.deepStrictEqual(JSON.parse(direct.stdout)[0].diagnostics.map((d) => [d.code, d.message]), [['overlay_unreadable', `'${file}' cannot be read: EACCES (os error 13)`]]);
+});
+
+test('validate: an empty path, no path or two are usage errors that say what was given', (t) => {
+  const home = tempDir(t);
+  for (const [args, message] of [
+    [[''], 'validate requires a non-empty path'],
+    [[], 'validate takes exactly one folder or capability.json, got none'],
+    [['a', 'b'], "validate takes exactly one folder or capability.json, got 2: 'a' 'b'"],
+  ]) {
+    const run = cli(['validate', ...args], { home });
+    assert.equal(run.status, 2);
+    assert.equal(run.stderr, `gsd-core: ${message}\nRun 'gsd-core --help' for usage.\n`);
+  }
 });
 
 test('help takes a command name or nothing; a runtime with no layout says nothing is placed', (t) => {
