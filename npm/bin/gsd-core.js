@@ -496,6 +496,17 @@ function cmdPlan(args) {
   if (values.global && values.local) throw new UsageError('--global and --local contradict each other; choose one');
   if (values['config-dir'] !== undefined && values.local) throw new UsageError('--config-dir applies to the global scope; it cannot be combined with --local');
   if (values['config-dir'] !== undefined && values['config-dir'].trim() === '') throw new UsageError('--config-dir requires a non-empty path');
+  if (values['config-dir'] !== undefined) {
+    // A directory that does not exist yet is fine (an install creates it); anything else
+    // already there could never hold the files.
+    let stat = null;
+    try {
+      stat = require('node:fs').statSync(values['config-dir']);
+    } catch {
+      stat = null;
+    }
+    if (stat !== null && !stat.isDirectory()) throw new UsageError(`--config-dir ${printable(values['config-dir'])} is there and is not a directory`);
+  }
   if (values.source !== undefined && values.source.trim() === '') throw new UsageError('--source requires a non-empty path');
   const runtimes = selectedRuntimes(values);
   if (runtimes.length === 0) throw new UsageError('choose at least one runtime (--claude, --codex, ... or --all)');

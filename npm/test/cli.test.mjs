@@ -118,6 +118,8 @@ test('plan usage errors exit 2: contradictory, unknown or missing flags', (t) =>
     [['validate', '--gemini', 'x'], /^gsd-core: unknown option '--gemini'\nRun 'gsd-core --help' for usage\.\n$/],
     [['plan', '--claude', '--config-dir'], /argument missing/],
     [['plan', '--claude', 'extra'], /positional/],
+    // A config directory that exists must be a directory (one that does not is created).
+    [['plan', '--claude', '-c', process.execPath], /^gsd-core: --config-dir .* is there and is not a directory\n/],
   ];
   for (const [args, message] of cases) {
     const run = cli(args, { home });
