@@ -456,6 +456,34 @@ pub fn field_path(path: &serde_path_to_error::Path) -> Option<String> {
     (!out.is_empty()).then_some(out)
 }
 
+/// The field a read error is about: [`field_path`] of the value being read, and for a
+/// member that is missing there (serde's ``missing field `home` ``) the member itself, so
+/// `{"cwd":"/w"}` read as a host names `home`, not the host.
+///
+/// ```
+/// use gsd_core::strict::{Strict, error_field};
+/// #[derive(Debug, serde::Deserialize)]
+/// struct Request { host: Host }
+/// #[derive(Debug, serde::Deserialize)]
+/// struct Host { home: String, cwd: String }
+/// let mut reader = serde_json::Deserializer::from_str(r#"{"host":{"cwd":"/w"}}"#);
+/// let err = serde_path_to_error::deserialize::<_, Request>(Strict(&mut reader)).unwrap_err();
+/// assert_eq!(error_field(&err).as_deref(), Some("host.home"));
+/// ```
+#[must_use]
+pub fn error_field<E: std::fmt::Display>(error: &serde_path_to_error::Error<E>) -> Option<String> {
+    let mut out = field_path(error.path()).unwrap_or_default();
+    let reason = error.inner().to_string();
+    if let Some(name) = reason
+        .strip_prefix("missing field `")
+        .and_then(|rest| rest.split_once('`'))
+        .map(|(name, _)| name)
+    {
+        member(&mut out, name);
+    }
+    (!out.is_empty()).then_some(out)
+}
+
 /// Appends member `name` to a field path: `.name`, or `["name"]` when it is not an
 /// identifier.
 fn member(out: &mut String, name: &str) {

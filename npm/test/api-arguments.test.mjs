@@ -525,3 +525,9 @@ test('a manifest given as an object is checked as data: what JSON would drop or 
   }
   refused(() => gsd.validateCapability({ ...claude, version: 1n }, 'claude'), 'INVALID_ARGUMENT', 'manifest', 'manifest is invalid: manifest.version is a bigint (1n), which JSON cannot carry');
 });
+
+test('a member that is missing is named itself, not the object that lacks it', () => {
+  refused(() => gsd.resolveScope('claude', 'global', { cwd: '/w' }), 'INVALID_ARGUMENT', 'host.home', 'host.home is invalid: missing field `home`');
+  refused(() => gsd.resolveInstallPlan('claude', 'global', { home: '/h' }), 'INVALID_ARGUMENT', 'host.cwd', 'host.cwd is invalid: missing field `cwd`');
+  refused(() => gsd.buildRegistry([{ folder: 'x' }]), 'INVALID_ARGUMENT', 'overlays[0].manifest', 'overlays[0].manifest is invalid: missing field `manifest`');
+});

@@ -460,7 +460,7 @@ test('errors raise at call time through the lengths-only call too, with the same
   const cases = [
     [() => gsd.resolveInstallPlan('claude', 'global', { home: '/h', cwd: 'rel' }, { inventory }), 'INVALID_HOST', 'host.cwd', 'planHeadAt'],
     [() => gsd.resolveInstallPlan('claude', 'local', { home: '/h', cwd: '/w', env: 'x' }, { inventory }), 'INVALID_ARGUMENT', 'host.env', 'planHead'],
-    [() => gsd.resolveInstallPlan('claude', 'global', { cwd: '/w' }, { inventory }), 'INVALID_ARGUMENT', 'host', 'planHead'],
+    [() => gsd.resolveInstallPlan('claude', 'global', { cwd: '/w' }, { inventory }), 'INVALID_ARGUMENT', 'host.home', 'planHead'],
     [() => lazy('claude', 'global', { bogus: 1 }), 'INVALID_ARGUMENT', 'bogus', null],
     [() => lazy('claude', 'global', { profile: { skills: 'x' } }), 'INVALID_ARGUMENT', 'profile.skills', 'planHead'],
   ];

@@ -105,7 +105,7 @@ test('errors carry code and field', () => {
     [() => gsd.resolveInstallPlan('vscode', 'global'), 'NO_CONFIG_HOME', 'runtime.configHome.kind'],
     [() => gsd.resolveInstallPlan('claude', 'global', { home: '/h', cwd: '/w' }, { commands: ['../evil'] }), 'INVALID_ARGUMENT', null],
     [() => gsd.resolveInstallPlan('claude', 'global', { home: '/h', cwd: '/w' }, { bogus: 1 }), 'INVALID_ARGUMENT', 'bogus'],
-    [() => gsd.resolveInstallPlan('claude', 'global', { cwd: '/w' }), 'INVALID_ARGUMENT', 'host'],
+    [() => gsd.resolveInstallPlan('claude', 'global', { cwd: '/w' }), 'INVALID_ARGUMENT', 'host.home'],
     [() => gsd.resolveInstallPlan('claude', 'global', 'home'), 'INVALID_ARGUMENT', 'host'],
     [() => gsd.resolveInstallPlan(7, 'global'), 'INVALID_ARGUMENT', 'runtime'],
   ];

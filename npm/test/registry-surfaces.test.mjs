@@ -36,7 +36,7 @@ test('buildRegistry: argument errors carry code and field', () => {
   assert.equal(thrown(() => gsd.buildRegistry('x')).field, 'overlays');
   const err = thrown(() => gsd.buildRegistry([{ folder: 'a' }]));
   assert.equal(err.code, 'INVALID_ARGUMENT');
-  assert.equal(err.field, 'overlays[0]');
+  assert.equal(err.field, 'overlays[0].manifest');
   // A registry's own method is typed at the crossing too.
   for (const [id, shown] of [[5, '5'], [undefined, 'undefined'], [{}, '{}'], [1n, '1n']]) {
     const bad = thrown(() => gsd.firstPartyRegistry().requiresClosure(id));

@@ -147,15 +147,15 @@ static void test_failures(gsd_registry *registry) {
        its value is not a scope, and so is any malformed request holding a bad scope */
     SHAPE("{\"runtime\":\"claude\",\"scope\":\"bogus\",\"scopes\":[\"local\"]," HOST "}", "scope",
           "request_json is not a valid request: scope: unknown field `scope`, expected `scopes` (an array of scopes)");
-    SHAPE("{\"runtime\":\"claude\",\"scopes\":[\"bogus\"]}", NULL,
-          "request_json is not a valid request: missing field `host`");
+    SHAPE("{\"runtime\":\"claude\",\"scopes\":[\"bogus\"]}", "host",
+          "request_json is not a valid request: host: missing field `host`");
     SHAPE("{\"runtime\":\"claude\",\"scopes\":[\"Local\",1]," HOST "}", "scopes[1]",
           "request_json is not a valid request: scopes[1]: invalid type: integer `1`, expected a string");
     SHAPE("{\"runtime\":\"claude\",\"scopes\":[\"bogus\"],\"host\":[\"/h\",\"/w\"]}", "host",
           "request_json is not a valid request: host: invalid type: sequence, expected struct Host");
     SHAPE("[\"claude\",[\"Global\"],{\"home\":\"/h\",\"cwd\":\"/w\"}]", NULL,
           "request_json is not a valid request: expected an object");
-    SHAPE("{\"runtime\":\"claude\"," HOST "}", NULL, "request_json is not a valid request: missing field `scopes`");
+    SHAPE("{\"runtime\":\"claude\"," HOST "}", "scopes", "request_json is not a valid request: scopes: missing field `scopes`");
     SHAPE("{\"runtime\":\"claude\",\"scopes\":\"global\"," HOST "}", "scopes",
           "request_json is not a valid request: scopes: invalid type: string \"global\", expected a sequence");
     SHAPE("{\"runtime\":\"claude\",\"scopes\":[1]," HOST "}", "scopes[0]",
@@ -176,7 +176,7 @@ static void test_failures(gsd_registry *registry) {
     gsd_bytes_free(&out);
     out.ptr = &sentinel_byte;
     SHAPE("[\"global\"]", NULL, "request_json is not a valid request: expected an object");
-    SHAPE("{\"scopes\":[\"global\"]," HOST "}", NULL, "request_json is not a valid request: missing field `runtime`");
+    SHAPE("{\"scopes\":[\"global\"]," HOST "}", "runtime", "request_json is not a valid request: runtime: missing field `runtime`");
     SHAPE("{\"runtime\": ", NULL, "request_json is not a valid request: EOF while parsing a value at line 1 column 12");
     expect_failure(registry, NULL, 0, GSD_STATUS_NULL_ARGUMENT, "NULL_ARGUMENT", "request_json must not be NULL");
     expect_failure(NULL, STR("{}"), GSD_STATUS_NULL_ARGUMENT, "NULL_ARGUMENT", "registry must not be NULL");

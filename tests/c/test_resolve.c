@@ -179,10 +179,10 @@ static void test_shape_before_scope(gsd_registry *registry) {
          GSD_STATUS_INVALID_ARGUMENT,
          "request_json is not a valid request: stems: invalid type: string \"help\", expected a sequence", "stems"},
         {gsd_resolve_install_plan, "{\"runtime\":\"claude\",\"scope\":\"Global\"}", GSD_STATUS_INVALID_ARGUMENT,
-         "request_json is not a valid request: missing field `host`", NULL},
-        /* a missing member names the object that lacks it */
+         "request_json is not a valid request: host: missing field `host`", "host"},
+        /* a missing member is named itself, under the object that lacks it */
         {gsd_resolve_scope, "{\"runtime\":\"claude\",\"scope\":\"bogus\",\"host\":{\"home\":\"/h\"}}",
-         GSD_STATUS_INVALID_ARGUMENT, "request_json is not a valid request: host: missing field `cwd`", "host"},
+         GSD_STATUS_INVALID_ARGUMENT, "request_json is not a valid request: host.cwd: missing field `cwd`", "host.cwd"},
         /* the array form, by position, is not a request */
         {gsd_resolve_install_plan, "[\"claude\",\"global\",{\"home\":\"/h\",\"cwd\":\"/w\"}]",
          GSD_STATUS_INVALID_ARGUMENT,

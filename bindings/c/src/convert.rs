@@ -46,11 +46,7 @@ const MAX_REASON_CHARS: usize = 512;
 
 /// [`not_valid`] for a shape error found with its path ([`strict::from_value`]).
 fn misshapen(name: &str, error: &strict::PathError) -> Failure {
-    not_valid(
-        name,
-        gsd_core::strict::field_path(error.path()),
-        error.inner(),
-    )
+    not_valid(name, gsd_core::strict::error_field(error), error.inner())
 }
 
 /// A type a request is decoded into.
@@ -278,7 +274,7 @@ pub(crate) fn install_plans(registry: &Registry, text: &str) -> Result<gsd_bytes
                 let expected = expected.replacen("`scope`", "`scopes`", 1);
                 not_valid(
                     NAME,
-                    gsd_core::strict::field_path(e.path()),
+                    gsd_core::strict::error_field(&e),
                     &format!("{head}, expected one of {expected}"),
                 )
             }
@@ -603,7 +599,7 @@ mod tests {
         );
         assert_eq!(
             message::<gsd_core::PlanRequest>(r#"{"runtime":"claude","scope":"Global"}"#),
-            "request_json is not a valid request: missing field `host`"
+            "request_json is not a valid request: host: missing field `host`"
         );
         assert_eq!(
             message::<ScopeRequest>(r#"{"runtime":"c","scope":"x","host":{"home":"/h","cwd":1}}"#),
@@ -683,7 +679,7 @@ mod tests {
             ),
             (
                 format!(r#"{{{base},"host":{{"home":"/h"}}}}"#),
-                "host",
+                "host.cwd",
                 "missing field `cwd`",
             ),
             (
@@ -721,7 +717,7 @@ mod tests {
     }
 
     /// The request itself at fault names no field: not JSON (serde's line and column stay
-    /// in the message), not an object, a member of its own missing.
+    /// in the message), not an object; a member of its own that is missing is named.
     #[test]
     fn the_request_itself_names_no_field() {
         let cases = [
@@ -737,15 +733,21 @@ mod tests {
                 r#"["claude","global",{"home":"/h","cwd":"/w"}]"#,
                 "request_json is not a valid request: invalid type: sequence, expected struct PlanRequest",
             ),
-            (
-                r#"{"runtime":"claude","scope":"Global"}"#,
-                "request_json is not a valid request: missing field `host`",
-            ),
         ];
         for (text, want) in cases {
             assert_eq!(message::<gsd_core::PlanRequest>(text), want, "{text}");
             assert_eq!(field::<gsd_core::PlanRequest>(text), None, "{text}");
         }
+        // A member the request lacks is named itself.
+        let text = r#"{"runtime":"claude","scope":"Global"}"#;
+        assert_eq!(
+            message::<gsd_core::PlanRequest>(text),
+            "request_json is not a valid request: host: missing field `host`"
+        );
+        assert_eq!(
+            field::<gsd_core::PlanRequest>(text).as_deref(),
+            Some("host")
+        );
     }
 
     /// A member its object repeats is refused wherever it is (a JSON value keeps the last
@@ -876,7 +878,7 @@ mod tests {
         );
         at(
             &format!(r#"{{"runtime":"claude",{host}}}"#),
-            None,
+            Some("scopes"),
             "missing field `scopes`",
         );
         // The members it lists are this request's: `scopes`, never `scope`.

@@ -49,7 +49,10 @@ pub fn from_value<T: for<'de> Deserialize<'de>>(
     value: Value,
 ) -> JsResult<T> {
     serde_path_to_error::deserialize(gsd_core::strict::Strict(value)).map_err(|e| {
-        let at = gsd_core::sanitize::sanitize_text(&field_at(field, e.path()), MAX_REASON_CHARS);
+        let at = gsd_core::sanitize::sanitize_text(
+            &field_at(field, gsd_core::strict::error_field(&e)),
+            MAX_REASON_CHARS,
+        );
         let reason = gsd_core::sanitize::sanitize_text(&e.inner().to_string(), MAX_REASON_CHARS);
         invalid_argument(env, &at, &format!("{at} is invalid: {reason}"))
     })
@@ -66,7 +69,10 @@ pub fn from_value<T: for<'de> Deserialize<'de>>(
 pub fn from_json<T: for<'de> Deserialize<'de>>(env: Env, field: &str, text: &str) -> JsResult<T> {
     let mut reader = serde_json::Deserializer::from_str(text);
     serde_path_to_error::deserialize(gsd_core::strict::Strict(&mut reader)).map_err(|e| {
-        let at = gsd_core::sanitize::sanitize_text(&field_at(field, e.path()), MAX_REASON_CHARS);
+        let at = gsd_core::sanitize::sanitize_text(
+            &field_at(field, gsd_core::strict::error_field(&e)),
+            MAX_REASON_CHARS,
+        );
         let inner = e.inner();
         let full = inner.to_string();
         let suffix = format!(" at line {} column {}", inner.line(), inner.column());
@@ -106,8 +112,8 @@ const BAGS: [&str; 3] = ["options", "input", "inventory"];
 /// error is at its top, else the path to the value at fault inside it, under the
 /// argument's name (`host.env.HOME`, `overlays[2].manifest`) or, for an options bag, alone
 /// (`commands[1]`).
-fn field_at(argument: &str, path: &serde_path_to_error::Path) -> String {
-    match gsd_core::strict::field_path(path) {
+fn field_at(argument: &str, inner: Option<String>) -> String {
+    match inner {
         None => argument.to_owned(),
         Some(inner) if BAGS.contains(&argument) => inner,
         Some(inner) if inner.starts_with('[') => format!("{argument}{inner}"),

@@ -273,20 +273,16 @@ fn surface_facts(text: &str) -> Result<gsd_core::SurfaceFacts, GsdError> {
     let value: serde_json::Value =
         serde_path_to_error::deserialize(gsd_core::strict::Strict(&mut reader)).map_err(
             |e: serde_path_to_error::Error<serde_json::Error>| match e.inner().classify() {
-                serde_json::error::Category::Data => invalid(
-                    gsd_core::strict::field_path(e.path()),
-                    e.inner().to_string(),
-                ),
+                serde_json::error::Category::Data => {
+                    invalid(gsd_core::strict::error_field(&e), e.inner().to_string())
+                }
                 _ => invalid(None, e.inner().to_string()),
             },
         )?;
     reader.end().map_err(|e| invalid(None, e.to_string()))?;
     serde_path_to_error::deserialize(gsd_core::strict::Strict(value)).map_err(
         |e: serde_path_to_error::Error<serde_json::Error>| {
-            invalid(
-                gsd_core::strict::field_path(e.path()),
-                e.inner().to_string(),
-            )
+            invalid(gsd_core::strict::error_field(&e), e.inner().to_string())
         },
     )
 }
