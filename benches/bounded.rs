@@ -18,7 +18,9 @@ use std::time::{Duration, Instant};
 
 use gsd_core::install_manifest::read_install_manifest;
 use gsd_core::validate::{Origin, check_capability};
-use gsd_core::{Overlay, Registry, parse_manifest, warning_records};
+use gsd_core::{
+    Host, Overlay, Registry, SurfaceFacts, build_shadow_report, parse_manifest, warning_records,
+};
 use serde_json::{Map, Value, json};
 
 // Reason: this bench reports the peak only; `memory.rs` reads the other counts.
@@ -109,6 +111,23 @@ fn feature_with_requires(bases: &Value, n: usize) -> String {
 }
 
 /// A case of `parse_manifest` alone, with no target: the parser's hostile shapes.
+/// Facts for claude with `n` skills installed globally and the same `n` stems as local
+/// commands: every local trigger is shadowed by a global skill.
+fn both_scopes_facts(n: usize) -> String {
+    let manifest = |scope: &str, file: &dyn Fn(usize) -> String| {
+        let files: Map<String, Value> = (0..n).map(|i| (file(i), json!("x"))).collect();
+        json!({"manifestVersion": 2, "runtime": "claude", "scope": scope, "files": files})
+            .to_string()
+    };
+    let global = manifest("global", &|i| format!("skills/gsd-s{i}/SKILL.md"));
+    let local = manifest("local", &|i| format!("commands/gsd-s{i}.md"));
+    json!({"homes": {
+        "/home/u/.claude": {"manifest": global},
+        "/work/p/.claude": {"manifest": local},
+    }})
+    .to_string()
+}
+
 fn parse_case(name: &'static str, build: fn(&Value) -> Input) -> Case {
     Case {
         name,
@@ -283,6 +302,22 @@ fn cases() -> Vec<Case> {
                 let read = read_install_manifest(Some(i.text()));
                 let code = read.diagnostics.first().map_or("-", |d| d.code.as_str());
                 format!("installed {}, {code}", read.manifest.is_installed())
+            },
+        },
+        Case {
+            // Every stem shadowed: before the per-scope stem sets, each shadowed trigger
+            // searched both scopes' stem lists, quadratic (28 s for this input).
+            name: "shadow report: 100k stems in both claude scopes",
+            target_ms: None,
+            target_mib: None,
+            target_counts_input: false,
+            build: |_| Input::Text(both_scopes_facts(100_000)),
+            run: |i| {
+                let facts: SurfaceFacts = serde_json::from_str(i.text()).expect("facts");
+                let host = Host::new("/home/u", "/work/p");
+                let report = build_shadow_report(Registry::first_party(), "claude", &host, &facts)
+                    .expect("a report");
+                format!("{} shadowed", report.triggers.len())
             },
         },
         Case {

@@ -9,6 +9,8 @@
 //! the peer's plain lines; [`sanitize_for_render`] is the guard applied to every value from
 //! a manifest before it is printed.
 
+use std::collections::HashSet;
+
 use serde::Serialize;
 
 use crate::error::Error;
@@ -295,6 +297,21 @@ pub fn shadow_report_of(registry: &Registry, surface: &InstalledRuntimeSurface) 
         prefixes.push(((scope, kind), prefix.clone()));
         prefix
     };
+    // Each scope's stems as a set, built at the first shadowed trigger that asks: a trigger
+    // looks its two stems up once each, so the report is linear in the stems (a manifest
+    // from a cloned repository may list hundreds of thousands).
+    let mut stem_sets: Vec<(Scope, HashSet<&str>)> = Vec::new();
+    let mut has = |scope: Scope, stem: &str| -> bool {
+        if let Some((_, set)) = stem_sets.iter().find(|(s, _)| *s == scope) {
+            return set.contains(stem);
+        }
+        let set: HashSet<&str> = record_of(scope)
+            .map(|r| r.stems.iter().map(String::as_str).collect())
+            .unwrap_or_default();
+        let found = set.contains(stem);
+        stem_sets.push((scope, set));
+        found
+    };
     let mut triggers = Vec::new();
     for t in &surface.triggers {
         let Some(by) = &t.shadowed_by else { continue };
@@ -305,9 +322,6 @@ pub fn shadow_report_of(registry: &Registry, surface: &InstalledRuntimeSurface) 
             stem_of(t.trigger, shadowed_prefix.as_deref()),
         ) else {
             continue;
-        };
-        let has = |scope: Scope, stem: &str| {
-            record_of(scope).is_some_and(|r| r.stems.iter().any(|s| s == stem))
         };
         if has(by.scope, winner_stem) && has(t.scope, shadowed_stem) {
             triggers.push(ShadowedTrigger {
