@@ -2,7 +2,7 @@
 # --- gsd-core epilogue -------------------------------------------------------------------
 # Appended by this repository's uniffi-bindgen (bindings/uniffi/bindgen) to the module
 # uniffi 0.32 generates. It changes no call; it fixes how the generated classes behave under
-# Python's generic protocols (copy, pickle, str/repr), where uniffi's defaults are unsafe or
+# Python's generic protocols (copy, pickle, str/repr, ==), where uniffi's defaults are unsafe or
 # unreadable. See docs/uniffi.md, "What the generated module adds".
 
 
@@ -34,6 +34,15 @@ def _gsd_epilogue():
         shown = ", ".join("{}={!r}".format(name, getattr(self, name)) for name in names)
         return "{}({})".format(type(self).__name__, shown)
 
+    # Records: `==` compares two records of one class field by field, and answers
+    # NotImplemented for anything else (uniffi's reads the other object's fields: a record
+    # equalled any object with the same attributes, and `record == None` raised), so
+    # Python falls back to identity: `record != None` is True, `None in records` works.
+    def _record_eq(self, other):
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in type(self)._gsd_fields)
+
     for value in list(globals().values()):
         if (
             isinstance(value, type)
@@ -47,6 +56,7 @@ def _gsd_epilogue():
                 if p.kind is inspect.Parameter.KEYWORD_ONLY
             )
             value.__repr__ = _record_repr
+            value.__eq__ = _record_eq
 
     # Errors: `str(error)` is the message (uniffi's is "message='…'"), and an error that is
     # pickled (process pools) comes back as the same variant with the same message.

@@ -265,6 +265,33 @@ class SurfaceFactsTest(unittest.TestCase):
         # 32 levels (the member's 31 and the object's) are read, and the member named
         self.assertEqual(outcome[deep[0]], prefix + "homes: invalid type: sequence, expected a map")
 
+    def test_every_deep_manifest_is_refused_on_a_64_kib_stack(self):
+        # docs/uniffi.md promises 64 KiB for every call: the manifest readers too.
+        deep = "[" * 100_000
+        outcome = {}
+
+        def calls():
+            try:
+                gsd.validate_capability(deep, "x")
+            except gsd.GsdError.ManifestTooDeep:
+                outcome["validate"] = "too deep"
+            rejected = self.registry.with_overlays([gsd.Overlay(folder="acme", manifest=deep, fragments={})])
+            outcome["overlay"] = [d.code for d in rejected.diagnostics()]
+            plan = self.registry.resolve_install_plan(
+                gsd.PlanRequest(runtime="claude", scope="global", host=HOST, commands=["help"]))
+            outcome["plan"] = len(plan.placements)
+
+        old = threading.stack_size(64 * 1024)
+        try:
+            thread = threading.Thread(target=calls)
+            thread.start()
+            thread.join()
+        finally:
+            threading.stack_size(old)
+        self.assertEqual(outcome["validate"], "too deep")
+        self.assertEqual(outcome["overlay"], ["overlay_manifest_invalid", "overlay_rejected"])
+        self.assertEqual(outcome["plan"], 1)
+
     def test_a_repeated_member_is_refused_at_its_object(self):
         prefix = "facts_json is not valid SurfaceFacts JSON: "
         # json.loads would keep the last "manifest"; the first, mistyped one is not skipped.
@@ -341,6 +368,22 @@ class GenericProtocolTest(unittest.TestCase):
             "capability_id='x', field='', message='capability must be a JSON object', detail_json=None)], "
             "warnings=[])",
         )
+
+    def test_records_equal_only_records_of_their_class(self):
+        import types
+
+        self.assertEqual(gsd.Host(home="/h", cwd="/w"), gsd.Host(home="/h", cwd="/w"))
+        self.assertNotEqual(gsd.Host(home="/h", cwd="/w"), gsd.Host(home="/h", cwd="/x"))
+        # Another class with the same fields, or any object with those attributes, is not
+        # equal either way round; None compares as None.
+        shadowed_by = gsd.ShadowedBy(kind="skills", scope=gsd.Scope.GLOBAL)
+        look_alike = types.SimpleNamespace(kind="skills", scope=gsd.Scope.GLOBAL)
+        self.assertFalse(shadowed_by == look_alike)
+        self.assertFalse(look_alike == shadowed_by)
+        self.assertTrue(shadowed_by != None)  # noqa: E711  (the comparison itself is tested)
+        probes = gsd.Registry.first_party().surface_probe_requests("claude", HOST)
+        self.assertNotIn(None, probes)
+        self.assertIn(probes[0], probes)
 
     def test_an_error_prints_its_message_and_survives_pickle(self):
         import pickle
