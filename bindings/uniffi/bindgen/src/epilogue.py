@@ -22,6 +22,25 @@ def _gsd_epilogue():
             "build it on the other side (Registry.first_party(), with_overlays(...))"
         )
 
+    # Strings: uniffi checks every argument (`check_lower`) before it takes a reference to
+    # the registry and converts the arguments one by one, but only converts a string to
+    # UTF-8 in the second pass, so a lone surrogate (`os.environ` holds them for variables
+    # that are not UTF-8) or a string past 2 GiB failed there and leaked the reference and
+    # the arguments already converted. The check now encodes, so such a call fails before
+    # anything is taken.
+    plain_check = _UniffiFfiConverterString.check_lower
+
+    def _check_str(value):
+        plain_check(value)
+        size = len(value) if value.isascii() else len(value.encode("utf-8"))
+        if size > 0x7FFFFFFF:
+            raise ValueError(
+                "a string of {} bytes is more than one call can carry (2 GiB - 1)".format(size)
+            )
+        return value
+
+    _UniffiFfiConverterString.check_lower = staticmethod(_check_str)
+
     Registry.__copy__ = _same
     Registry.__deepcopy__ = _same
     Registry.__reduce__ = _no_pickle

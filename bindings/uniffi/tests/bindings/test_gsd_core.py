@@ -369,6 +369,40 @@ class GenericProtocolTest(unittest.TestCase):
             "warnings=[])",
         )
 
+    def test_a_string_that_cannot_cross_fails_before_anything_is_taken(self):
+        # The registry reference and the converted arguments leaked when a lone surrogate
+        # failed the second (converting) pass: it now fails the first (checking) one.
+        registry = gsd.Registry.first_party()
+        taken = []
+        clone = gsd.Registry._uniffi_clone_handle
+        lower = gsd._UniffiFfiConverterString.lower
+
+        def counted_clone(registry):
+            taken.append("registry")
+            return clone(registry)
+
+        def counted_lower(value):
+            taken.append("string")
+            return lower(value)
+
+        gsd.Registry._uniffi_clone_handle = counted_clone
+        gsd._UniffiFfiConverterString.lower = staticmethod(counted_lower)
+        try:
+            for call in (
+                lambda: registry.resolve_scope("claude", "global", HOST, "/x\ud800"),
+                lambda: registry.resolve_scope("claude", "global", gsd.Host(home="/h", cwd="/w", env={"A": "\udce9"}), None),
+                lambda: gsd.validate_capability("{}", "\ud800"),
+            ):
+                with self.assertRaises(UnicodeEncodeError):
+                    call()
+                self.assertEqual(taken, [])
+            # A well-formed call takes both, as before.
+            registry.resolve_scope("claude", "global", HOST, None)
+            self.assertIn("registry", taken)
+        finally:
+            gsd.Registry._uniffi_clone_handle = clone
+            gsd._UniffiFfiConverterString.lower = staticmethod(lower)
+
     def test_records_equal_only_records_of_their_class(self):
         import types
 
