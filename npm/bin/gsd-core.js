@@ -479,6 +479,23 @@ function renderPlan(plan, profile, inventoried) {
   return out.join('\n');
 }
 
+/**
+ * A plan shadows triggers within its own scope only; when the runtime is installed at the
+ * other scope on this machine, the triggers of the two can shadow each other, which
+ * `doctor` reports: said, so "0 shadowed" is not read as the whole story.
+ */
+function otherScopeNote(plan) {
+  const other = plan.scope.id === 'global' ? 'local' : 'global';
+  let installed;
+  try {
+    installed = api.resolveInstalledSurfaces(plan.runtime).surfaces[0]?.scopes.find((s) => s.scope === other && s.installed);
+  } catch {
+    return '';
+  }
+  if (installed === undefined) return '';
+  return `\n  ${dim(`note          installed at ${other} scope too (${printable(installed.configHome)}): \`gsd-core doctor --${plan.runtime}\` shows which triggers one scope shadows`)}`;
+}
+
 function cmdPlan(args) {
   const { values, positionals } = parse(args, {
     ...runtimeOptions(),
@@ -586,7 +603,7 @@ function cmdPlan(args) {
       if (values.profile === undefined && chosen.has(plan)) process.stderr.write(`gsd-core: ${plan.runtime}: profile ${chosen.get(plan)}\n`);
     }
   } else {
-    if (plans.length > 0) print(plans.map((plan) => renderPlan(plan, chosen.get(plan), values.source !== undefined)).join('\n\n'));
+    if (plans.length > 0) print(plans.map((plan) => renderPlan(plan, chosen.get(plan), values.source !== undefined) + otherScopeNote(plan)).join('\n\n'));
     for (const { runtime } of skipped) print(dim(`${runtime}: no installable config directory (skipped)`));
   }
   return failed ? EXIT_FAILURE : EXIT_OK;

@@ -805,3 +805,13 @@ test('doctor --strict exits 1 on a shadowed trigger or a corrupt install manifes
   assert.ok(JSON.parse(corrupt.stdout).diagnostics.some((d) => d.code === 'install_manifest_corrupt' && d.severity === 'warning'));
   assert.equal(cli(['doctor', '--codex', '--json'], { home, cwd: project }).status, 0);
 });
+
+test('plan text notes an install at the other scope, whose shadowing doctor reports', (t) => {
+  const { home, project } = installClaudeBothScopes(t);
+  const local = cli(['plan', '--claude', '-l'], { home, cwd: project });
+  assert.equal(local.status, 0, local.stderr);
+  assert.match(local.stdout, new RegExp(`^ {2}note {10}installed at global scope too \\(${join(home, '.claude').replace(/[.]/g, '\\.')}\\): \`gsd-core doctor --claude\` shows which triggers one scope shadows$`, 'm'));
+  // Nothing installed at the other scope: no note.
+  assert.doesNotMatch(cli(['plan', '--claude', '-l'], { home: tempDir(t), cwd: tempDir(t) }).stdout, /note {10}/);
+  assert.doesNotMatch(cli(['plan', '--codex'], { home, cwd: tempDir(t) }).stdout, /note {10}/);
+});
