@@ -1640,7 +1640,8 @@ function resolveInstallPlan(runtime, scope, host, options) {
   const handle = typeof held === 'object' ? inventoryHandles.get(held) : undefined;
   if (handle === undefined) throw invalidArgument('inventory', 'inventory must be an object returned by inventory()');
   if (rest !== undefined) {
-    for (const key in rest) {
+    // Own members only: `for...in` would also see a polluted Object.prototype's.
+    for (const key of Object.keys(rest)) {
       if (INVENTORY_FIELDS.includes(key)) {
         throw invalidArgument(key, `${key} cannot be given together with inventory (the inventory holds the stems)`);
       }

@@ -440,6 +440,10 @@ test('an option only a polluted Object.prototype holds is never read; one the ca
       assert.equal(gsd.resolveInstallPlan('claude', 'global', h).scope.configHome, '/h/.claude', key);
       const plan = gsd.resolveInstallPlan('claude', 'global', h, { inventory });
       assert.deepStrictEqual(plan.placements.map((p) => p.destination), ['/h/.claude/skills/gsd-help/SKILL.md'], key);
+      // With another option beside the inventory too (a polluted `commands` is not "given
+      // together with inventory").
+      const beside = gsd.resolveInstallPlan('claude', 'global', h, { inventory, explicitDir: '/x' });
+      assert.deepStrictEqual(beside.placements.map((p) => p.destination), ['/x/skills/gsd-help/SKILL.md'], key);
       assert.equal(gsd.resolveInstallPlan('claude', 'global', h, { commands: ['help'] }).placements.length, 1, key);
       assert.equal(gsd.installIntent('claude').runtime, 'claude', key);
       assert.equal(gsd.buildShadowReport('claude', { ...h, env: {} }).report.reason, 'not_shadowed', key);
