@@ -242,7 +242,9 @@ function readBounded(abs, bound, budget = Number.POSITIVE_INFINITY, follow = fal
     const noFollow = follow ? 0 : (fs.constants.O_NOFOLLOW ?? 0);
     fd = fs.openSync(abs, fs.constants.O_RDONLY | noFollow | (fs.constants.O_NONBLOCK ?? 0));
   } catch (err) {
-    if (osCode(err) === 'ELOOP') return { fault: ['overlay_symlink_refused', 'is a symbolic link (links are never followed)'] };
+    // Without `follow`, ELOOP is O_NOFOLLOW meeting a link; with it, a loop of links,
+    // which cannot be opened like any other unreadable path.
+    if (!follow && osCode(err) === 'ELOOP') return { fault: ['overlay_symlink_refused', 'is a symbolic link (links are never followed)'] };
     return { fault: ['overlay_unreadable', err] };
   }
   try {

@@ -63,8 +63,9 @@ plan options:
 
 doctor options:
   --<runtime>, --all       Runtimes to inspect (default: all)
-  --strict                 Exit 1 on a warning (a corrupt or oversized install
-                           manifest) or a shadowed trigger too, not only on an error
+  --strict                 Exit 1 on a warning too (a corrupt or oversized install
+                           manifest of any runtime), or a selected runtime's
+                           shadowed trigger, not only on an error
   --json                   Print the report as JSON
 
 runtimes options:
@@ -77,7 +78,8 @@ validate options:
 
 Common options:
   -h, --help               Show this help
-  -V, --version            Print the version of this package
+
+gsd-core --version (or -V), alone, prints the version of this package.
 
 Colour is used only on a terminal and never when NO_COLOR is set (and not empty).
 
@@ -85,10 +87,11 @@ Exit codes:
   0  success (doctor: no errors, and with --strict no warning or shadowed trigger;
      validate: no error diagnostics)
   1  a failure: an error from the core, doctor found errors (--strict: or warnings or
-     shadowed triggers), validation errors or
-     nothing to validate, a file under --source that cannot be read
+     shadowed triggers), validation errors or nothing to validate, a file under
+     --source that cannot be read or whose stem the core refuses, a recorded profile
+     that needs --source when none is given (that runtime only)
   2  usage error: no command, unknown command or flag, contradictory flags, missing
-     or empty argument
+     or empty argument, an unknown profile name, a --config-dir that is a file
 `;
 
 class UsageError extends Error {}
@@ -110,7 +113,7 @@ function describeOsError(err) {
 
 /** The failure of reading `what` under `--source`: one line with the path and the OS error. */
 function unreadableSource(what, err) {
-  return new SourceReadError(`--source: cannot read ${overlays.escapeText(what)}: ${describeOsError(err)}`);
+  return new SourceReadError(`--source: cannot read ${printable(what)}: ${describeOsError(err)}`);
 }
 
 /** The text of one file under `--source`; a failed read is reported, never thrown raw. */
@@ -131,8 +134,13 @@ const MAX_SHOWN_CHARS = 4096;
  * escaped, and clipped past `MAX_SHOWN_CHARS` with the full length said.
  */
 function printable(text) {
-  const shown = overlays.escapeText(String(text));
-  return shown.length <= MAX_SHOWN_CHARS ? shown : `${shown.slice(0, MAX_SHOWN_CHARS)}… (${shown.length} characters)`;
+  const raw = String(text);
+  // Counted in characters (code points) of the input, and cut before escaping, so a cut
+  // never splits a surrogate pair or an escape.
+  if (raw.length <= MAX_SHOWN_CHARS) return overlays.escapeText(raw);
+  const characters = Array.from(raw);
+  if (characters.length <= MAX_SHOWN_CHARS) return overlays.escapeText(raw);
+  return `${overlays.escapeText(characters.slice(0, MAX_SHOWN_CHARS).join(''))}… (${characters.length} characters)`;
 }
 
 /**
@@ -294,7 +302,8 @@ function readInventory(source) {
   // A source tree need not ship agents.
   const agents = markdownStems(agentsDir, true);
   const routerStems = commands.filter((stem) => stem.startsWith('ns-'));
-  const childToRouters = {};
+  // No prototype: a child named `constructor` or `__proto__` is a key like any other.
+  const childToRouters = Object.create(null);
   for (const router of routerStems) {
     for (const child of api.parseRequires(readSourceFile(path.join(commandsDir, `${router}.md`)))) {
       (childToRouters[child] ??= []).push(router);
@@ -323,15 +332,21 @@ function unusableSourceFile(err, given, commandsDir, agentsDir) {
     const file = path.join(at[1] === 'agents' ? agentsDir : commandsDir, `${stem}.md`);
     return `${printable(file)}: its stem${err.message.slice(err.field.length)}`;
   }
-  for (const [child, routers] of Object.entries(given.childToRouters)) {
+  // The first child that cannot be a stem, in the core's (sorted) order, asked on its own:
+  // its refusal is the reason, without the value it quotes (said here as the file spells it).
+  for (const child of Object.keys(given.childToRouters).sort()) {
+    let refusal;
     try {
       api.inventory({ commands: [child] });
-    } catch {
-      const file = path.join(commandsDir, `${routers[0]}.md`);
-      // The core's rule, without the value it quoted (said here as the file spells it).
-      const rule = err.message.slice(err.message.indexOf(' must be'), err.message.lastIndexOf(', got '));
-      return `${printable(file)}: its requires: lists '${printable(child)}', which${rule}`;
+      continue;
+    } catch (childErr) {
+      if (childErr?.code !== 'INVALID_ARGUMENT') throw childErr;
+      refusal = childErr.message.slice('commands[0]'.length);
     }
+    const quoted = refusal.lastIndexOf(', got ');
+    const rule = quoted === -1 ? refusal.replace(/; it starts .*$/s, '') : refusal.slice(0, quoted);
+    const file = path.join(commandsDir, `${given.childToRouters[child][0]}.md`);
+    return `${printable(file)}: its requires: lists '${printable(child)}', which${rule}`;
   }
   return err.message;
 }
@@ -370,8 +385,8 @@ function checkProfileNames(value) {
   if (value.trim() === '') throw new UsageError(`--profile requires a name (${known})`);
   for (const name of value.split(',').map((n) => n.trim())) {
     if (KNOWN_PROFILES.includes(name)) continue;
-    const why = name === '' ? 'has an empty name in its list' : `names an unknown profile '${overlays.escapeText(name)}'`;
-    throw new UsageError(`--profile=${overlays.escapeText(value)} ${why}; known profiles: ${known}`);
+    const why = name === '' ? 'has an empty name in its list' : `names an unknown profile '${printable(name)}'`;
+    throw new UsageError(`--profile=${printable(value)} ${why}; known profiles: ${known}`);
   }
 }
 
@@ -516,9 +531,12 @@ function cmdPlan(args) {
   if (values['config-dir'] !== undefined) {
     // A directory that does not exist yet is fine (an install creates it); anything else
     // already there could never hold the files.
+    // As the core reads it: `~` and `~/…` are under the home directory.
+    const given = values['config-dir'];
+    const dir = given === '~' ? require('node:os').homedir() : given.startsWith('~/') ? require('node:path').join(require('node:os').homedir(), given.slice(2)) : given;
     let stat = null;
     try {
-      stat = require('node:fs').statSync(values['config-dir']);
+      stat = require('node:fs').statSync(dir);
     } catch {
       stat = null;
     }
@@ -680,7 +698,7 @@ function describeLocation(d, owners) {
   if (typeof home !== 'string') return '';
   const at = d.field ? require('node:path').join(home, d.field) : home;
   const who = owners.get(home) ?? [];
-  const shown = overlays.escapeText(at);
+  const shown = printable(at);
   return who.length > 0 ? ` (${who.join(', ')}: ${shown})` : ` (${shown})`;
 }
 
@@ -724,7 +742,7 @@ function validateTarget(target, firstParty) {
   const path = require('node:path');
   let stat;
   const name = path.basename(path.resolve(target));
-  const shown = overlays.escapeText(target);
+  const shown = printable(target);
   try {
     stat = fs.lstatSync(target);
   } catch (err) {

@@ -789,6 +789,15 @@ test('--source: a stem the core refuses is named by its file, once for every run
   const child = cli(['plan', '--claude', '--source', src], { home });
   assert.equal(child.status, 1);
   assert.equal(child.stderr, `gsd-core: --source: ${join(commands, 'ns-x.md')}: its requires: lists 'a/b', which must be a plain file stem (non-empty, not '.' or '..', no '/', '\\', control, bidi or invisible characters)\n`);
+  // A child too long to be a stem: the reason is that child's own.
+  writeFileSync(join(commands, 'ns-x.md'), `---\nrequires: [help, ${long}]\n---\n`);
+  const longChild = cli(['plan', '--claude', '--source', src], { home });
+  assert.equal(longChild.status, 1);
+  assert.equal(longChild.stderr, `gsd-core: --source: ${join(commands, 'ns-x.md')}: its requires: lists '${long}', which is 201 bytes long, more than 200: a stem becomes a file or folder name (at most 255 bytes), with room left for the runtime's prefix and extension\n`);
+  // A child named like an Object.prototype member is a stem like any other.
+  writeFileSync(join(commands, 'ns-x.md'), '---\nrequires: [help, constructor, __proto__]\n---\n');
+  const named = cli(['plan', '--claude', '--json', '--source', src], { home });
+  assert.equal(named.status, 0, named.stderr);
 });
 
 test('doctor --strict exits 1 on a shadowed trigger or a corrupt install manifest; without it, 0', (t) => {

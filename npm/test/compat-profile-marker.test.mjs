@@ -86,6 +86,11 @@ test('install-profiles: a marker path holding no marker is passed over without b
   symlinkSync(join(largest, '.gsd-profile'), join(linked, '.gsd-profile'));
   assert.equal(ours.readActiveProfile(linked), theirs.readActiveProfile(linked));
   assert.equal(ours.readActiveProfile(linked), 'core');
-  // No marker at all, or one that cannot be opened: a first install, as for the peer.
+  // No marker at all, or one that cannot be opened (a loop of links): a first install,
+  // as for the peer.
   assert.equal(ours.profileMarker(at('none')), null);
+  const loop = at('loop');
+  symlinkSync(join(loop, '.gsd-profile'), join(loop, '.gsd-profile'));
+  assert.equal(ours.profileMarker(loop), null);
+  assert.equal(ours.readActiveProfile(loop), theirs.readActiveProfile(loop));
 });
