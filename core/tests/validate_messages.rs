@@ -321,8 +321,6 @@ fn unsafe_paths_get_our_own_codes() {
     );
 }
 
-/// Our rules for descriptors no plan could use: a layout entry naming the config directory
-/// itself, a skills entry without a converter, probe candidates that leave the home.
 /// An agent file suffix a plan cannot take: each problem named; `null` and copilot's own
 /// `.agent.md` are fine.
 #[test]
@@ -372,6 +370,8 @@ fn agent_file_suffixes_a_plan_cannot_take_get_our_own_code() {
     }
 }
 
+/// Our rules for descriptors no plan could use: a layout entry naming the config directory
+/// itself, a skills entry without a converter, probe candidates that leave the home.
 #[test]
 fn unplannable_descriptors_get_our_own_codes() {
     let errors = errors_of("claude", |v| {

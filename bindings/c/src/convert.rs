@@ -7,10 +7,10 @@
 //! it). The request's shape is checked first: invalid JSON, an array or other non-object
 //! where an object belongs, an unknown, missing or mistyped member is `INVALID_ARGUMENT`
 //! naming the argument and serde's reason. A shape error also names the value at fault:
-//! its path inside the request (`host.cwd`, `commands[1]`, `host.env.HOME`; for an unknown
-//! member the member itself, for a missing one the object that lacks it) is the error's
-//! field and prefixes the reason. The request itself at fault (not JSON, not an object, a
-//! member of its own missing) names no field. Only a well-shaped request has its scope ids
+//! its path inside the request (`host.cwd`, `commands[1]`, `host.env.HOME`; an unknown or
+//! a missing member names itself, `gsd_core::strict::error_field`) is the error's field
+//! and prefixes the reason. The request itself at fault (not JSON, not an object) names no
+//! field. Only a well-shaped request has its scope ids
 //! checked, by the core's `parse_scope`, so a bad scope is `INVALID_SCOPE` with the core's
 //! message.
 

@@ -96,9 +96,9 @@ pub unsafe extern "C" fn gsd_error_message(error: *const gsd_error) -> *const c_
 /// The input field at fault (e.g. `"scope"`, `"host.home"`), when one is known; otherwise
 /// NULL. For a request of the wrong shape (`GSD_STATUS_INVALID_ARGUMENT`) it is the path
 /// of the value at fault inside the request (`"host.cwd"`, `"commands[1]"`,
-/// `"host.env.HOME"`; an unknown member names itself, a missing one the object lacking
-/// it), NULL when the request as a whole is at fault (not JSON, not an object, a member of
-/// its own missing). Borrowed: valid until `gsd_error_free(error)`.
+/// `"host.env.HOME"`; an unknown or a missing member names itself: `"host.cwd"`,
+/// `"runtime"`), NULL when the request as a whole is at fault (not JSON, not an object).
+/// Borrowed: valid until `gsd_error_free(error)`.
 ///
 /// # Safety
 /// `error` must be NULL or a live `gsd_error` from this library.

@@ -1,9 +1,11 @@
 
 # --- gsd-core epilogue -------------------------------------------------------------------
 # Appended by this repository's uniffi-bindgen (bindings/uniffi/bindgen) to the module
-# uniffi 0.32 generates. It changes no call; it fixes how the generated classes behave under
-# Python's generic protocols (copy, pickle, str/repr, ==), where uniffi's defaults are unsafe or
-# unreadable. See docs/uniffi.md, "What the generated module adds".
+# uniffi 0.32 generates. It changes no call's result; it fixes how the generated classes
+# behave under Python's generic protocols (copy, pickle, str/repr, ==), where uniffi's
+# defaults are unsafe or unreadable, and checks every string argument in full before a call
+# takes anything (a string that cannot cross leaked what the call had taken). See
+# docs/uniffi.md, "What the generated module adds".
 
 
 def _gsd_epilogue():
