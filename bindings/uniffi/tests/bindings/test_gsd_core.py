@@ -5,6 +5,7 @@ gsd_core_uniffi.py next to libgsd_core_uniffi.so. Expected values come from the
 specification's tables, not from the library's own output.
 """
 
+import copy
 import os
 import sys
 import threading
@@ -417,7 +418,9 @@ class GenericProtocolTest(unittest.TestCase):
         self.assertTrue(shadowed_by != None)  # noqa: E711  (the comparison itself is tested)
         probes = gsd.Registry.first_party().surface_probe_requests("claude", HOST)
         self.assertNotIn(None, probes)
-        self.assertIn(probes[0], probes)
+        # Membership compares by value, not only by identity: a copy is found.
+        self.assertIn(copy.copy(probes[0]), probes)
+        self.assertIsNot(copy.copy(probes[0]), probes[0])
 
     def test_an_error_prints_its_message_and_survives_pickle(self):
         import pickle
