@@ -79,8 +79,16 @@ def _gsd_epilogue():
             value.__repr__ = _record_repr
             value.__eq__ = _record_eq
 
-    # Errors: `str(error)` is the message (uniffi's is "message='…'"), and an error that is
-    # pickled (process pools) comes back as the same variant with the same message.
+    # Errors: `str(error)` is the message (uniffi's is "message='…'"), so are `error.args`
+    # (what `traceback` and logging show), and an error that is pickled (process pools)
+    # comes back as the same variant with the same message.
+    def _error_init(init):
+        def __init__(self, message):
+            init(self, message)
+            self.args = (message,)
+
+        return __init__
+
     def _error_str(self):
         return self.message
 
@@ -92,6 +100,7 @@ def _gsd_epilogue():
 
     for value in list(vars(GsdError).values()):
         if isinstance(value, type) and issubclass(value, BaseException):
+            value.__init__ = _error_init(value.__init__)
             value.__str__ = _error_str
             value.__repr__ = _error_repr
             value.__reduce__ = _error_reduce

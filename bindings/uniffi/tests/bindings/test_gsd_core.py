@@ -429,7 +429,7 @@ class GenericProtocolTest(unittest.TestCase):
             gsd.Registry.first_party().resolve_scope("claude", "GLOBAL", HOST, None)
         error = caught.exception
         message = "id must be one of 'global' | 'local', got \"GLOBAL\""
-        self.assertEqual((str(error), error.message), (message, message))
+        self.assertEqual((str(error), error.message, error.args), (message, message, (message,)))
         self.assertEqual(repr(error), "GsdError.InvalidScope(message={!r})".format(message))
         back = pickle.loads(pickle.dumps(error))
         self.assertIs(type(back), gsd.GsdError.InvalidScope)
