@@ -1271,6 +1271,7 @@ class LazySection {
   filled(target) {
     const inputs = this.inputs;
     if (inputs !== null) {
+      delete target[INSPECT];
       fillList(this.name, inputs.section(this.name), this.length, target, inputs.stems);
       Object.freeze(target);
       this.inputs = null;
@@ -1471,7 +1472,7 @@ class HeadParts {
     this.inputs = inputs;
     this.kinds = kinds;
     /** The unfilled targets (`kinds` and `uninstall` stay `null` when the lists are empty). */
-    this.scopeTarget = {};
+    this.scopeTarget = unfilled({});
     /** @type {any[] | null} */
     this.kindsTarget = null;
     /** @type {any[] | null} */
@@ -1483,6 +1484,9 @@ class HeadParts {
     if (inputs === null) return;
     const parts = JSON.parse(inputs.section('head'));
     this.inputs = null;
+    delete (/** @type {any} */ (this.scopeTarget))[INSPECT];
+    if (this.kindsTarget !== null) delete (/** @type {any} */ (this.kindsTarget))[INSPECT];
+    if (this.uninstallTarget !== null) delete (/** @type {any} */ (this.uninstallTarget))[INSPECT];
     Object.freeze(Object.assign(this.scopeTarget, freezeParsed(parts.scope)));
     for (const [name, target] of [
       ['kinds', this.kindsTarget],
@@ -1539,8 +1543,8 @@ function lazyPlanObject(constants, lengths, inputs) {
   /** @type {any[]} */
   let uninstallList = EMPTY;
   if (kinds !== 0) {
-    parts.kindsTarget = [];
-    parts.uninstallTarget = [];
+    parts.kindsTarget = unfilled([]);
+    parts.uninstallTarget = unfilled([]);
     kindsList = new Proxy(parts.kindsTarget, new LazyHeadPart(parts, 'kinds', kinds));
     uninstallList = new Proxy(parts.uninstallTarget, new LazyHeadPart(parts, 'uninstall', kinds));
   }
@@ -1570,7 +1574,33 @@ function lazyPlanObject(constants, lengths, inputs) {
  * @param {string} name
  */
 function lazyList(length, inputs, name) {
-  return length === 0 ? EMPTY : new Proxy([], new LazySection(inputs, name, length));
+  return length === 0 ? EMPTY : new Proxy(unfilled([]), new LazySection(inputs, name, length));
+}
+
+/**
+ * A lazy section's target before it is filled: `util.inspect` (and so `console.log`) looks
+ * through a Proxy at its target, which holds nothing yet, and would print `[]`; the target
+ * carries a custom inspect that reads the values through the Proxy instead (which fills
+ * it). Filling removes it, before any trap could show it, so equality, spreading and
+ * `Object.getOwnPropertySymbols` never see it. An assignment, not `defineProperty`: about
+ * 7 ns against 140 ns per list.
+ * @template {object} T
+ * @param {T} target
+ * @returns {T}
+ */
+function unfilled(target) {
+  /** @type {any} */ (target)[INSPECT] = inspectLazy;
+  return target;
+}
+
+/**
+ * @this {any} the Proxy of an unfilled section
+ * @param {number} depth
+ * @param {object} options
+ * @param {(value: unknown, options: object) => string} inspect
+ */
+function inspectLazy(depth, options, inspect) {
+  return inspect(Array.isArray(this) ? [...this] : { ...this }, options);
 }
 
 /** What `planHead` and `planHeadAt` return when a length is too large to pack. */

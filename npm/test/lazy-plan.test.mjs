@@ -134,6 +134,23 @@ test('util.inspect of a plan shows every list\'s values (through the plan\'s cus
   assert.match(inspect(lazy('claude', 'local'), { depth: 0 }), /triggers: \[Array\]/);
 });
 
+test('util.inspect of one unfilled section shows its values, and the hook that does it never shows', () => {
+  const options = { depth: 4, maxArrayLength: Infinity, breakLength: Infinity };
+  const full = eager('claude', 'local');
+  for (const key of ['placements', 'triggers', 'kinds', 'uninstall', 'scope']) {
+    // Inspected first, before any other access: util.inspect looks at the Proxy's target.
+    const section = lazy('claude', 'local')[key];
+    assert.equal(inspect(section, options), inspect(full[key], options), key);
+    // Inspecting filled it; the filled section has no symbol of its own, as the plain value.
+    assert.deepStrictEqual(Object.getOwnPropertySymbols(section), [], key);
+    assert.deepStrictEqual(section, full[key], key);
+  }
+  // Never inspected: equal at once, no symbol seen through the traps.
+  const plan = lazy('claude', 'local');
+  assert.deepStrictEqual(Object.getOwnPropertySymbols(plan.placements), []);
+  assert.deepStrictEqual(plan, full);
+});
+
 test('lazy lists are frozen arrays of frozen records: isArray, order, out of range, strict-mode writes throw', () => {
   'use strict';
   const plan = lazy('opencode', 'global');
