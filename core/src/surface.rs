@@ -358,16 +358,18 @@ impl Reader<'_> {
             } else {
                 "install manifest"
             };
-            self.diagnostics.push(
-                Diagnostic::new(
-                    CODE_SURFACE_SYMLINK,
-                    Severity::Info,
-                    format!(
-                        "the {what} is a symbolic link and is not followed; read as not installed"
-                    ),
-                )
-                .with_detail(detail),
-            );
+            let diagnostic = Diagnostic::new(
+                CODE_SURFACE_SYMLINK,
+                Severity::Info,
+                format!("the {what} is a symbolic link and is not followed; read as not installed"),
+            )
+            .with_detail(detail);
+            // The link is the config home itself (no field), or its manifest file.
+            self.diagnostics.push(if facts.config_home_is_symlink {
+                diagnostic
+            } else {
+                diagnostic.with_field(crate::install_manifest::MANIFEST_NAME)
+            });
             return None;
         }
         let read = read_install_manifest(facts.manifest.as_deref());
