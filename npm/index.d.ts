@@ -147,7 +147,10 @@ export interface Host {
   home: string;
   /** The working directory (the project root for `local`). */
   cwd: string;
-  /** Environment snapshot; only variables a descriptor names are read. */
+  /**
+   * Environment snapshot; only variables a descriptor names decide anything, but a plan
+   * refuses any value holding NUL (`INVALID_HOST`, no real environment can hold one).
+   */
   env?: Readonly<Record<string, string | undefined>> | undefined;
   /** Probe paths that exist, spelled as the core lists them. */
   existingPaths?: readonly string[] | ReadonlySet<string> | undefined;
