@@ -28,8 +28,8 @@ mod placement;
 mod placements;
 
 pub use decide::{Inventory, PlanCounts, PlanDecision, decide_install_plan};
-pub(crate) use placement::agent_suffix_problem;
 pub use placement::{Routers, derive_routers};
+pub(crate) use placement::{agent_suffix_problem, agent_suffix_refusal};
 use placement::{is_plain_stem, routing_applies};
 pub use placements::{Placement, PlacementIter, Placements};
 

@@ -9,7 +9,7 @@
 //! the peer's plain lines; [`sanitize_for_render`] is the guard applied to every value from
 //! a manifest before it is printed.
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 
 use serde::Serialize;
 
@@ -300,17 +300,16 @@ pub fn shadow_report_of(registry: &Registry, surface: &InstalledRuntimeSurface) 
     // Each scope's stems as a set, built at the first shadowed trigger that asks: a trigger
     // looks its two stems up once each, so the report is linear in the stems (a manifest
     // from a cloned repository may list hundreds of thousands).
-    let mut stem_sets: Vec<(Scope, HashSet<&str>)> = Vec::new();
+    let mut stem_sets: BTreeMap<Scope, HashSet<&str>> = BTreeMap::new();
     let mut has = |scope: Scope, stem: &str| -> bool {
-        if let Some((_, set)) = stem_sets.iter().find(|(s, _)| *s == scope) {
-            return set.contains(stem);
-        }
-        let set: HashSet<&str> = record_of(scope)
-            .map(|r| r.stems.iter().map(String::as_str).collect())
-            .unwrap_or_default();
-        let found = set.contains(stem);
-        stem_sets.push((scope, set));
-        found
+        stem_sets
+            .entry(scope)
+            .or_insert_with(|| {
+                record_of(scope)
+                    .map(|r| r.stems.iter().map(String::as_str).collect())
+                    .unwrap_or_default()
+            })
+            .contains(stem)
     };
     let mut triggers = Vec::new();
     for t in &surface.triggers {

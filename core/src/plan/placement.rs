@@ -139,6 +139,15 @@ pub(crate) fn agent_suffix_problem(ext: &str) -> Option<&'static str> {
     None
 }
 
+/// The refusal of a declared agent file suffix, `shown` as the caller renders the value and
+/// `problem` from [`agent_suffix_problem`] (or "is not a string"): one wording for
+/// validation and for a plan.
+pub(crate) fn agent_suffix_refusal(shown: &str, problem: &str) -> String {
+    format!(
+        "runtime.hostBehaviors.agentFileExtension {shown} must be a file suffix starting with \".\": it {problem}"
+    )
+}
+
 /// The agent file suffix: `hostBehaviors.agentFileExtension` when declared as a string
 /// ([`agent_suffix_problem`] must find nothing), else `.md`. `null` is read as not
 /// declared, as the peer reads it.
@@ -156,9 +165,9 @@ pub(crate) fn agent_file_extension(descriptor: &RuntimeDescriptor) -> Result<&st
     };
     Err(Error::new(
         ErrorCode::InvalidDescriptor,
-        format!(
-            "runtime.hostBehaviors.agentFileExtension {} must be a file suffix starting with \".\": it {problem}",
-            crate::sanitize::sanitize_value(&value.to_string())
+        agent_suffix_refusal(
+            &crate::sanitize::sanitize_value(&value.to_string()),
+            problem,
         ),
     )
     .with_field("runtime.hostBehaviors.agentFileExtension"))

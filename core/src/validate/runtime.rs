@@ -602,10 +602,7 @@ fn agent_file_extension<O: JsonObject>(sink: &mut Sink, r: &O) {
     sink.push(
         code::UNSAFE_AGENT_FILE_EXTENSION,
         "runtime.hostBehaviors.agentFileExtension",
-        format!(
-            "runtime.hostBehaviors.agentFileExtension {} must be a file suffix starting with \".\": it {problem}",
-            json(Some(value))
-        ),
+        crate::plan::agent_suffix_refusal(&json(Some(value)), problem),
     );
 }
 
