@@ -125,7 +125,6 @@ function readSourceFile(file) {
   }
 }
 
-/** Text from the machine or the command line (a path, a name) made safe to print. */
 /** The longest text a message repeats from its input, in characters (a path fits). */
 const MAX_SHOWN_CHARS = 4096;
 
@@ -497,18 +496,29 @@ function renderPlan(plan, profile, inventoried) {
 /**
  * A plan shadows triggers within its own scope only; when the runtime is installed at the
  * other scope on this machine, the triggers of the two can shadow each other, which
- * `doctor` reports: said, so "0 shadowed" is not read as the whole story.
+ * `doctor` reports: said, so "0 shadowed" is not read as the whole story. `surfaces`: the
+ * installed surfaces of every runtime, read once for all the plans.
  */
-function otherScopeNote(plan) {
+function otherScopeNote(plan, surfaces) {
   const other = plan.scope.id === 'global' ? 'local' : 'global';
-  let installed;
-  try {
-    installed = api.resolveInstalledSurfaces(plan.runtime).surfaces[0]?.scopes.find((s) => s.scope === other && s.installed);
-  } catch {
-    return '';
-  }
+  const installed = surfaces.find((s) => s.runtime === plan.runtime)?.scopes.find((s) => s.scope === other && s.installed);
   if (installed === undefined) return '';
   return `\n  ${dim(`note          installed at ${other} scope too (${printable(installed.configHome)}): \`gsd-core doctor --${plan.runtime}\` shows which triggers one scope shadows`)}`;
+}
+
+/**
+ * `--config-dir` as the core resolved it (`~/x` under the home directory): a directory
+ * that does not exist yet is fine (an install creates it); anything else already there
+ * could never hold the files, a usage error.
+ */
+function checkConfigDir(configHome, given) {
+  let stat = null;
+  try {
+    stat = require('node:fs').statSync(configHome);
+  } catch {
+    stat = null;
+  }
+  if (stat !== null && !stat.isDirectory()) throw new UsageError(`--config-dir ${printable(given)} is there and is not a directory`);
 }
 
 function cmdPlan(args) {
@@ -528,20 +538,6 @@ function cmdPlan(args) {
   if (values.global && values.local) throw new UsageError('--global and --local contradict each other; choose one');
   if (values['config-dir'] !== undefined && values.local) throw new UsageError('--config-dir applies to the global scope; it cannot be combined with --local');
   if (values['config-dir'] !== undefined && values['config-dir'].trim() === '') throw new UsageError('--config-dir requires a non-empty path');
-  if (values['config-dir'] !== undefined) {
-    // A directory that does not exist yet is fine (an install creates it); anything else
-    // already there could never hold the files.
-    // As the core reads it: `~` and `~/…` are under the home directory.
-    const given = values['config-dir'];
-    const dir = given === '~' ? require('node:os').homedir() : given.startsWith('~/') ? require('node:path').join(require('node:os').homedir(), given.slice(2)) : given;
-    let stat = null;
-    try {
-      stat = require('node:fs').statSync(dir);
-    } catch {
-      stat = null;
-    }
-    if (stat !== null && !stat.isDirectory()) throw new UsageError(`--config-dir ${printable(values['config-dir'])} is there and is not a directory`);
-  }
   if (values.source !== undefined && values.source.trim() === '') throw new UsageError('--source requires a non-empty path');
   const runtimes = selectedRuntimes(values);
   if (runtimes.length === 0) throw new UsageError('choose at least one runtime (--claude, --codex, ... or --all)');
@@ -564,6 +560,7 @@ function cmdPlan(args) {
   for (const runtime of runtimes) {
     try {
       let plan = api.resolveInstallPlan(runtime, scope, undefined, options);
+      if (values['config-dir'] !== undefined) checkConfigDir(plan.scope.configHome, values['config-dir']);
       // No profile asked for: as the installer does, the profile an earlier install
       // recorded in the config directory is kept (`gsd update` never widens an install).
       const recorded = values.profile === undefined ? recordedProfile(plan.scope.configHome) : null;
@@ -621,7 +618,10 @@ function cmdPlan(args) {
       if (values.profile === undefined && chosen.has(plan)) process.stderr.write(`gsd-core: ${plan.runtime}: profile ${chosen.get(plan)}\n`);
     }
   } else {
-    if (plans.length > 0) print(plans.map((plan) => renderPlan(plan, chosen.get(plan), values.source !== undefined) + otherScopeNote(plan)).join('\n\n'));
+    if (plans.length > 0) {
+      const surfaces = api.resolveInstalledSurfaces().surfaces;
+      print(plans.map((plan) => renderPlan(plan, chosen.get(plan), values.source !== undefined) + otherScopeNote(plan, surfaces)).join('\n\n'));
+    }
     for (const { runtime } of skipped) print(dim(`${runtime}: no installable config directory (skipped)`));
   }
   return failed ? EXIT_FAILURE : EXIT_OK;
