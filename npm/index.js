@@ -1484,9 +1484,9 @@ class HeadParts {
     if (inputs === null) return;
     const parts = JSON.parse(inputs.section('head'));
     this.inputs = null;
-    delete (/** @type {any} */ (this.scopeTarget))[INSPECT];
-    if (this.kindsTarget !== null) delete (/** @type {any} */ (this.kindsTarget))[INSPECT];
-    if (this.uninstallTarget !== null) delete (/** @type {any} */ (this.uninstallTarget))[INSPECT];
+    for (const target of [this.scopeTarget, this.kindsTarget, this.uninstallTarget]) {
+      if (target !== null) delete (/** @type {any} */ (target))[INSPECT];
+    }
     Object.freeze(Object.assign(this.scopeTarget, freezeParsed(parts.scope)));
     for (const [name, target] of [
       ['kinds', this.kindsTarget],
