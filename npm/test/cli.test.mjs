@@ -126,6 +126,11 @@ test('plan usage errors exit 2: contradictory, unknown or missing flags', (t) =>
     assert.equal(run.status, 2, `${args.join(' ')}: ${run.stderr}`);
     assert.match(run.stderr, message, args.join(' '));
   }
+  // `~/…` is checked where the core puts it, under the home directory.
+  writeFileSync(join(home, 'afile'), '');
+  const tilde = cli(['plan', '--claude', '-c', '~/afile'], { home });
+  assert.equal(tilde.status, 2, tilde.stderr);
+  assert.match(tilde.stderr, /^gsd-core: --config-dir ~\/afile is there and is not a directory\n/);
 });
 
 test('plan for a runtime without a config home exits 1 with the error code', (t) => {
