@@ -249,7 +249,8 @@ function configHomeName(c) {
 }
 
 /**
- * The stems of the `*.md` regular files of a folder (sorted). A folder that is not there
+ * The stems of the `*.md` regular files of a folder, and of links to one (sorted), as the
+ * installer copies them. A folder that is not there
  * means the `--source` argument is wrong (a usage error), unless it is `optional`; one that
  * is there but cannot be listed is a failure. A file whose name is not UTF-8, or is `.md`
  * alone, cannot be a stem: it is a failure naming the file, never a stem read otherwise.
@@ -268,7 +269,9 @@ function markdownStems(dir, optional = false) {
   const utf8 = new TextDecoder('utf-8', { fatal: true });
   const names = [];
   for (const e of entries) {
-    if (!e.isFile() || !e.name.toString('latin1').endsWith('.md')) continue;
+    if (!e.name.toString('latin1').endsWith('.md')) continue;
+    // A link is read through, as the installer copies it; a folder or device is not a stem.
+    if (!e.isFile() && !e.isSymbolicLink()) continue;
     let name;
     try {
       name = utf8.decode(e.name);
@@ -276,6 +279,7 @@ function markdownStems(dir, optional = false) {
       throw new SourceReadError(`--source: ${overlays.escapeName(Buffer.concat([Buffer.from(`${dir}/`), e.name]))} has a name that is not UTF-8; it cannot be a stem`);
     }
     if (name === '.md') throw new SourceReadError(`--source: ${printable(path.join(dir, name))} has an empty stem`);
+    if (e.isSymbolicLink()) linkedFile(path.join(dir, name));
     // A file the plan would place must be one the install can read.
     try {
       fs.accessSync(path.join(dir, name), fs.constants.R_OK);
@@ -286,6 +290,24 @@ function markdownStems(dir, optional = false) {
   }
   // Sorted by file name, as a directory listing is.
   return names.sort().map((name) => name.slice(0, -3));
+}
+
+/**
+ * Checks that a `*.md` symbolic link under `--source` leads to a regular file, which the
+ * install copies as it copies any command. A link to nothing, to a folder or to a device
+ * would be skipped or fail the install; it is a failure naming the link, never a stem
+ * dropped in silence.
+ */
+function linkedFile(link) {
+  const fs = require('node:fs');
+  let target;
+  try {
+    target = fs.statSync(link);
+  } catch (err) {
+    if (err?.code === 'ENOENT') throw new SourceReadError(`--source: ${printable(link)} is a symbolic link to nothing`);
+    throw unreadableSource(link, err);
+  }
+  if (!target.isFile()) throw new SourceReadError(`--source: ${printable(link)} is a symbolic link to something that is not a regular file`);
 }
 
 /**
