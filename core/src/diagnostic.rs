@@ -8,16 +8,35 @@ use serde_json::Value;
 use crate::trigger::ShadowedBy;
 use crate::vocab::{Scope, TriggerKind};
 
-/// How serious a finding is.
+/// How serious a finding is. Ordered by seriousness, `Info < Warning < Error`, so the
+/// worst of several findings is their `max()`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
-    /// The input is rejected (a validation error).
-    Error,
-    /// The input is accepted, something is worth knowing (unknown key, shadowed trigger).
-    Warning,
     /// Informational.
     Info,
+    /// The input is accepted, something is worth knowing (unknown key, shadowed trigger).
+    Warning,
+    /// The input is rejected (a validation error).
+    Error,
+}
+
+impl Severity {
+    /// The wire spelling: `error`, `warning` or `info`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+impl std::fmt::Display for Severity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// One typed finding. `code` is a stable `snake_case` machine code; `message` is sanitized
@@ -262,6 +281,19 @@ mod tests {
 
     use super::*;
     use crate::deep_test::{DEPTH, dismantle, on_small_stack};
+
+    #[test]
+    fn severity_orders_by_seriousness_and_prints_its_wire_spelling() {
+        let found = [Severity::Warning, Severity::Error, Severity::Info];
+        assert_eq!(found.iter().max(), Some(&Severity::Error));
+        assert!(Severity::Info < Severity::Warning && Severity::Warning < Severity::Error);
+        for severity in found {
+            assert_eq!(
+                serde_json::to_value(severity).unwrap(),
+                serde_json::Value::from(severity.to_string())
+            );
+        }
+    }
 
     fn hash_of(detail: &Detail) -> u64 {
         let mut state = DefaultHasher::new();
