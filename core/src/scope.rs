@@ -50,7 +50,7 @@ pub fn parse_scope(id: &str) -> Result<Scope, Error> {
     Scope::parse(id).ok_or_else(|| invalid_scope(id))
 }
 
-fn invalid_scope(id: &str) -> Error {
+pub(crate) fn invalid_scope(id: &str) -> Error {
     let shown = serde_json::to_string(&sanitize_value(id)).unwrap_or_default();
     Error::new(
         ErrorCode::InvalidScope,

@@ -2,10 +2,13 @@
 //!
 //! Each enum lists its members in the order the peer validator lists them, because
 //! validation messages print that order (`must be one of: a, b, c`). `ALL` keeps that
-//! order; `as_str` is the one spelling on the wire; `parse` is exact (no trimming, no
-//! case folding).
+//! order; `as_str` is the one spelling on the wire; `parse` (and `FromStr`, whose error
+//! names the value) is exact (no trimming, no case folding).
 
 use std::fmt;
+use std::str::FromStr;
+
+use crate::error::{Error, ErrorCode};
 
 /// A closed vocabulary as validation reads it: membership of a spelling, and the list of
 /// spellings its messages print (spelled only when a message needs it).
@@ -17,9 +20,27 @@ pub(crate) trait Closed {
     fn one_of() -> String;
 }
 
-/// Declares a closed, string-spelled enum with `ALL`, `as_str`, `parse`, `Display` and serde.
+/// The error of `FromStr` on a closed enum: [`ErrorCode::InvalidArgument`], naming the
+/// type, the value (sanitized, as a JSON string) and the members.
+fn unknown_member(type_name: &str, text: &str, one_of: &str) -> Error {
+    let shown = serde_json::to_string(&crate::sanitize::sanitize_value(text)).unwrap_or_default();
+    Error::new(
+        ErrorCode::InvalidArgument,
+        format!("unknown {type_name} {shown}, expected one of: {one_of}"),
+    )
+}
+
+/// Declares a closed, string-spelled enum with `ALL`, `as_str`, `parse`, `FromStr`,
+/// `Display` and serde. `FromStr` fails with [`unknown_member`], or with the function
+/// given after `error =`.
 macro_rules! closed_enum {
-    ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident => $text:literal),+ $(,)? }) => {
+    (@from_str_error $name:ident $text:ident) => {
+        unknown_member(stringify!($name), $text, &$name::one_of())
+    };
+    (@from_str_error $name:ident $text:ident $error:path) => {
+        $error($text)
+    };
+    ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident => $text:literal),+ $(,)? } $(error = $error:path)?) => {
         $(#[$meta])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum $name {
@@ -62,6 +83,16 @@ macro_rules! closed_enum {
         impl fmt::Display for $name {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str(self.as_str())
+            }
+        }
+
+        impl FromStr for $name {
+            type Err = Error;
+
+            /// The exact wire spelling, as [`Self::parse`]; anything else is an [`Error`]
+            /// naming the value.
+            fn from_str(text: &str) -> Result<Self, Error> {
+                $name::parse(text).ok_or_else(|| closed_enum!(@from_str_error $name text $($error)?))
             }
         }
 
@@ -109,7 +140,7 @@ impl Tier {
 
 closed_enum! {
     /// Install scope. `ALL` is the precedence order, highest first (`SCOPE_ORDER`).
-    Scope { Global => "global", Local => "local" }
+    Scope { Global => "global", Local => "local" } error = crate::scope::invalid_scope
 }
 
 impl Scope {
@@ -650,6 +681,30 @@ mod tests {
         assert_eq!(KNOWN_REVIEWER_FIELDS.len(), 16);
         assert_eq!(HooksSurface::ALL.len(), 8);
         assert_eq!(InstallSurface::ALL.len(), 7);
+    }
+
+    #[test]
+    fn from_str_reads_the_wire_spelling_and_names_a_value_it_cannot() {
+        assert_eq!("shell-var".parse::<CommandStyle>(), Ok(CommandStyle::ShellVar));
+        assert_eq!("local".parse::<Scope>(), Ok(Scope::Local));
+        for member in ArtifactKindName::ALL {
+            assert_eq!(member.to_string().parse::<ArtifactKindName>(), Ok(*member));
+        }
+        let err = "Shell-Var".parse::<CommandStyle>().unwrap_err();
+        assert_eq!(err.code(), ErrorCode::InvalidArgument);
+        assert_eq!(
+            err.message(),
+            "unknown CommandStyle \"Shell-Var\", expected one of: slash-hyphen, shell-var"
+        );
+        assert_eq!(err.field(), None);
+        // A scope fails as `parse_scope` does: its own code, on field `scope`.
+        let err = "Global".parse::<Scope>().unwrap_err();
+        assert_eq!(err, crate::scope::parse_scope("Global").unwrap_err());
+        assert_eq!(err.code(), ErrorCode::InvalidScope);
+        assert_eq!(err.field(), Some("scope"));
+        // The value is shown as a JSON string, with control characters escaped.
+        let err = "a\u{1b}[31m".parse::<Nesting>().unwrap_err();
+        assert!(!err.message().contains('\u{1b}'), "{}", err.message());
     }
 
     #[test]
