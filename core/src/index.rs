@@ -19,9 +19,11 @@ use crate::vocab::{LoopPoint, PROFILE_RANK, RESERVED_NAMES, Role, Tier};
 use order::{HookAt, topo_sort};
 pub use order::{js_sort_compare, locale_compare};
 
-/// A step, contribution or gate placed at a loop point, with its owning capability.
+/// A step, contribution or gate placed at a loop point, with its owning capability (what
+/// [`Index::hooks_at`] lists; [`crate::HookEntry`] is the produces/consumes view that
+/// [`crate::order_hook_entries`] orders).
 #[derive(Debug, Clone, PartialEq)]
-pub struct HookEntry {
+pub struct PlacedHook {
     /// The capability that declares the hook.
     pub cap_id: String,
     /// The hook object as declared (fragments materialized).
@@ -32,11 +34,11 @@ pub struct HookEntry {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PointHooks {
     /// Steps, topologically ordered by produces/consumes.
-    pub steps: Vec<HookEntry>,
+    pub steps: Vec<PlacedHook>,
     /// Contributions, topologically ordered by produces/consumes.
-    pub contributions: Vec<HookEntry>,
+    pub contributions: Vec<PlacedHook>,
     /// Gates, ordered by capability id.
-    pub gates: Vec<HookEntry>,
+    pub gates: Vec<PlacedHook>,
 }
 
 /// One `configSchema` entry.
@@ -211,7 +213,7 @@ impl Index {
                     problems.push(hook_cycle(kind, *point, &ids));
                     list.clone()
                 });
-                out.extend(ordered.into_iter().map(|h| HookEntry {
+                out.extend(ordered.into_iter().map(|h| PlacedHook {
                     cap_id: h.cap_id.to_owned(),
                     hook: h.hook.to_value(),
                 }));
@@ -220,7 +222,7 @@ impl Index {
             gates.sort_by(|a, b| locale_compare(a.cap_id, b.cap_id));
             hooks.gates = gates
                 .into_iter()
-                .map(|h| HookEntry {
+                .map(|h| PlacedHook {
                     cap_id: h.cap_id.to_owned(),
                     hook: h.hook.to_value(),
                 })
@@ -438,7 +440,7 @@ impl Index {
                     .collect(),
             )
         };
-        let entry = |e: &HookEntry| -> Value {
+        let entry = |e: &PlacedHook| -> Value {
             let mut obj = Map::new();
             obj.insert("capId".into(), Value::String(e.cap_id.clone()));
             if let Value::Object(hook) = &e.hook {
@@ -452,7 +454,7 @@ impl Index {
             .by_loop_point
             .iter()
             .map(|(p, h)| {
-                let list = |l: &[HookEntry]| Value::Array(l.iter().map(entry).collect());
+                let list = |l: &[PlacedHook]| Value::Array(l.iter().map(entry).collect());
                 let body = json!({"steps": list(&h.steps), "contributions": list(&h.contributions), "gates": list(&h.gates)});
                 (p.as_str().to_owned(), body)
             })

@@ -7,6 +7,44 @@
 //!
 //! # Example
 //!
+//! A global install plan for Claude Code, for a package of two commands and one agent:
+//!
+//! ```
+//! use gsd_core::{Host, PlanRequest, Registry, Scope, resolve_install_plan};
+//!
+//! let registry = Registry::first_party();
+//! let request = PlanRequest {
+//!     runtime: "claude".to_owned(),
+//!     scope: "global".parse::<Scope>()?,
+//!     host: Host::new("/home/u", "/work/project"),
+//!     explicit_dir: None,
+//!     commands: vec!["help".to_owned(), "plan-phase".to_owned()],
+//!     agents: vec!["gsd-planner".to_owned()],
+//!     router_stems: Vec::new(),
+//!     child_to_routers: Default::default(),
+//!     profile: None,
+//! };
+//! let plan = resolve_install_plan(registry, &request)?;
+//! assert_eq!(plan.scope.config_home, "/home/u/.claude");
+//! // Claude Code takes commands as skills: one folder per command, plus the agent.
+//! let destinations: Vec<&str> = plan.placements.iter().map(|p| p.destination).collect();
+//! assert_eq!(
+//!     destinations,
+//!     [
+//!         "/home/u/.claude/skills/gsd-help/SKILL.md",
+//!         "/home/u/.claude/skills/gsd-plan-phase/SKILL.md",
+//!         "/home/u/.claude/agents/gsd-planner.md",
+//!     ]
+//! );
+//! // Each command occupies one trigger, and nothing here shadows another.
+//! let triggers: Vec<&str> = plan.triggers.iter().map(|t| t.trigger).collect();
+//! assert_eq!(triggers, ["gsd-help", "gsd-plan-phase"]);
+//! assert!(plan.triggers.iter().all(|t| t.shadowed_by.is_none()));
+//! # Ok::<(), gsd_core::Error>(())
+//! ```
+//!
+//! Every per-runtime fact is read from the runtime's descriptor:
+//!
 //! ```
 //! use gsd_core::{Registry, Scope};
 //!
@@ -61,7 +99,7 @@ pub use error::{Error, ErrorCode};
 pub use home::{Provenance, probe_paths, resolve_config_home};
 pub use hook_order::{HookEntry, order_hook_entries};
 pub use host::Host;
-pub use index::Index;
+pub use index::{Index, PlacedHook, PointHooks};
 pub use install_choice::{
     ProfileSource, effective_profile, explicit_runtime, parse_profile_marker, resolve_runtime,
 };
@@ -79,7 +117,10 @@ pub use plan::{
     PlanDecision, PlanRequest, PlanSet, ProfileSelection, Routers, UninstallItem,
     decide_install_plan, derive_routers, resolve_install_plan, resolve_install_plans,
 };
-pub use profile::{ProfileSources, ResolvedProfile, resolve_profile};
+pub use profile::{
+    CommandSource, ProfileSkills, ProfileSources, ResolvedProfile, SkillsManifest, WorkflowSource,
+    resolve_profile,
+};
 pub use registry::{Overlay, Registry};
 pub use requires_graph::{RequiresEntry, detect_requires_cycles, requires_closure_of};
 pub use scope::{ResolvedScope, SCOPE_ORDER, parse_scope, resolve_scope, scope_probe_paths};
