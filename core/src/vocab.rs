@@ -685,7 +685,10 @@ mod tests {
 
     #[test]
     fn from_str_reads_the_wire_spelling_and_names_a_value_it_cannot() {
-        assert_eq!("shell-var".parse::<CommandStyle>(), Ok(CommandStyle::ShellVar));
+        assert_eq!(
+            "shell-var".parse::<CommandStyle>(),
+            Ok(CommandStyle::ShellVar)
+        );
         assert_eq!("local".parse::<Scope>(), Ok(Scope::Local));
         for member in ArtifactKindName::ALL {
             assert_eq!(member.to_string().parse::<ArtifactKindName>(), Ok(*member));
