@@ -737,7 +737,10 @@ function validateText(file, folder, text) {
     return { path: file, folder, diagnostics: [...errors, ...warnings] };
   } catch (err) {
     if (typeof err?.code !== 'string' || !err.code.startsWith('MANIFEST_')) throw err;
-    return { path: file, folder, diagnostics: [edgeDiagnostic(err.code.toLowerCase(), folder, err.message)] };
+    // Refused as loading refuses it: the loader's code, the parse error's code in `detail`.
+    const { message, ...head } = edgeDiagnostic('overlay_manifest_invalid', folder, `capability.json: ${err.message}`);
+    const field = typeof err.field === 'string' ? { field: err.field } : {};
+    return { path: file, folder, diagnostics: [{ ...head, ...field, message, detail: { code: err.code } }] };
   }
 }
 

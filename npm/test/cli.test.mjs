@@ -171,7 +171,7 @@ test('validate: typed diagnostics, symlinks and non-regular files refused, exit 
   const byFolder = Object.fromEntries(JSON.parse(run.stdout).map((r) => [r.folder, r.diagnostics.map((d) => d.code)]));
   assert.deepStrictEqual(byFolder.bad.slice(0, 2), ['invalid_id', 'missing_field']);
   // The manifest check; admission's record of the same fault is not listed again, its summary is.
-  assert.deepStrictEqual(byFolder.deep, ['manifest_too_deep', 'overlay_rejected']);
+  assert.deepStrictEqual(byFolder.deep, ['overlay_manifest_invalid', 'overlay_rejected']);
   assert.deepStrictEqual(byFolder.fifo, ['overlay_not_regular_file']);
   assert.deepStrictEqual(byFolder.linkfile, ['overlay_symlink_refused']);
   assert.deepStrictEqual(byFolder.linkdir, ['overlay_symlink_refused']);
@@ -720,11 +720,20 @@ test('validate <overlay root> lists a manifest fault admission repeats once', (t
   writeFileSync(join(root, 'acme-deep', 'capability.json'), `${'['.repeat(100)}${']'.repeat(100)}`);
   const run = cli(['validate', root, '--json']);
   assert.equal(run.status, 1);
-  const codes = Object.fromEntries(JSON.parse(run.stdout).map((r) => [r.folder, r.diagnostics.map((d) => d.code)]));
-  assert.deepStrictEqual(codes, {
-    'acme-broken': ['manifest_invalid_json', 'overlay_rejected'],
-    'acme-deep': ['manifest_too_deep', 'overlay_rejected'],
+  const listed = Object.fromEntries(JSON.parse(run.stdout).map((r) => [r.folder, r.diagnostics]));
+  assert.deepStrictEqual(Object.fromEntries(Object.entries(listed).map(([folder, ds]) => [folder, ds.map((d) => [d.code, d.field, d.detail?.code])])), {
+    'acme-broken': [['overlay_manifest_invalid', 'manifest', 'MANIFEST_INVALID_JSON'], ['overlay_rejected', undefined, undefined]],
+    'acme-deep': [['overlay_manifest_invalid', 'manifest', 'MANIFEST_TOO_DEEP'], ['overlay_rejected', undefined, undefined]],
   });
+  // The records loading the root gives, exactly: the CLI reports what loading would.
+  const loaded = require('../index.js').loadOverlayDir(root).diagnostics;
+  for (const [folder, diagnostics] of Object.entries(listed)) {
+    assert.deepStrictEqual(diagnostics, loaded.filter((d) => d.capabilityId === folder).map((d) => ({ ...d })), folder);
+  }
+  // A single capability.json is refused with the same record.
+  const single = cli(['validate', join(root, 'acme-deep', 'capability.json'), '--json']);
+  assert.equal(single.status, 1);
+  assert.deepStrictEqual(JSON.parse(single.stdout)[0].diagnostics, [loaded.find((d) => d.capabilityId === 'acme-deep')].map((d) => ({ ...d })));
 });
 
 test('a recorded profile naming no known profile selects nothing, and says so; -c= after -- stays positional', (t) => {
