@@ -88,10 +88,13 @@ Exit codes:
      validate: no error diagnostics)
   1  a failure: an error from the core, doctor found errors (--strict: or warnings or
      shadowed triggers), validation errors or nothing to validate, a file under
-     --source that cannot be read or whose stem the core refuses, a recorded profile
-     that needs --source when none is given (that runtime only)
+     --source that cannot be read, whose stem the core refuses or that links to no
+     file, a recorded profile that needs --source when none is given (that runtime
+     only), output that cannot be written
   2  usage error: no command, unknown command or flag, contradictory flags, missing
-     or empty argument, an unknown profile name, a --config-dir that is a file
+     or empty argument, an unknown profile name or one that needs --source without it,
+     a --config-dir that is there and is not a directory, a --source without
+     commands/gsd, a validate path that is not there
 `;
 
 class UsageError extends Error {}
@@ -421,7 +424,8 @@ function checkProfileNames(value) {
  * workflow bodies under `--source`. `spelled` names the choice in a usage error.
  */
 function readProfile(name, source, spelled = `--profile=${printable(name)}`) {
-  if (name === undefined || name === 'full') return null;
+  // Any part `full` selects everything, whatever the others name: nothing to read.
+  if (name === undefined || name.split(',').some((part) => part.trim() === 'full')) return null;
   let sources = { commands: [], workflows: [] };
   if (name !== 'core') {
     if (source === undefined) throw new UsageError(`${spelled} needs --source <dir> (the commands and workflows it selects from)`);
@@ -576,7 +580,7 @@ function cmdPlan(args) {
   // Per plan: the profile it installs when not full, and where that choice comes from.
   const chosen = new Map();
   // The same for every plan when the command line names a profile other than full.
-  const named = values.profile !== undefined && values.profile !== 'full' ? `${printable(values.profile)} (${coreAlias ?? `--profile=${printable(values.profile)}`})` : undefined;
+  const named = values.profile !== undefined ? `${printable(values.profile)} (${coreAlias ?? `--profile=${printable(values.profile)}`})` : undefined;
   const skipped = [];
   let failed = false;
   for (const runtime of runtimes) {
@@ -900,7 +904,13 @@ function main(argv) {
     return EXIT_USAGE;
   }
   if (command === '-h' || command === '--help') return print(HELP);
-  if (command === '-V' || command === '--version') return print(require('../package.json').version);
+  if (command === '-V' || command === '--version') {
+    if (rest.length > 0) {
+      process.stderr.write(`gsd-core: ${command} takes no arguments, got '${printable(rest.join(' '))}'\nRun 'gsd-core --help' for usage.\n`);
+      return EXIT_USAGE;
+    }
+    return print(require('../package.json').version);
+  }
   if (command === 'help') {
     // `help` or `help <command>`: one help text covers every command.
     if (rest.length > 1 || (rest.length === 1 && !Object.hasOwn(COMMANDS, rest[0]))) {

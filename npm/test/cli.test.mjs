@@ -288,8 +288,14 @@ test('plan with a profile places what the peer installer installs, and keeps a r
     const full = cli(['plan', '--claude', '--profile=full', '--source', peerRoot, '--json'], { home });
     assert.equal(JSON.parse(full.stdout).placements.length, 136);
   }
-  // The core list needs no bodies; any other profile reads them under --source.
+  // The core list needs no bodies; any other profile reads them under --source, unless
+  // one of its parts is full, which selects everything; an explicit profile is said.
   assert.equal(cli(['plan', '--claude', '--profile=core'], { home: tempDir(t) }).status, 0);
+  for (const name of ['full', 'full,core', 'core, full']) {
+    const run = cli(['plan', '--claude', `--profile=${name}`], { home: tempDir(t) });
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, new RegExp(`^ {2}profile {7}${name} \\(--profile=${name}\\)$`, 'm'));
+  }
   const noSource = cli(['plan', '--claude', '--profile=standard'], { home: tempDir(t) });
   assert.equal(noSource.status, 2, 'standard needs --source');
   assert.match(noSource.stderr, /^gsd-core: --profile=standard needs --source <dir>/);
@@ -798,6 +804,11 @@ test('--version prints the package version; the help lists runtimes --json', (t)
     const run = cli([flag], { home });
     assert.equal(run.status, 0, run.stderr);
     assert.equal(run.stdout, `${version}\n`);
+    // Alone: anything after it is a usage error, never ignored.
+    const extra = cli([flag, '--json'], { home });
+    assert.equal(extra.status, 2);
+    assert.equal(extra.stdout, '');
+    assert.match(extra.stderr, new RegExp(`^gsd-core: ${flag} takes no arguments, got '--json'\n`));
   }
   assert.match(cli(['--help'], { home }).stdout, /^runtimes options:\n {2}--json {19}Print each runtime's descriptor as JSON$/m);
 });
