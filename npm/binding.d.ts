@@ -135,6 +135,14 @@ export declare function compatProfileMarkers(): string
 /** The `requires` closure of `id` (JSON) over a capability map (`[[id, requires], …]`). */
 export declare function compatRequiresClosure(id: string, entries: string): string
 
+/**
+ * `resolveProfile` over a peer-shaped manifest: `request` is `{"modes": [...], "entries":
+ * [[key, [...]], ...], "capabilitySkills": {mode: [...]}}` (the manifest `Map`'s entries,
+ * and the skills the caller's registry adds to each mode). Answers `{ name, skills: "*" |
+ * [...], agents: [...] }`.
+ */
+export declare function compatResolveProfile(request: string): string
+
 /** The effective runtime: explicit, else the install marker, else `claude`. */
 export declare function compatResolveRuntime(explicit?: string | undefined | null, marker?: string | undefined | null): string
 
@@ -143,6 +151,14 @@ export declare function compatSkillsBaseFromDescriptor(configHome: string, host:
 
 /** The descriptor a skills base is resolved from (`skillsHome`, else the config home). */
 export declare function compatSkillsBaseProbePaths(configHome: string, host: string): string
+
+/**
+ * The peer's skills manifest `Map` as its entries, `[[key, list], ...]`: per command, in
+ * the order given, its stem with its `requires:` list, then `_calls_agents_<stem>` with
+ * the agent tokens it and the workflows it names name. `sources` is
+ * `{"commands": [{"stem", "body"}], "workflows": [{"path", "body"}]}`.
+ */
+export declare function compatSkillsManifest(sources: string): string
 
 /** The staging plan of a layout (`{ runtime, configDir, scope, home, cwd, kinds }`). */
 export declare function compatStagingPlan(request: string): string

@@ -76,6 +76,9 @@ pub struct ProfileSources {
     pub workflows: Vec<WorkflowSource>,
 }
 
+/// The key prefix under which the peer's manifest `Map` keeps a stem's agent tokens.
+pub const CALLS_AGENTS_PREFIX: &str = "_calls_agents_";
+
 /// Per command stem: its `requires:` list and the agent tokens it (and its workflows) name.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SkillsManifest {
@@ -312,13 +315,41 @@ impl SkillsManifest {
         manifest
     }
 
+    /// The peer's manifest `Map` read back: a key `_calls_agents_<stem>` holds the agent
+    /// tokens of `<stem>`, any other key the `requires:` list of the stem it names. A key
+    /// given twice keeps its last list, as a `Map` does.
+    #[must_use]
+    pub fn from_peer_entries(entries: impl IntoIterator<Item = (String, Vec<String>)>) -> Self {
+        let mut manifest = SkillsManifest::default();
+        for (key, list) in entries {
+            match key.strip_prefix(CALLS_AGENTS_PREFIX) {
+                Some(stem) => manifest.agents.insert(stem.to_owned(), list),
+                None => manifest.requires.insert(key, list),
+            };
+        }
+        manifest
+    }
+
+    /// The `requires:` list of a command stem, when the manifest holds that stem.
+    #[must_use]
+    pub fn requires_of(&self, stem: &str) -> Option<&[String]> {
+        self.requires.get(stem).map(Vec::as_slice)
+    }
+
+    /// The agent tokens a command stem (and the workflows it names) names, each once, when
+    /// the manifest holds that stem: the peer's `_calls_agents_<stem>` entry.
+    #[must_use]
+    pub fn agents_of(&self, stem: &str) -> Option<&[String]> {
+        self.agents.get(stem).map(Vec::as_slice)
+    }
+
     /// The entries a stem pulls in during closure. The peer keeps agent lists in the same
     /// map under `_calls_agents_<stem>`, so such a name resolves to those.
     fn deps(&self, stem: &str) -> Vec<String> {
         if let Some(list) = self.requires.get(stem) {
             return list.clone();
         }
-        stem.strip_prefix("_calls_agents_")
+        stem.strip_prefix(CALLS_AGENTS_PREFIX)
             .and_then(|s| self.agents.get(s))
             .cloned()
             .unwrap_or_default()
@@ -343,6 +374,32 @@ pub fn resolve_profile(
     manifest: &SkillsManifest,
     registry: Option<&Registry>,
 ) -> ResolvedProfile {
+    resolve_profile_with(modes, manifest, |mode| {
+        let Some(registry) = registry else {
+            return Vec::new();
+        };
+        let index = registry.index();
+        let mut stems = Vec::new();
+        for (cap, cluster) in index.capability_clusters() {
+            let member = index.profile_membership().iter().find(|(id, _)| id == cap);
+            if member.is_some_and(|(_, m)| m.profiles.contains(&mode)) {
+                stems.extend(cluster.iter().filter(|s| !s.is_empty()).cloned());
+            }
+        }
+        stems
+    })
+}
+
+/// [`resolve_profile`] with the capability skills of each mode given by the caller:
+/// `capability_skills(mode)` lists the skills the capabilities whose profile membership
+/// includes `mode` add to its base list, before the closure (what the peer reads from a
+/// `registry` of `capabilityClusters` and `profileMembership`).
+#[must_use]
+pub fn resolve_profile_with(
+    modes: &[&str],
+    manifest: &SkillsManifest,
+    capability_skills: impl Fn(&str) -> Vec<String>,
+) -> ResolvedProfile {
     let mut wanted: Vec<&str> = modes
         .iter()
         .flat_map(|m| m.split(','))
@@ -364,15 +421,7 @@ pub fn resolve_profile(
             .find(|(name, _)| name == mode)
             .map_or(&[][..], |(_, list)| *list);
         let mut start: Vec<String> = base.iter().map(|s| (*s).to_owned()).collect();
-        if let Some(registry) = registry {
-            let index = registry.index();
-            for (cap, stems) in index.capability_clusters() {
-                let member = index.profile_membership().iter().find(|(id, _)| id == cap);
-                if member.is_some_and(|(_, m)| m.profiles.contains(mode)) {
-                    start.extend(stems.iter().filter(|s| !s.is_empty()).cloned());
-                }
-            }
-        }
+        start.extend(capability_skills(mode));
         // The closure as the peer walks it: the start list first (each stem once, in
         // order), then each dependency when first found, taking stems from the end.
         let mut closed: Vec<String> = Vec::new();
@@ -535,6 +584,69 @@ mod tests {
             resolve_profile(&["core,standard"], &manifest, None).name,
             "core,standard"
         );
+    }
+
+    /// The peer's manifest `Map`, read back entry by entry, resolves as the sources it
+    /// was loaded from; the caller's capability skills join a mode's base list before the
+    /// closure, so their own `requires:` are followed.
+    #[test]
+    fn a_peer_map_resolves_as_its_sources_and_capability_skills_are_closed_over() {
+        let sources = ProfileSources {
+            commands: vec![
+                cmd("help", "---\nrequires: [extra]\n---\ncalls gsd-writer"),
+                cmd("extra", "calls gsd-helper"),
+                cmd("my-skill", "---\nrequires: [my-dep]\n---\ncalls gsd-mine"),
+                cmd("my-dep", "nothing"),
+            ],
+            workflows: Vec::new(),
+        };
+        let built = SkillsManifest::build(&sources);
+        assert_eq!(built.requires_of("help"), Some(&["extra".to_owned()][..]));
+        assert_eq!(
+            built.agents_of("extra"),
+            Some(&["gsd-helper".to_owned()][..])
+        );
+        assert_eq!(built.agents_of("absent"), None);
+        let entries = sources.commands.iter().flat_map(|c| {
+            [
+                (c.stem.clone(), built.requires_of(&c.stem).unwrap().to_vec()),
+                (
+                    format!("{CALLS_AGENTS_PREFIX}{}", c.stem),
+                    built.agents_of(&c.stem).unwrap().to_vec(),
+                ),
+            ]
+        });
+        let read_back = SkillsManifest::from_peer_entries(entries);
+        assert_eq!(read_back, built);
+        let none = |_: &str| Vec::new();
+        let plain = resolve_profile_with(&["core"], &read_back, none);
+        let ProfileSkills::Only(plain_skills) = &plain.skills else {
+            panic!("bounded")
+        };
+        assert!(!plain_skills.iter().any(|s| s == "my-skill"));
+        let mine = |mode: &str| {
+            if mode == "core" {
+                vec!["my-skill".to_owned()]
+            } else {
+                Vec::new()
+            }
+        };
+        let with = resolve_profile_with(&["core"], &read_back, mine);
+        let ProfileSkills::Only(skills) = &with.skills else {
+            panic!("bounded")
+        };
+        // The base list, then the capability's skill, then what the closure finds from
+        // the end (the capability's own dependency first).
+        let core = PROFILES.iter().find(|(name, _)| *name == "core").unwrap().1;
+        assert_eq!(skills[..core.len()], *core);
+        assert_eq!(skills[core.len()..], ["my-skill", "my-dep", "extra"]);
+        assert_eq!(plain_skills[core.len()..], ["extra"]);
+        assert!(with.agents.iter().any(|a| a == "gsd-mine"));
+        let standard = resolve_profile_with(&["standard"], &read_back, mine);
+        let ProfileSkills::Only(standard_skills) = &standard.skills else {
+            panic!("bounded")
+        };
+        assert!(!standard_skills.iter().any(|s| s == "my-skill"));
     }
 
     #[test]

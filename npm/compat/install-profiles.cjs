@@ -8,12 +8,18 @@
 // a marker was passed over), isMinimalMode,
 // isSafeCapabilitySkillStem, MINIMAL_SKILL_ALLOWLIST and CAPABILITY_SKILL_MARKER.
 //
+// `loadSkillsManifest` returns the peer's `Map` (a stem's `requires:` list under the stem,
+// its agent tokens under `_calls_agents_<stem>`, decided by the core from the file texts),
+// so the modules that are not axes (the installer's surface resolver) read it as theirs;
+// its default folders are the installer's own package, as the peer's are. `resolveProfile`
+// reads any such `Map`, and the `registry`'s `capabilityClusters` / `profileMembership`
+// as the peer reads them; the closure is the core's.
+//
 // Differences: the marker is read only when it is a regular file (a link to one is
 // followed, as the peer follows it) of at most 64 KiB of UTF-8; anything else reads as no
 // marker, where the peer blocks on a FIFO, reads a device without end or a huge file whole.
-// `loadSkillsManifest` returns an opaque manifest (the source texts) that only
-// this module's `resolveProfile` reads, instead of the peer's Map; `_profilesOverride` is
-// not supported. Not provided (file-system staging, see docs/node.md): the stage*
+// A manifest `Map`'s lists are read as lists of strings (`String(item)`); `_profilesOverride`
+// is not supported. Not provided (file-system staging, see docs/node.md): the stage*
 // functions, STAGED_DIRS, cleanupStagedSkills, writeActiveProfile,
 // readInstalledCapabilitySkill, shouldInstallSkill, capabilityClusterStems,
 // parseCallsAgents, workflowAgentRefs.
@@ -21,7 +27,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const native = require('../binding.js');
-const { valueOf } = require('./_json.cjs');
+const { valueOf, jsonText } = require('./_json.cjs');
+const { installerLibDir } = require('./_installer.cjs');
 const { kindOf, stringLike } = require('./_args.cjs');
 const { readBounded } = require('../overlays.js');
 
@@ -35,15 +42,20 @@ const PROFILE_RANK = Object.freeze(native.vocabulary().profileRank);
 /** A profile name that no rank lists (no profile name is empty). */
 const UNKNOWN_PROFILE = '';
 
-/** The GSD package whose sources are read by default (only looked up when needed). */
+/**
+ * The GSD package whose sources are read by default (only looked up when needed): the
+ * installer's own (its `gsd-core/bin/lib` is loaded), as the peer reads the package it
+ * ships in; else the one this package resolves.
+ */
 function defaultRoot() {
+  const lib = installerLibDir();
+  if (lib !== null) return path.resolve(lib, '..', '..', '..');
   try {
-    return path.dirname(require.resolve('@opengsd/gsd-core/package.json', { paths: [process.cwd(), __dirname] }));
+    return path.dirname(require.resolve('@opengsd/gsd-core/package.json', { paths: [__dirname] }));
   } catch {
     throw new TypeError('loadSkillsManifest: no GSD package found; pass commandsDir and workflowsDir');
   }
 }
-const SOURCES = Symbol('gsd-core profile sources');
 
 function markdown(dir) {
   try {
@@ -75,15 +87,39 @@ function readOr(file, fallback) {
   }
 }
 
-function loadSkillsManifest(commandsDir, workflowsDir) {
+function loadSkillsManifest(commandsDir = undefined, workflowsDir = undefined) {
   commandsDir ??= path.join(defaultRoot(), 'commands', 'gsd');
   workflowsDir ??= path.join(defaultRoot(), 'gsd-core', 'workflows');
+  // In listing order, as the peer fills its Map; a folder that is not there holds nothing.
   const commands = markdown(commandsDir).map((e) => ({ stem: e.name.slice(0, -3), body: readOr(path.join(commandsDir, e.name), '') }));
+  if (commands.length === 0) return new Map();
   const workflows = walk(workflowsDir).map((rel) => ({ path: rel, body: readOr(path.join(workflowsDir, rel), '') }));
-  return Object.freeze({ [SOURCES]: { commands, workflows } });
+  return new Map(valueOf(native.compatSkillsManifest(jsonText({ commands, workflows }))));
 }
 
-function resolveProfile({ modes, manifest, _profilesOverride } = {}) {
+/**
+ * The skills `registry` adds to `mode`, read as the peer reads it: each capability of
+ * `capabilityClusters` (own keys, except the names that reach a prototype) whose
+ * `profileMembership` entry lists the mode in its `profiles` array adds its cluster's
+ * non-empty strings, in order.
+ */
+function capabilitySkills(mode, registry) {
+  const clusters = registry?.capabilityClusters;
+  const membership = registry?.profileMembership;
+  if (clusters === null || typeof clusters !== 'object' || membership === null || typeof membership !== 'object') return [];
+  const skills = [];
+  for (const id of Object.keys(clusters)) {
+    if (id === '__proto__' || id === 'constructor' || id === 'prototype') continue;
+    const member = membership[id];
+    if (member === null || typeof member !== 'object' || !Array.isArray(member.profiles) || !member.profiles.includes(mode)) continue;
+    const cluster = clusters[id];
+    if (!Array.isArray(cluster)) continue;
+    for (const stem of cluster) if (typeof stem === 'string' && stem.length > 0) skills.push(stem);
+  }
+  return skills;
+}
+
+function resolveProfile({ modes, manifest, _profilesOverride, registry } = {}) {
   if (_profilesOverride) throw new TypeError('resolveProfile: _profilesOverride is not supported');
   // A non-empty `modes` is a list of modes: the peer maps over it with an array method,
   // which a string (whose characters would otherwise read as modes) does not have.
@@ -91,13 +127,16 @@ function resolveProfile({ modes, manifest, _profilesOverride } = {}) {
   if (given && typeof modes.flatMap !== 'function') {
     throw new TypeError(`resolveProfile: modes must be an array (got ${kindOf(modes)})`);
   }
-  // No manifest, or an empty Map (what the peer's installer passes for the core profile),
-  // holds no requirement: the same as no sources. Any other must come from our loader.
-  const empty = !manifest || (manifest instanceof Map && manifest.size === 0);
-  const sources = empty ? { commands: [], workflows: [] } : manifest[SOURCES];
-  if (sources === undefined) throw new TypeError('resolveProfile: manifest must come from this module\'s loadSkillsManifest (or be empty)');
+  // No manifest holds no requirement; any other is the peer's Map (or a subclass). One that
+  // is not a Map is refused when the profile reads it (not for full, as the peer).
+  const isMap = manifest instanceof Map;
+  const entries = isMap ? [...manifest].map(([key, list]) => [String(key), Array.from(list ?? [], String)]) : [];
   const list = given ? [...modes].map(String) : [];
-  const resolved = native.resolveProfile(list, sources);
+  // Only the named profiles other than full have a list for capabilities to join.
+  const capability = {};
+  if (registry) for (const mode of Object.keys(PROFILES)) if (mode !== 'full') capability[mode] = capabilitySkills(mode, registry);
+  const resolved = valueOf(native.compatResolveProfile(jsonText({ modes: list, entries, capabilitySkills: capability })));
+  if (manifest && !isMap && resolved.skills !== '*') throw new TypeError(`resolveProfile: manifest must be a Map (got ${kindOf(manifest)})`);
   return {
     name: resolved.name,
     skills: resolved.skills === '*' ? '*' : new Set(resolved.skills),

@@ -101,3 +101,88 @@ test('install-profiles: arguments of another type fail, or are read, as the peer
   }
   assert.equal(ours.mostRestrictiveProfile([new String('core')]), 'full');
 });
+
+test('install-profiles: loadSkillsManifest is the peer\'s Map, entry for entry, and either side reads the other\'s', (t) => {
+  const mine = ours.loadSkillsManifest();
+  const peers = theirs.loadSkillsManifest();
+  assert.ok(mine instanceof Map);
+  assert.equal(mine.size, 144);
+  // Same keys in the same order, same lists in the same order.
+  assert.deepStrictEqual([...mine], [...peers]);
+  for (const modes of [['core'], ['standard'], ['core,standard']]) {
+    const crossed = ours.resolveProfile({ modes, manifest: peers });
+    const back = theirs.resolveProfile({ modes, manifest: mine });
+    const expected = theirs.resolveProfile({ modes, manifest: peers });
+    for (const got of [crossed, back]) {
+      assert.deepStrictEqual([...got.skills], [...expected.skills], String(modes));
+      assert.deepStrictEqual([...got.agents], [...expected.agents], String(modes));
+    }
+  }
+  // A folder that is not there, or holds no command, is an empty Map.
+  assert.deepStrictEqual(ours.loadSkillsManifest(join(tempDir(t), 'none')), theirs.loadSkillsManifest(join(tempDir(t), 'none')));
+  const empty = tempDir(t);
+  assert.deepStrictEqual(ours.loadSkillsManifest(empty), new Map());
+  assert.deepStrictEqual(theirs.loadSkillsManifest(empty), new Map());
+  // A manifest that is not a Map is refused when a profile reads it, and only then.
+  assert.throws(() => ours.resolveProfile({ modes: ['core'], manifest: { help: [] } }), { name: 'TypeError', message: /manifest must be a Map \(got object\)/ });
+  assert.throws(() => theirs.resolveProfile({ modes: ['core'], manifest: { help: [] } }), TypeError);
+  assert.deepStrictEqual(ours.resolveProfile({ modes: ['full'], manifest: { help: [] } }), theirs.resolveProfile({ modes: ['full'], manifest: { help: [] } }));
+});
+
+test('install-profiles: the installer\'s surface resolver reads our manifest as the peer\'s (an upgrade over a recorded surface)', (t) => {
+  const surface = peer('surface');
+  const configDir = tempDir(t);
+  const state = { baseProfile: 'full', disabledClusters: [], explicitAdds: [], explicitRemoves: [] };
+  const shaped = (s) => ({ name: s.name, skills: s.skills === '*' ? '*' : [...s.skills], agents: [...s.agents] });
+  for (const baseProfile of ['full', 'standard', 'core']) {
+    const over = { ...state, baseProfile };
+    const a = shaped(surface.resolveSurface(configDir, ours.loadSkillsManifest(), undefined, undefined, over));
+    const b = shaped(surface.resolveSurface(configDir, theirs.loadSkillsManifest(), undefined, undefined, over));
+    assert.deepStrictEqual(a, b, baseProfile);
+  }
+  const full = surface.resolveSurface(configDir, ours.loadSkillsManifest(), undefined, undefined, state);
+  assert.equal(full.skills.size, 72);
+  assert.ok(full.agents.size > 30, `${full.agents.size} agents`);
+});
+
+test('install-profiles: a registry\'s capability clusters join the profiles whose membership lists them', () => {
+  const mine = ours.loadSkillsManifest();
+  const peers = theirs.loadSkillsManifest();
+  const registries = [
+    { capabilityClusters: { 'my-cap': ['my-skill', 'help', '', 5] }, profileMembership: { 'my-cap': { tier: 'core', profiles: ['core', 'standard', 'full'] } } },
+    { capabilityClusters: { a: ['plan-phase'], b: ['x-b'] }, profileMembership: { a: { profiles: ['standard'] }, b: { profiles: 'core' } } },
+    // A key that reaches a prototype is passed over, as are odd shapes.
+    JSON.parse('{"capabilityClusters":{"__proto__":["evil"],"c":["x-c"],"d":"x-d"},"profileMembership":{"__proto__":{"profiles":["core"]},"c":{"profiles":["core"]},"d":{"profiles":["core"]}}}'),
+    { capabilityClusters: { e: ['x-e'] }, profileMembership: { e: null } },
+    { capabilityClusters: null, profileMembership: {} },
+    {},
+  ];
+  for (const [i, registry] of registries.entries()) {
+    for (const modes of [['core'], ['standard'], ['core,standard'], ['full']]) {
+      const a = ours.resolveProfile({ modes, manifest: mine, registry });
+      const b = theirs.resolveProfile({ modes, manifest: peers, registry });
+      assert.deepStrictEqual(a.name, b.name, `registry #${i} ${modes}`);
+      if (b.skills === '*') assert.equal(a.skills, '*');
+      else assert.deepStrictEqual([...a.skills], [...b.skills], `registry #${i} ${modes} skills`);
+      assert.deepStrictEqual([...a.agents], [...b.agents], `registry #${i} ${modes} agents`);
+    }
+  }
+  assert.ok(ours.resolveProfile({ modes: ['core'], manifest: mine, registry: registries[0] }).skills.has('my-skill'));
+  assert.ok(!ours.resolveProfile({ modes: ['core'], manifest: mine, registry: registries[2] }).skills.has('evil'));
+});
+
+test('install-profiles: the default folders are the installer\'s package, whatever the working directory holds', (t) => {
+  // A project with another copy of the package, holding one command.
+  const project = tempDir(t);
+  const copy = join(project, 'node_modules', '@opengsd', 'gsd-core');
+  mkdirSync(join(copy, 'commands', 'gsd'), { recursive: true });
+  writeFileSync(join(copy, 'package.json'), '{"name":"@opengsd/gsd-core","version":"0.0.0"}');
+  writeFileSync(join(copy, 'commands', 'gsd', 'only.md'), 'gsd-only');
+  const before = process.cwd();
+  process.chdir(project);
+  try {
+    assert.deepStrictEqual([...ours.loadSkillsManifest()], [...theirs.loadSkillsManifest()]);
+  } finally {
+    process.chdir(before);
+  }
+});

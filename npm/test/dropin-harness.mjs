@@ -66,10 +66,11 @@ function normalize(files, base) {
  * One install into `<base>/run` (emptied first): `{ status, stderr, stdout, files, trace }`;
  * `extra` adds installer flags (`--minimal`).
  */
-function install(base, runtime, scope, axes, extra = []) {
+function install(base, runtime, scope, axes, extra = [], seed = undefined) {
   const root = join(base, 'run');
   rmSync(root, { recursive: true, force: true });
   for (const dir of ['home', 'project', 'tmp']) mkdirSync(join(root, dir), { recursive: true });
+  seed?.({ home: join(root, 'home'), project: join(root, 'project') });
   const traceFile = join(base, 'trace.json');
   rmSync(traceFile, { force: true });
   const env = {
@@ -123,23 +124,25 @@ function compared(shipped, run) {
  * One job: runtime × scope installed as shipped, with every axis swapped, and with each
  * axis of `solo` swapped alone — one after the other under the same base path.
  */
-async function job(root, runtime, scope, solo, extra) {
+async function job(root, runtime, scope, solo, extra, seed) {
   const base = join(root, `${runtime}-${scope}`);
   mkdirSync(base);
-  const shippedRun = await install(base, runtime, scope, [], extra);
+  const shippedRun = await install(base, runtime, scope, [], extra, seed);
   const shipped = { status: shippedRun.status, stderr: shippedRun.stderr.slice(0, 4000), entries: Object.keys(shippedRun.files).length };
-  const all = compared(shippedRun, await install(base, runtime, scope, AXES, extra));
+  const all = compared(shippedRun, await install(base, runtime, scope, AXES, extra, seed));
   const alone = {};
-  for (const axis of solo) alone[axis] = compared(shippedRun, await install(base, runtime, scope, [axis], extra));
+  for (const axis of solo) alone[axis] = compared(shippedRun, await install(base, runtime, scope, [axis], extra, seed));
   rmSync(base, { recursive: true, force: true });
   return { runtime, scope, shipped, all, alone };
 }
 
 /**
  * Runs every job, `concurrency` at a time. `soloFor(runtime, scope)` names the axes swapped
- * alone for that job; `extra` adds installer flags to every run.
+ * alone for that job; `extra` adds installer flags to every run; `seedFor(runtime, scope)`
+ * may give a function that writes into `{ home, project }` before each run (what an
+ * earlier install left there).
  */
-export async function runMatrix({ runtimes = INSTALLABLE, scopes = ['global', 'local'], soloFor = () => [], concurrency, extra = [] } = {}) {
+export async function runMatrix({ runtimes = INSTALLABLE, scopes = ['global', 'local'], soloFor = () => [], concurrency, extra = [], seedFor = () => undefined } = {}) {
   const root = scratchRoot();
   const width = concurrency ?? Math.max(4, availableParallelism() * 3);
   const pending = runtimes.flatMap((runtime) => scopes.map((scope) => [runtime, scope]));
@@ -148,7 +151,7 @@ export async function runMatrix({ runtimes = INSTALLABLE, scopes = ['global', 'l
     const worker = async () => {
       while (pending.length > 0) {
         const [runtime, scope] = pending.shift();
-        results.push(await job(root, runtime, scope, soloFor(runtime, scope), extra));
+        results.push(await job(root, runtime, scope, soloFor(runtime, scope), extra, seedFor(runtime, scope)));
       }
     };
     await Promise.all(Array.from({ length: width }, worker));

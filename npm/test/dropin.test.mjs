@@ -7,6 +7,8 @@
 // own staging exports. GSD_DROPIN_SOLO=all swaps each axis alone in every job.
 import test from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { AXES, runMatrix, sumTraces, reportTable } from './dropin-harness.mjs';
 
 /** Jobs that also swap each axis alone (a global and a local install, two install engines). */
@@ -57,6 +59,28 @@ for (const r of minimal) {
     assertSameInstall(r.shipped, r.all, `${r.runtime} ${r.scope} --minimal (all axes)`);
     assertSameInstall(r.shipped, r.alone['install-profiles'], `${r.runtime} ${r.scope} --minimal (install-profiles alone)`);
   });
+}
+
+// An upgrade over a surface the user customised: the installer hands loadSkillsManifest's
+// result to its own surface resolver (not an axis), which must read it as the peer's Map.
+const surfaceState = (profile) => `${JSON.stringify({ baseProfile: profile, disabledClusters: [], explicitAdds: [], explicitRemoves: [] })}\n`;
+for (const profile of ['full', 'standard']) {
+  const upgrade = await runMatrix({
+    runtimes: ['claude'],
+    soloFor: () => ['install-profiles'],
+    seedFor: (runtime, scope) => ({ home, project }) => {
+      const configDir = join(scope === 'global' ? home : project, '.claude');
+      mkdirSync(configDir, { recursive: true });
+      writeFileSync(join(configDir, '.gsd-surface.json'), surfaceState(profile));
+    },
+  });
+  for (const r of upgrade) {
+    test(`drop-in: ${r.runtime} --${r.scope} over a recorded ${profile} surface: every axis swapped, and install-profiles alone, write the same tree`, () => {
+      assert.ok(r.shipped.entries > 100, `the install writes a real tree (${r.shipped.entries} entries)`);
+      assertSameInstall(r.shipped, r.all, `${r.runtime} ${r.scope} ${profile} surface (all axes)`);
+      assertSameInstall(r.shipped, r.alone['install-profiles'], `${r.runtime} ${r.scope} ${profile} surface (install-profiles alone)`);
+    });
+  }
 }
 
 test('drop-in: per-axis report (calls through the swap per axis, peer fall-throughs, axes swapped alone)', (t) => {

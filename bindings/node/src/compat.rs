@@ -330,3 +330,95 @@ pub fn compat_validate_body(body: String, manifest: String) -> String {
         Ok(ok(&messages))
     })
 }
+
+/// One command file of `compat_skills_manifest`'s sources.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CommandFile {
+    stem: String,
+    body: String,
+}
+
+/// One workflow file of `compat_skills_manifest`'s sources.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WorkflowFile {
+    path: String,
+    body: String,
+}
+
+/// The sources `loadSkillsManifest` read: command files, then workflow files.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ManifestSources {
+    commands: Vec<CommandFile>,
+    workflows: Vec<WorkflowFile>,
+}
+
+/// The peer's skills manifest `Map` as its entries, `[[key, list], ...]`: per command, in
+/// the order given, its stem with its `requires:` list, then `_calls_agents_<stem>` with
+/// the agent tokens it and the workflows it names name. `sources` is
+/// `{"commands": [{"stem", "body"}], "workflows": [{"path", "body"}]}`.
+#[napi(catch_unwind)]
+pub fn compat_skills_manifest(sources: String) -> String {
+    with(|| {
+        let given: ManifestSources = parse(&sources, "sources")?;
+        let sources = gsd_core::ProfileSources {
+            commands: given
+                .commands
+                .into_iter()
+                .map(|c| gsd_core::CommandSource {
+                    stem: c.stem,
+                    body: c.body,
+                })
+                .collect(),
+            workflows: given
+                .workflows
+                .into_iter()
+                .map(|w| gsd_core::WorkflowSource {
+                    path: w.path,
+                    body: w.body,
+                })
+                .collect(),
+        };
+        let manifest = gsd_core::SkillsManifest::build(&sources);
+        let mut entries: Vec<(String, &[String])> = Vec::with_capacity(2 * sources.commands.len());
+        for command in &sources.commands {
+            let stem = &command.stem;
+            entries.push((stem.clone(), manifest.requires_of(stem).unwrap_or_default()));
+            entries.push((
+                format!("{}{stem}", gsd_core::profile::CALLS_AGENTS_PREFIX),
+                manifest.agents_of(stem).unwrap_or_default(),
+            ));
+        }
+        Ok(ok(&entries))
+    })
+}
+
+/// `resolveProfile` over a peer-shaped manifest: `request` is `{"modes": [...], "entries":
+/// [[key, [...]], ...], "capabilitySkills": {mode: [...]}}` (the manifest `Map`'s entries,
+/// and the skills the caller's registry adds to each mode). Answers `{ name, skills: "*" |
+/// [...], agents: [...] }`.
+#[napi(catch_unwind)]
+pub fn compat_resolve_profile(request: String) -> String {
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    struct Request {
+        modes: Vec<String>,
+        entries: Vec<(String, Vec<String>)>,
+        capability_skills: std::collections::HashMap<String, Vec<String>>,
+    }
+    with(|| {
+        let request: Request = parse(&request, "request")?;
+        let manifest = gsd_core::SkillsManifest::from_peer_entries(request.entries);
+        let modes: Vec<&str> = request.modes.iter().map(String::as_str).collect();
+        let resolved = gsd_core::profile::resolve_profile_with(&modes, &manifest, |mode| {
+            request
+                .capability_skills
+                .get(mode)
+                .cloned()
+                .unwrap_or_default()
+        });
+        Ok(ok(&crate::convert::profile_value(&resolved)))
+    })
+}
