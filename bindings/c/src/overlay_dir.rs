@@ -9,6 +9,10 @@
 //! * its entries are handled in bytewise name order, so readdir order never shows;
 //! * a root entry that is a symlink is refused (`overlay_symlink_refused`), one that is not
 //!   a directory is ignored and never opened;
+//! * the walk holds each directory open and names what is below it relative to that
+//!   directory (`openat`, `fstatat` with `O_NOFOLLOW` / `AT_SYMLINK_NOFOLLOW`), never by a
+//!   path from the root: a folder swapped for a symlink while the loader reads is not
+//!   followed (the open fails, and the folder is refused as unreadable);
 //! * inside a folder every entry is `lstat`ed, never followed: a symlink, a non-regular
 //!   file, a directory named `capability.json`, more than [`MAX_FILES`] files, a depth past
 //!   [`MAX_DEPTH`], a non-UTF-8 name or file, or an unreadable file refuses the whole
@@ -31,9 +35,12 @@
 
 mod read;
 
-use std::ffi::c_char;
+use std::ffi::{OsStr, c_char};
+use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+use rustix::fs::{AtFlags, Dir, FileType, Mode, OFlags, Stat};
 
 use gsd_core::error::boundary_error;
 use gsd_core::{Diagnostic, Error, ErrorCode, Overlay, Severity};
@@ -184,18 +191,22 @@ pub(crate) fn load(root: &Path) -> Result<Loaded, Error> {
     if !meta.is_dir() {
         return Err(bad(format!("'{shown}' is not a directory")));
     }
+    // Opened without following a link: a root swapped for one since the `lstat` fails here.
+    let root_dir = open_dir(rustix::fs::CWD, root.as_os_str().as_bytes())
+        .and_then(|fd| Ok((sorted_entries(&fd)?, fd)));
+    let (entries, root_dir) = root_dir.map_err(|e| bad(format!("'{shown}': {e}")))?;
     let mut loaded = Loaded::default();
     let mut root_used = 0;
-    for (name, path) in sorted_entries(root).map_err(|e| bad(format!("'{shown}': {e}")))? {
+    for name in entries {
         let folder = escape(&name);
-        let meta = match std::fs::symlink_metadata(&path) {
-            Ok(meta) => meta,
+        let kind = match lstat_at(&root_dir, &name) {
+            Ok(stat) => FileType::from_raw_mode(stat.st_mode),
             Err(e) => {
                 loaded.diagnostics.push(unreadable(&folder, None, &e));
                 continue;
             }
         };
-        if meta.file_type().is_symlink() {
+        if kind == FileType::Symlink {
             loaded.diagnostics.push(refusal(
                 "overlay_symlink_refused",
                 &folder,
@@ -204,10 +215,10 @@ pub(crate) fn load(root: &Path) -> Result<Loaded, Error> {
             ));
             continue;
         }
-        if !meta.is_dir() {
+        if kind != FileType::Directory {
             continue;
         }
-        match read_folder(&name, &folder, &path, &mut root_used) {
+        match read_folder(&name, &folder, &root_dir, &mut root_used) {
             Ok(overlay) => loaded.overlays.push(overlay),
             Err(diagnostic) => loaded.diagnostics.push(*diagnostic),
         }
@@ -231,23 +242,50 @@ fn trim_trailing(mut path: &[u8]) -> &[u8] {
     }
 }
 
-/// The entries of a directory as `(name bytes, path)`, sorted bytewise by name.
-fn sorted_entries(dir: &Path) -> std::io::Result<Vec<(Vec<u8>, PathBuf)>> {
-    let mut entries = Vec::new();
-    for entry in std::fs::read_dir(dir)? {
-        let entry = entry?;
-        entries.push((entry.file_name().as_bytes().to_vec(), entry.path()));
+/// `open(2)` flags of a directory the walk reads: never a link, never kept across `exec`.
+const DIR_FLAGS: OFlags = OFlags::RDONLY
+    .union(OFlags::DIRECTORY)
+    .union(OFlags::NOFOLLOW)
+    .union(OFlags::CLOEXEC);
+
+/// Opens the directory `name` of `parent` without following a link.
+fn open_dir(parent: impl AsFd, name: &[u8]) -> std::io::Result<OwnedFd> {
+    Ok(rustix::fs::openat(
+        parent,
+        OsStr::from_bytes(name),
+        DIR_FLAGS,
+        Mode::empty(),
+    )?)
+}
+
+/// `lstat` of the entry `name` of the open directory `dir`.
+fn lstat_at(dir: impl AsFd, name: &[u8]) -> std::io::Result<Stat> {
+    Ok(rustix::fs::statat(
+        dir,
+        OsStr::from_bytes(name),
+        AtFlags::SYMLINK_NOFOLLOW,
+    )?)
+}
+
+/// The names of the entries of the open directory `dir` (without `.` and `..`), sorted
+/// bytewise.
+fn sorted_entries(dir: impl AsFd) -> std::io::Result<Vec<Vec<u8>>> {
+    let mut names = Vec::new();
+    for entry in Dir::read_from(dir)? {
+        let name = entry?.file_name().to_bytes().to_vec();
+        if name != b"." && name != b".." {
+            names.push(name);
+        }
     }
-    entries.sort();
-    Ok(entries)
+    names.sort();
+    Ok(names)
 }
 
 /// One regular file found in a folder walk.
 struct Found {
-    /// Path relative to the folder, `/`-separated (UTF-8: checked during the walk).
+    /// Path relative to the folder, `/`-separated (UTF-8: checked during the walk); it is
+    /// opened one component at a time from the folder, never followed.
     relative: String,
-    /// Path on disk.
-    path: PathBuf,
     /// Its size as `lstat` gave it (before it is opened).
     size: u64,
 }
@@ -258,7 +296,7 @@ struct Found {
 fn read_folder(
     name: &[u8],
     folder: &str,
-    dir: &Path,
+    root: &OwnedFd,
     root_used: &mut u64,
 ) -> Result<Overlay, Box<Diagnostic>> {
     let Ok(folder_name) = std::str::from_utf8(name) else {
@@ -282,8 +320,10 @@ fn read_folder(
             ),
         )));
     }
+    // A folder swapped for a link since its `lstat` is not followed: the open fails.
+    let dir = open_dir(root, name).map_err(|e| Box::new(unreadable(folder, None, &e)))?;
     let mut files = Vec::new();
-    walk(folder, dir, "", 1, &mut files)?;
+    walk(folder, &dir, "", 1, &mut files)?;
     let manifest_path = files
         .iter()
         .position(|f| f.relative == MANIFEST)
@@ -325,7 +365,7 @@ fn read_folder(
         spent: 0,
     };
     let manifest_file = files.remove(manifest_path);
-    let read = read_texts(folder, &manifest_file, &files, &mut budget);
+    let read = read_texts(folder, &dir, &manifest_file, &files, &mut budget);
     // Charged: the larger of its listed and its read size, never past what it was allowed.
     *root_used += total.max(budget.spent).min(budget.limit);
     let (manifest, fragments) = read?;
@@ -339,7 +379,7 @@ fn read_folder(
 /// Walks `dir` (at `depth` below the folder), collecting regular files in name order.
 fn walk(
     folder: &str,
-    dir: &Path,
+    dir: &OwnedFd,
     prefix: &str,
     depth: usize,
     files: &mut Vec<Found>,
@@ -348,7 +388,7 @@ fn walk(
         let at = prefix.trim_end_matches('/');
         Box::new(unreadable(folder, (!at.is_empty()).then_some(at), &e))
     })?;
-    for (name, path) in entries {
+    for name in entries {
         let shown = format!("{prefix}{}", escape(&name));
         let refuse = |code: &str, what: &str| {
             Box::new(refusal(
@@ -358,16 +398,16 @@ fn walk(
                 format!("'{folder}/{shown}' {what}; the overlay folder is refused"),
             ))
         };
-        let meta = std::fs::symlink_metadata(&path)
-            .map_err(|e| Box::new(unreadable(folder, Some(&shown), &e)))?;
-        let kind = meta.file_type();
-        if kind.is_symlink() {
+        let stat =
+            lstat_at(dir, &name).map_err(|e| Box::new(unreadable(folder, Some(&shown), &e)))?;
+        let kind = FileType::from_raw_mode(stat.st_mode);
+        if kind == FileType::Symlink {
             return Err(refuse(
                 "overlay_symlink_refused",
                 "is a symbolic link (links are never followed)",
             ));
         }
-        if !kind.is_dir() && !kind.is_file() {
+        if kind != FileType::Directory && kind != FileType::RegularFile {
             return Err(refuse(
                 "overlay_not_regular_file",
                 "is neither a regular file nor a directory",
@@ -386,14 +426,16 @@ fn walk(
             ));
         };
         let relative = format!("{prefix}{name}");
-        if kind.is_dir() {
+        if kind == FileType::Directory {
             if relative == MANIFEST {
                 return Err(refuse(
                     "overlay_not_regular_file",
                     "is a directory, not a regular file",
                 ));
             }
-            walk(folder, &path, &format!("{relative}/"), depth + 1, files)?;
+            let below = open_dir(dir, name.as_bytes())
+                .map_err(|e| Box::new(unreadable(folder, Some(&shown), &e)))?;
+            walk(folder, &below, &format!("{relative}/"), depth + 1, files)?;
         } else {
             if files.len() == MAX_FILES {
                 return Err(Box::new(refusal(
@@ -405,8 +447,7 @@ fn walk(
             }
             files.push(Found {
                 relative,
-                path,
-                size: meta.len(),
+                size: u64::try_from(stat.st_size).unwrap_or(0),
             });
         }
     }
@@ -480,6 +521,8 @@ pub(crate) fn escape(bytes: &[u8]) -> String {
 
 #[cfg(test)]
 mod tests {
+    use std::path::PathBuf;
+
     use super::*;
 
     #[test]
@@ -491,6 +534,80 @@ mod tests {
             "x\\u{202e}y\\u{200b}"
         );
         assert_eq!(escape(b"n\xffo\\"), "n\\xffo\\\\");
+    }
+
+    /// Raises its flag when dropped: it stops a swapping thread when the loads end, also by
+    /// a failed assertion (the scope would otherwise wait for that thread forever).
+    #[cfg(target_os = "linux")]
+    struct Stop<'a>(&'a std::sync::atomic::AtomicBool);
+
+    #[cfg(target_os = "linux")]
+    impl Drop for Stop<'_> {
+        fn drop(&mut self) {
+            self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
+    /// A folder swapped for a symlink to a folder outside the root, and back, while the
+    /// loader reads (`acme-top` itself, and `docs` one level down in `acme-deep`): the
+    /// outside folder is never read, whenever the swap lands (the walk names each entry
+    /// relative to an open directory and opens nothing through a link).
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_folder_swapped_for_a_link_while_read_is_never_followed() {
+        use std::sync::atomic::{AtomicBool, Ordering};
+
+        use rustix::fs::{CWD, RenameFlags, renameat_with};
+
+        const LOADS: usize = 400;
+        let base = std::env::temp_dir().join(format!("gsd-overlay-race-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        let (root, outside, spare) = (base.join("root"), base.join("outside"), base.join("spare"));
+        let write = |path: PathBuf, text: &str| {
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        };
+        write(root.join("acme-top").join(MANIFEST), "inside");
+        write(root.join("acme-deep").join(MANIFEST), "inside");
+        write(root.join("acme-deep").join("docs").join("a.md"), "inside");
+        write(outside.join(MANIFEST), "OUTSIDE");
+        write(outside.join("docs").join("a.md"), "OUTSIDE");
+        std::fs::create_dir_all(&spare).unwrap();
+        std::os::unix::fs::symlink(&outside, spare.join("acme-top")).unwrap();
+        std::os::unix::fs::symlink(outside.join("docs"), spare.join("docs")).unwrap();
+        // Each pair's parents are never swapped, so the two paths stay where they are.
+        let pairs = [
+            (root.join("acme-top"), spare.join("acme-top")),
+            (root.join("acme-deep").join("docs"), spare.join("docs")),
+        ];
+        let stop = AtomicBool::new(false);
+        let mut read_inside = 0;
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                while !stop.load(Ordering::Relaxed) {
+                    for (a, b) in &pairs {
+                        renameat_with(CWD, a, CWD, b, RenameFlags::EXCHANGE).unwrap();
+                    }
+                }
+            });
+            let _stop = Stop(&stop);
+            for _ in 0..LOADS {
+                let loaded = load(&root).unwrap();
+                for overlay in &loaded.overlays {
+                    read_inside += 1;
+                    assert_eq!(
+                        overlay.manifest, "inside",
+                        "a manifest was read through a link"
+                    );
+                    for (path, text) in &overlay.fragments {
+                        assert_eq!(text, "inside", "{path} was read through a link");
+                    }
+                }
+            }
+        });
+        // The swap lands at every point of the walk, so some loads read the real folders.
+        assert!(read_inside > 0, "no load read a folder");
+        std::fs::remove_dir_all(&base).unwrap();
     }
 
     #[test]

@@ -4,9 +4,13 @@
 //! refusal, naming the file's size) and what is left of the folder's byte budget plus one
 //! byte (that byte refuses the folder).
 
-use std::fs::{File, OpenOptions};
+use std::ffi::OsStr;
+use std::fs::File;
 use std::io::Read;
-use std::os::unix::fs::OpenOptionsExt;
+use std::os::fd::{AsFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt;
+
+use rustix::fs::{Mode, OFlags};
 
 use gsd_core::Diagnostic;
 use gsd_core::registry::{
@@ -15,16 +19,33 @@ use gsd_core::registry::{
 
 use super::{Found, escape, refusal, unreadable};
 
-/// `open(2)` flags: never follow a final symlink, never block on a FIFO or device.
-#[cfg(all(target_os = "linux", any(target_arch = "aarch64", target_arch = "arm")))]
-const OPEN_FLAGS: i32 = 0o100_000 | 0o4000;
-#[cfg(all(
-    target_os = "linux",
-    not(any(target_arch = "aarch64", target_arch = "arm"))
-))]
-const OPEN_FLAGS: i32 = 0o400_000 | 0o4000;
-#[cfg(target_os = "macos")]
-const OPEN_FLAGS: i32 = 0x0100 | 0x0004;
+/// `open(2)` flags of a file: never follow a final symlink, never block on a FIFO or device.
+const FILE_FLAGS: OFlags = OFlags::RDONLY
+    .union(OFlags::NOFOLLOW)
+    .union(OFlags::NONBLOCK)
+    .union(OFlags::CLOEXEC);
+
+/// Opens the file `relative` (`/`-separated) below the open folder `folder`, one component
+/// at a time, following no link on the way (`super::open_dir`) nor at the end.
+fn open_beneath(folder: &OwnedFd, relative: &str) -> std::io::Result<File> {
+    let (dirs, name) = relative.rsplit_once('/').unwrap_or(("", relative));
+    let mut below: Option<OwnedFd> = None;
+    for part in dirs.split('/').filter(|p| !p.is_empty()) {
+        let next = match &below {
+            Some(dir) => super::open_dir(dir, part.as_bytes())?,
+            None => super::open_dir(folder, part.as_bytes())?,
+        };
+        below = Some(next);
+    }
+    let parent = below.as_ref().map_or(folder.as_fd(), AsFd::as_fd);
+    let fd = rustix::fs::openat(
+        parent,
+        OsStr::from_bytes(name.as_bytes()),
+        FILE_FLAGS,
+        Mode::empty(),
+    )?;
+    Ok(File::from(fd))
+}
 
 /// The bytes one folder may read, and those it has read.
 pub(super) struct Budget {
@@ -40,16 +61,17 @@ pub(super) type Texts = (String, Vec<(String, String)>);
 /// Reads the manifest, then every other file as a fragment, within `budget`.
 pub(super) fn read_texts(
     folder: &str,
+    dir: &OwnedFd,
     manifest: &Found,
     files: &[Found],
     budget: &mut Budget,
 ) -> Result<Texts, Box<Diagnostic>> {
-    let manifest = read_text(folder, manifest, Kind::Manifest, budget)?;
+    let manifest = read_text(folder, dir, manifest, Kind::Manifest, budget)?;
     let mut fragments = Vec::with_capacity(files.len());
     for file in files {
         fragments.push((
             file.relative.clone(),
-            read_text(folder, file, Kind::Fragment, budget)?,
+            read_text(folder, dir, file, Kind::Fragment, budget)?,
         ));
     }
     Ok((manifest, fragments))
@@ -71,6 +93,7 @@ enum Kind {
 /// larger of the file's `fstat` size and the bytes read.
 fn read_text(
     folder: &str,
+    dir: &OwnedFd,
     file: &Found,
     kind: Kind,
     budget: &mut Budget,
@@ -81,11 +104,7 @@ fn read_text(
     };
     let shown = escape(file.relative.as_bytes());
     let unreadable = |e: &std::io::Error| Box::new(unreadable(folder, Some(&shown), e));
-    let handle = OpenOptions::new()
-        .read(true)
-        .custom_flags(OPEN_FLAGS)
-        .open(&file.path)
-        .map_err(|e| unreadable(&e))?;
+    let handle = open_beneath(dir, &file.relative).map_err(|e| unreadable(&e))?;
     let meta = handle.metadata().map_err(|e| unreadable(&e))?;
     if !meta.is_file() {
         return Err(Box::new(refusal(
@@ -147,8 +166,9 @@ mod tests {
     use super::*;
     use crate::overlay_dir::FOLDER_MAX_BYTES;
 
-    /// A file in a fresh temporary directory, with `bytes` as content.
-    fn temp_file(name: &str, bytes: &[u8]) -> (PathBuf, Found) {
+    /// A file in a fresh temporary directory, with `bytes` as content: the directory's path,
+    /// the directory held open, and the file as the walk finds it.
+    fn temp_file(name: &str, bytes: &[u8]) -> (PathBuf, OwnedFd, Found, PathBuf) {
         let dir =
             std::env::temp_dir().join(format!("gsd-overlay-unit-{}-{name}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -156,21 +176,22 @@ mod tests {
         std::fs::write(&path, bytes).unwrap();
         let found = Found {
             relative: name.to_owned(),
-            path,
             size: 0,
         };
-        (dir, found)
+        let open = super::super::open_dir(rustix::fs::CWD, dir.as_os_str().as_bytes()).unwrap();
+        (dir, open, found, path)
     }
 
     #[test]
     fn a_file_that_grew_past_the_budget_is_read_to_the_budget_plus_one_byte() {
         // lstat said 0 bytes (size 0 above); 100 are there, 60 are left of the budget.
-        let (dir, file) = temp_file("grows.md", &[b'x'; 100]);
+        let (dir, open, file, _) = temp_file("grows.md", &[b'x'; 100]);
         let mut budget = Budget {
             limit: 70,
             spent: 10,
         };
-        let refused = read_text("acme-grow", &file, Kind::Fragment, &mut budget).unwrap_err();
+        let refused =
+            read_text("acme-grow", &open, &file, Kind::Fragment, &mut budget).unwrap_err();
         assert_eq!(refused.code, "overlay_too_large");
         assert_eq!(refused.field, None);
         assert_eq!(
@@ -183,7 +204,7 @@ mod tests {
             limit: 100,
             spent: 0,
         };
-        let text = read_text("acme-grow", &file, Kind::Fragment, &mut budget).unwrap();
+        let text = read_text("acme-grow", &open, &file, Kind::Fragment, &mut budget).unwrap();
         assert_eq!((text.len(), budget.spent), (100, 100));
         std::fs::remove_dir_all(dir).unwrap();
     }
@@ -191,11 +212,11 @@ mod tests {
     #[test]
     fn a_file_over_the_core_bound_is_refused_with_its_size_after_reading_one_byte_past_it() {
         // Sparse: 9 MiB that take no disk space; the core's bound for both kinds is 8 MiB.
-        let (dir, file) = temp_file("big.md", b"");
+        let (dir, open, file, path) = temp_file("big.md", b"");
         let size = 9 * 1024 * 1024;
         std::fs::File::options()
             .write(true)
-            .open(&file.path)
+            .open(&path)
             .unwrap()
             .set_len(size)
             .unwrap();
@@ -217,7 +238,7 @@ mod tests {
                 limit: FOLDER_MAX_BYTES,
                 spent: 0,
             };
-            let refused = read_text("acme-big", &file, kind, &mut budget).unwrap_err();
+            let refused = read_text("acme-big", &open, &file, kind, &mut budget).unwrap_err();
             assert_eq!(
                 (
                     refused.code.as_str(),
