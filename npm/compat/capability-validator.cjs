@@ -130,7 +130,7 @@ function detectRequiresCycles(capMap) {
     const edges = requires && requires.filter((req) => capMap.has(req) && isKey.has(req)).map((req) => tokens.of(req));
     return [tokens.of(id), edges];
   });
-  return valueOf(native.compatDetectRequiresCycles(JSON.stringify(entries))).map((message) => tokens.spell(message));
+  return valueOf(native.compatDetectRequiresCycles(jsonText(entries))).map((message) => tokens.spell(message));
 }
 
 function computeRequiresClosure(id, capMap) {
@@ -148,7 +148,7 @@ function computeRequiresClosure(id, capMap) {
     if (requires) pending.push(...requires);
     entries.push([tokens.of(current), requires && requires.map((req) => tokens.of(req))]);
   }
-  const closure = valueOf(native.compatRequiresClosure(JSON.stringify(tokens.of(id)), JSON.stringify(entries)));
+  const closure = valueOf(native.compatRequiresClosure(jsonText(tokens.of(id)), jsonText(entries)));
   return new Set(closure.map((token) => tokens.value(token)));
 }
 
@@ -232,7 +232,11 @@ function topoSortHookEntries(entries, hookKey, hookKind) {
   const capIds = entries.map((e) => e.capId);
   const rows = entries.map((e, i) => [capIds[i], names(e[hookKey].produces), names(e[hookKey].consumes)]);
   if (!capIds.every((id) => typeof id === 'string')) return orderWithOddIds(entries, capIds, rows, hookKey, hookKind);
-  const a = answer(native.compatOrderHookEntries(JSON.stringify(rows), 'hooks', undefined));
+  // Artifact names cross as tokens (only their equality matters, and a lone surrogate keeps
+  // its own identity); the ids as themselves, since ties compare them.
+  const tokens = new Tokens();
+  const crossing = rows.map(([id, produces, consumes]) => [id, produces.map((n) => tokens.of(n)), consumes.map((n) => tokens.of(n))]);
+  const a = answer(native.compatOrderHookEntries(jsonText(crossing), 'hooks', undefined));
   if (a.error) throw a.error.code === 'INVALID_DESCRIPTOR' ? cycleError(entries, hookKey, hookKind, capIds) : new Error(a.error.message);
   return a.value.map((i) => entries[i]);
 }

@@ -11,7 +11,7 @@
 const os = require('node:os');
 const path = require('node:path');
 const native = require('../binding.js');
-const { valueOf } = require('./_json.cjs');
+const { valueOf, jsonText } = require('./_json.cjs');
 const { stringLike } = require('./_args.cjs');
 const { isGlobalScope } = require('./install-scope.cjs');
 const { installerModule } = require('./_installer.cjs');
@@ -76,7 +76,7 @@ function stagingPlan(layout, scope, home) {
     home: typeof k.home === 'string' ? k.home : null,
   }));
   const request = { runtime: String(layout.runtime), configDir: layout.configDir, scope, home: String(home), cwd: process.cwd(), kinds };
-  return valueOf(native.compatStagingPlan(JSON.stringify(request)));
+  return valueOf(native.compatStagingPlan(jsonText(request)));
 }
 
 /** A kind's destination: the core's answer, or the peer's refusal raised now (odd shapes go

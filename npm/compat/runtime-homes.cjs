@@ -88,8 +88,8 @@ function resolveKimiHooksTomlDir(opts = {}) {
 /** The real machine as host data, with the probes the by-id helpers of `runtime` may test. */
 function ambientHost(runtime) {
   const host = hostFrom({});
-  const probes = valueOf(native.compatGlobalDirsProbePaths(runtime, JSON.stringify(host)));
-  return JSON.stringify(withProbes(host, probes, fs.existsSync));
+  const probes = valueOf(native.compatGlobalDirsProbePaths(runtime, jsonText(host)));
+  return jsonText(withProbes(host, probes, fs.existsSync));
 }
 
 /** A by-id answer of the core; a `none` config home fails with the peer's message. */
@@ -117,8 +117,8 @@ function resolveSkillsBaseFromDescriptor(configHome, opts = {}, skillsDestSubpat
   if (typeof skillsDestSubpath !== 'string') path.join('.', skillsDestSubpath);
   const descriptor = jsonText(configHome);
   const host = hostFrom(opts, configHome);
-  const probes = valueOf(native.compatSkillsBaseProbePaths(descriptor, JSON.stringify(host)));
-  const facts = JSON.stringify(withProbes(host, probes, opts.existsSync));
+  const probes = valueOf(native.compatSkillsBaseProbePaths(descriptor, jsonText(host)));
+  const facts = jsonText(withProbes(host, probes, opts.existsSync));
   return failLikeThePeer(opts, valueOf(native.compatSkillsBaseFromDescriptor(descriptor, facts, skillsDestSubpath)));
 }
 

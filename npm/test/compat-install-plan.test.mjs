@@ -125,3 +125,9 @@ test('runtime-artifact-install-plan: a homedir() that is not a string fails wher
   const args = { layout: { ...layout, kinds }, resolvedProfile: 'p', homedir: () => 5, deps };
   assert.throws(() => ours.createRuntimeArtifactInstallPlan(args), { name: 'TypeError', message: /homedir\(\) must be a string \(got number\)/ });
 });
+
+test('install plans: a lone surrogate in a kind name is read as the peer reads it', () => {
+  const layout = { runtime: 'claude', configDir: '/home/u/.claude', scope: 'global', kinds: [{ kind: 'skills\uD800', destSubpath: 'skills', prefix: 'gsd-' }] };
+  assertSameOutcome(() => ours.createRuntimeArtifactUninstallPlan(layout), () => theirs.createRuntimeArtifactUninstallPlan(layout), 'uninstall');
+  assert.equal(ours.createRuntimeArtifactUninstallPlan(layout).items[0].kind, 'skills\uD800');
+});

@@ -128,3 +128,11 @@ test('runtime-homes: a BigInt member of a descriptor that the peer does not read
   const descriptors = { claude: { runtime: { ...registry.runtimes.claude.runtime, extra: 1n } } };
   assertSameOutcome(() => config.resolveInstallPlanFromRuntimes(descriptors, 'claude'), () => theirConfig.resolveInstallPlanFromRuntimes(descriptors, 'claude'), 'install plan');
 });
+
+test('resolveSkillsBaseFromDescriptor: a lone surrogate in an env value the descriptor does not read changes nothing', () => {
+  const descriptor = { kind: 'dot-home', name: '.x', env: ['X'] };
+  const env = { CODEX_HOME: '\uD800' };
+  assertSameOutcome(() => ours.resolveSkillsBaseFromDescriptor(descriptor, { home: '/h', env }), () => theirs.resolveSkillsBaseFromDescriptor(descriptor, { home: '/h', env }), 'unread');
+  // One the descriptor reads crosses as U+FFFD (docs/node.md, deliberate differences).
+  assert.equal(ours.resolveSkillsBaseFromDescriptor(descriptor, { home: '/h', env: { X: '/p\uD800' } }), '/p\uFFFD/skills');
+});
