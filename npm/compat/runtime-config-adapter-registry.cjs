@@ -1,7 +1,7 @@
 'use strict';
 // Drop-in for the peer's `runtime-config-adapter-registry.cjs`, backed by the native core.
-// `resolveInstallPlanFromRuntimes` reads a caller-supplied descriptor map: the map crosses
-// as JSON text and the core checks it in the peer's order.
+// `resolveInstallPlanFromRuntimes` reads a caller-supplied descriptor map: the one
+// descriptor asked for crosses as JSON text and the core checks it in the peer's order.
 
 const native = require('../binding.js');
 const { answer, jsonText } = require('./_json.cjs');
@@ -46,8 +46,13 @@ function resolveInstallPlan(runtime) {
 }
 
 function resolveInstallPlanFromRuntimes(runtimeDescriptors, runtime) {
-  void runtimeDescriptors[runtime]; // a missing map fails with the peer's own TypeError
-  const a = answer(native.compatDescriptorIntent(jsonText(runtimeDescriptors), String(runtime)));
+  // Only this runtime's descriptor is read (a missing map fails with the peer's own
+  // TypeError), by property access as the peer reads it: inherited or computed by a getter,
+  // it counts; the rest of the map, whatever it holds, is never looked at.
+  const descriptor = runtimeDescriptors[runtime]?.runtime;
+  if (!descriptor) throw new TypeError(`Unknown runtime for install plan: ${runtime}`);
+  const id = String(runtime);
+  const a = answer(native.compatDescriptorIntent(jsonText({ [id]: { runtime: descriptor } }), id));
   if (a.error) throw new TypeError(refusal(a.error, runtimeDescriptors, runtime));
   return installPlanShape(runtime, a.value);
 }

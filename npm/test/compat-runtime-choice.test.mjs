@@ -122,3 +122,20 @@ test('runtime-config-adapter-registry: a refusal repeats a long id and tier in f
   const o = outcome(() => adapter.resolveInstallPlanFromRuntimes(maps[0], longId));
   assert.equal(o.error.message, `Runtime '${longId}' has a missing or invalid sandboxTier descriptor axis: "${'tier-'.padEnd(300, 't')}"`);
 });
+
+test('runtime-config-adapter-registry: resolveInstallPlanFromRuntimes reads only the descriptor asked for, by property access', () => {
+  const desc = () => ({ hooksSurface: 'h', sandboxTier: 'none', installSurface: 'settings-json', writesSharedSettings: true, hookEvents: ['PreToolUse'] });
+  const cyclic = { x: { runtime: desc() }, y: {} };
+  cyclic.y.back = cyclic;
+  const maps = {
+    'an unrelated cyclic entry': cyclic,
+    'an unrelated BigInt': { x: { runtime: desc() }, y: { runtime: { sandboxTier: 1n } } },
+    'an inherited descriptor': Object.create({ x: { runtime: desc() } }),
+    'a descriptor behind a getter': { x: new (class { get runtime() { return desc(); } })() },
+    'no descriptor': { x: {} },
+  };
+  for (const [label, map] of Object.entries(maps)) {
+    assertSameOutcome(() => adapter.resolveInstallPlanFromRuntimes(map, 'x'), () => peerAdapter.resolveInstallPlanFromRuntimes(map, 'x'), label);
+  }
+  assert.equal(adapter.resolveInstallPlanFromRuntimes(cyclic, 'x').hooksSurface, 'h');
+});
