@@ -466,6 +466,8 @@ fn nested_routes(
 /// surface across them, where cross-scope shadowing shows (global beats local).
 ///
 /// # Errors
+/// [`ErrorCode::InvalidArgument`] on field `explicitDir` when a non-blank `explicit_dir`
+/// comes with both scopes: it wins for each, so both plans would install into one folder.
 /// As [`resolve_install_plan`] for each scope. The request's runtime, host and stems are
 /// checked even when `scopes` is empty (no plan is made then, but a request a plan would
 /// refuse is refused, never answered with an empty set): so is a runtime with no config
@@ -484,6 +486,22 @@ pub fn resolve_install_plans(
         // What every plan would refuse, refused without one: the request, and a runtime
         // with no config directory.
         installable(checked_request(registry, request)?, &request.runtime)?;
+    }
+    if wanted.len() > 1
+        && let Some(dir) = crate::scope::usable_explicit_dir(request.explicit_dir.as_deref())
+    {
+        // It wins for both scopes: the two plans would write one folder, each its own
+        // install manifest over the other's, and report a shadow between themselves. What
+        // a plan would refuse first is refused first.
+        installable(checked_request(registry, request)?, &request.runtime)?;
+        return Err(Error::new(
+            ErrorCode::InvalidArgument,
+            format!(
+                "explicitDir names one config directory for every scope, so both scopes would install into {}; plan one scope with it",
+                serde_json::to_string(&crate::sanitize::sanitize_value(dir)).unwrap_or_default()
+            ),
+        )
+        .with_field("explicitDir"));
     }
     let mut plans = Vec::new();
     for scope in &wanted {
@@ -676,6 +694,54 @@ mod tests {
         assert!(
             err.message()
                 .ends_with(&format!("it starts \"{}…\"", "é".repeat(80)))
+        );
+    }
+
+    /// An explicit directory wins for every scope: with both, the two plans would install
+    /// into one folder, so the set is refused; with one scope it is planned.
+    #[test]
+    fn an_explicit_dir_plans_one_scope_never_both() {
+        let registry = Registry::first_party();
+        let mut request = PlanRequest {
+            runtime: "claude".to_owned(),
+            scope: Scope::Global,
+            host: Host::new("/h", "/w"),
+            explicit_dir: Some("/cfg".to_owned()),
+            commands: vec!["help".to_owned()],
+            agents: vec!["gsd-x".to_owned()],
+            router_stems: Vec::new(),
+            child_to_routers: BTreeMap::new(),
+            profile: None,
+        };
+        let err = resolve_install_plans(registry, &request, &[Scope::Local, Scope::Global])
+            .expect_err("one folder for two scopes");
+        assert_eq!(
+            (err.code(), err.field(), err.message()),
+            (
+                ErrorCode::InvalidArgument,
+                Some("explicitDir"),
+                "explicitDir names one config directory for every scope, so both scopes would install into \"/cfg\"; plan one scope with it"
+            )
+        );
+        for scope in [Scope::Global, Scope::Local] {
+            let set =
+                resolve_install_plans(registry, &request, &[scope, scope]).expect("one scope");
+            assert_eq!(set.plans.len(), 1);
+            assert_eq!(set.plans[0].scope.config_home, "/cfg");
+        }
+        // What a plan refuses first is still refused first; a blank directory is none.
+        request.runtime = "nope".to_owned();
+        let both = [Scope::Global, Scope::Local];
+        let err = resolve_install_plans(registry, &request, &both).expect_err("unknown runtime");
+        assert_eq!(err.code(), ErrorCode::UnknownRuntime);
+        request.runtime = "claude".to_owned();
+        request.explicit_dir = Some("  ".to_owned());
+        assert_eq!(
+            resolve_install_plans(registry, &request, &both)
+                .unwrap()
+                .plans
+                .len(),
+            2
         );
     }
 

@@ -139,7 +139,7 @@ fn expand_explicit_dir(value: &str, home: &str) -> String {
     }
 }
 
-fn usable_explicit_dir(explicit_dir: Option<&str>) -> Option<&str> {
+pub(crate) fn usable_explicit_dir(explicit_dir: Option<&str>) -> Option<&str> {
     explicit_dir.filter(|dir| is_non_blank(dir))
 }
 
