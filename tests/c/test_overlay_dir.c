@@ -682,6 +682,8 @@ static void expect_root_failure(gsd_registry *base, const char *dir, size_t len,
     gsd_status got = gsd_registry_with_overlay_dir(base, dir, len, &out, &err);
     CHECK_ERROR(got, err, status, name);
     CHECK(out == (gsd_registry *)&sentinel_byte);
+    /* The argument at fault is the field: `base` when it is NULL, else `dir`. */
+    CHECK(str_eq(gsd_error_field(err), base == NULL ? "base" : "dir"));
     if (message_start != NULL) {
         const char *message = gsd_error_message(err);
         CHECK(message != NULL && strncmp(message, message_start, strlen(message_start)) == 0);
@@ -729,12 +731,14 @@ static void test_root_failures(gsd_registry *base) {
     snprintf(expected, sizeof expected, "dir '%s' cannot be inspected", at("missing"));
     expect_root_failure(base, STR(at("missing")), GSD_STATUS_INVALID_ARGUMENT, "INVALID_ARGUMENT", expected);
     expect_root_failure(base, "a\0b", 3, GSD_STATUS_INVALID_ARGUMENT, "INVALID_ARGUMENT",
-                        "dir must be a non-empty path without NUL bytes");
-    expect_root_failure(base, "", 0, GSD_STATUS_INVALID_ARGUMENT, "INVALID_ARGUMENT", NULL);
+                        "dir must be a path without NUL bytes, got one at byte offset 1 of 3");
+    expect_root_failure(base, "", 0, GSD_STATUS_INVALID_ARGUMENT, "INVALID_ARGUMENT",
+                        "dir must be a non-empty path, got an empty one");
     expect_root_failure(base, NULL, 0, GSD_STATUS_NULL_ARGUMENT, "NULL_ARGUMENT", "dir must not be NULL");
     expect_root_failure(NULL, STR(valid), GSD_STATUS_NULL_ARGUMENT, "NULL_ARGUMENT", "base must not be NULL");
     CHECK(gsd_registry_with_overlay_dir(base, STR(valid), NULL, &err) == GSD_STATUS_NULL_ARGUMENT);
     CHECK_MESSAGE(err, "out_registry must not be NULL");
+    CHECK(str_eq(gsd_error_field(err), "out_registry"));
     gsd_error_free(err);
     /* out_error may be NULL */
     CHECK(gsd_registry_with_overlay_dir(base, STR(at("missing")), &unused, NULL) == GSD_STATUS_INVALID_ARGUMENT);

@@ -185,7 +185,31 @@ static void test_failures(gsd_registry *registry) {
 
     CHECK(gsd_resolve_install_plans(registry, STR("{}"), NULL, &err) == GSD_STATUS_NULL_ARGUMENT);
     CHECK_MESSAGE(err, "out_plans must not be NULL");
+    CHECK(str_eq(gsd_error_field(err), "out_plans"));
     gsd_error_free(err);
+    /* A failure of an argument itself names the argument as its field. */
+    {
+        static const struct {
+            int null_registry;
+            const char *request;
+            size_t len;
+            const char *field;
+            const char *message;
+        } cases[] = {
+            {0, NULL, 0, "request_json", "request_json must not be NULL"},
+            {1, "{}", 2, "registry", "registry must not be NULL"},
+            {0, bad_utf8, sizeof bad_utf8 - 1, "request_json", "request_json is not valid UTF-8 (invalid byte at offset 14)"},
+            {0, "{}", (size_t)-1, "request_json", "request_json: length 18446744073709551615 is too large"},
+        };
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            gsd_bytes unused = {NULL, 0};
+            CHECK(gsd_resolve_install_plans(cases[i].null_registry ? NULL : registry, cases[i].request, cases[i].len,
+                                            &unused, &err) != GSD_STATUS_OK);
+            CHECK_MESSAGE(err, cases[i].message);
+            CHECK(str_eq(gsd_error_field(err), cases[i].field));
+            gsd_error_free(err);
+        }
+    }
     /* out_error may be NULL: the status alone reports the failure */
     CHECK(gsd_resolve_install_plans(registry, STR("{\"runtime\":\"nope\",\"scopes\":[\"local\"]," HOST "}"), &out,
                                     NULL) == GSD_STATUS_UNKNOWN_RUNTIME);

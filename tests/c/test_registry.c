@@ -138,7 +138,7 @@ static void test_null_arguments(void) {
     status = gsd_registry_first_party(NULL, &err);
     CHECK_ERROR(status, err, GSD_STATUS_NULL_ARGUMENT, "NULL_ARGUMENT");
     CHECK_MESSAGE(err, "out_registry must not be NULL");
-    CHECK(gsd_error_field(err) == NULL);
+    CHECK(str_eq(gsd_error_field(err), "out_registry"));
     gsd_error_free(err);
     err = NULL;
 

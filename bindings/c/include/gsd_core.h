@@ -179,7 +179,9 @@ const char *gsd_error_message(const gsd_error *error);
  * of the value at fault inside the request (`"host.cwd"`, `"commands[1]"`,
  * `"host.env.HOME"`; an unknown or a missing member names itself: `"host.cwd"`,
  * `"runtime"`), NULL when the request as a whole is at fault (not JSON, not an object).
- * Borrowed: valid until `gsd_error_free(error)`.
+ * A failure of an argument itself (NULL, not UTF-8, a length past `PTRDIFF_MAX`, a `dir`
+ * that cannot be an overlay root) names the C parameter: `"request_json"`, `"registry"`,
+ * `"out_plan"`, `"dir"`. Borrowed: valid until `gsd_error_free(error)`.
  *
  * # Safety
  * `error` must be NULL or a live `gsd_error` from this library.

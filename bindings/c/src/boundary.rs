@@ -13,7 +13,7 @@ use std::ffi::c_char;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use gsd_core::error::boundary_error;
-use gsd_core::{Error, ErrorCode, Registry};
+use gsd_core::{ErrorCode, Registry};
 
 use crate::error::{Failure, gsd_error, gsd_status};
 use crate::gsd_registry;
@@ -70,13 +70,22 @@ pub(crate) unsafe fn finish(out_error: *mut *mut gsd_error, outcome: Outcome) ->
     }
 }
 
+/// A failure of the argument `name` itself: its field is the C parameter's name.
+fn argument(code: ErrorCode, name: &str, message: String) -> Failure {
+    Failure::at(boundary_error(code, message), Some(name.to_owned()))
+}
+
 /// The error for a NULL pointer argument.
-fn null(name: &str) -> Error {
-    boundary_error(ErrorCode::NullArgument, format!("{name} must not be NULL"))
+fn null(name: &str) -> Failure {
+    argument(
+        ErrorCode::NullArgument,
+        name,
+        format!("{name} must not be NULL"),
+    )
 }
 
 /// Checks that an out-parameter is not NULL (before any work is done).
-pub(crate) fn require_out<T>(out: *mut T, name: &str) -> Result<(), Error> {
+pub(crate) fn require_out<T>(out: *mut T, name: &str) -> Result<(), Failure> {
     if out.is_null() {
         Err(null(name))
     } else {
@@ -89,7 +98,7 @@ pub(crate) fn require_out<T>(out: *mut T, name: &str) -> Result<(), Error> {
 /// # Safety
 /// `handle` must be NULL or a live pointer returned by this library for type `T`, not
 /// freed, and not mutated by another thread for the returned lifetime.
-pub(crate) unsafe fn borrow_handle<'a, T>(handle: *const T, name: &str) -> Result<&'a T, Error> {
+pub(crate) unsafe fn borrow_handle<'a, T>(handle: *const T, name: &str) -> Result<&'a T, Failure> {
     // SAFETY: forwarded from the caller's contract; `as_ref` handles NULL.
     unsafe { handle.as_ref() }.ok_or_else(|| null(name))
 }
@@ -130,13 +139,14 @@ pub(crate) unsafe fn read_bytes(
     ptr: *const c_char,
     len: usize,
     name: &str,
-) -> Result<Vec<u8>, Error> {
+) -> Result<Vec<u8>, Failure> {
     if ptr.is_null() {
         return Err(null(name));
     }
     if isize::try_from(len).is_err() {
-        return Err(boundary_error(
+        return Err(argument(
             ErrorCode::InvalidArgument,
+            name,
             format!("{name}: length {len} is too large"),
         ));
     }
@@ -149,12 +159,17 @@ pub(crate) unsafe fn read_bytes(
 ///
 /// # Safety
 /// As [`read_bytes`].
-pub(crate) unsafe fn read_str(ptr: *const c_char, len: usize, name: &str) -> Result<String, Error> {
+pub(crate) unsafe fn read_str(
+    ptr: *const c_char,
+    len: usize,
+    name: &str,
+) -> Result<String, Failure> {
     // SAFETY: forwarded from the caller's contract.
     let bytes = unsafe { read_bytes(ptr, len, name) }?;
     String::from_utf8(bytes).map_err(|e| {
-        boundary_error(
+        argument(
             ErrorCode::InvalidUtf8,
+            name,
             format!(
                 "{name} is not valid UTF-8 (invalid byte at offset {})",
                 e.utf8_error().valid_up_to()

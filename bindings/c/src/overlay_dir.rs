@@ -109,16 +109,21 @@ pub unsafe extern "C" fn gsd_registry_with_overlay_dir(
         let base = unsafe { crate::boundary::borrow_handle(base, "base") }?;
         // SAFETY: `dir` is NULL or readable for `dir_len` bytes (contract above).
         let dir = unsafe { crate::boundary::read_bytes(dir, dir_len, "dir") }?;
-        if dir.is_empty() || dir.contains(&0) {
-            return Err(gsd_core::error::boundary_error(
-                gsd_core::ErrorCode::InvalidArgument,
-                "dir must be a non-empty path without NUL bytes",
-            )
-            .into());
+        let at_dir = |error: Error| crate::error::Failure::at(error, Some("dir".to_owned()));
+        let refused = match dir.iter().position(|&b| b == 0) {
+            _ if dir.is_empty() => {
+                Some("dir must be a non-empty path, got an empty one".to_owned())
+            }
+            Some(offset) => Some(format!(
+                "dir must be a path without NUL bytes, got one at byte offset {offset} of {}",
+                dir.len()
+            )),
+            None => None,
+        };
+        if let Some(message) = refused {
+            return Err(at_dir(boundary_error(ErrorCode::InvalidArgument, message)));
         }
-        let loaded = load(std::path::Path::new(
-            <std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(&dir),
-        ))?;
+        let loaded = load(std::path::Path::new(OsStr::from_bytes(&dir))).map_err(at_dir)?;
         let inner = base.inner.with_overlays(&loaded.overlays);
         let mut edge = base.edge_diagnostics.clone();
         edge.extend(loaded.diagnostics);
