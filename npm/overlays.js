@@ -37,6 +37,8 @@ const native = require('./binding.js');
 const MAX_FILES = 1024;
 /** Deepest path (in segments, the file's name included) inside one capability folder. */
 const MAX_DEPTH = 16;
+/** Largest number of directories in one capability folder (so a walk of no file ends). */
+const MAX_DIRS = 1024;
 /** The core's bounds: manifest (`MANIFEST_MAX_BYTES`) and fragment (`FRAGMENT_MAX_BYTES`). */
 const MANIFEST_MAX_BYTES = 8 * 1024 * 1024;
 const FRAGMENT_MAX_BYTES = 8 * 1024 * 1024;
@@ -171,6 +173,7 @@ const osCode = (err) => (err && typeof err === 'object' && 'code' in err ? Strin
 function listFolder(folder, dirAbs) {
   const files = [];
   let total = 0;
+  let dirs = 0;
   const refuse = (code, shown, what) =>
     ({ diagnostic: diagnostic(code, folder, shown, `'${folder}/${shown}' ${what}; the overlay folder is refused`) });
   /** @param {Buffer} dir @param {string} prefix @param {number} depth */
@@ -199,6 +202,10 @@ function listFolder(folder, dirAbs) {
       const rel = `${prefix}${name.toString('utf8')}`;
       if (stat.isDirectory()) {
         if (rel === MANIFEST) return refuse('overlay_not_regular_file', shown, 'is a directory, not a regular file');
+        if (dirs === MAX_DIRS) {
+          return { diagnostic: diagnostic('overlay_too_many_files', folder, null, `overlay folder '${folder}' holds more than ${MAX_DIRS} directories`) };
+        }
+        dirs += 1;
         const inner = walk(abs, `${rel}/`, depth + 1);
         if (inner) return inner;
       } else {
@@ -582,6 +589,7 @@ module.exports = {
   escapeName,
   MAX_FILES,
   MAX_DEPTH,
+  MAX_DIRS,
   MANIFEST_MAX_BYTES,
   FRAGMENT_MAX_BYTES,
   FOLDER_MAX_BYTES,

@@ -269,6 +269,19 @@ test('overlays: more than 1 024 files, or a path deeper than 16 levels, refuses 
   assert.deepStrictEqual(result.accepted, ['acme-edge', 'acme-fits']);
 });
 
+test('overlays: more than 1 024 directories refuses the folder, files or none', (t) => {
+  const root = tempDir(t);
+  const many = capability(root, 'acme-dirs');
+  for (let i = 0; i < 1025; i += 1) mkdirSync(join(many, `d${i}`));
+  const fits = capability(root, 'acme-fits');
+  for (let i = 0; i < 1024; i += 1) mkdirSync(join(fits, `d${i}`));
+  const result = load(root);
+  assert.deepStrictEqual(result.diagnostics.map((d) => [d.code, d.capabilityId, d.field, d.message]), [
+    ['overlay_too_many_files', 'acme-dirs', undefined, "overlay folder 'acme-dirs' holds more than 1024 directories"],
+  ]);
+  assert.deepStrictEqual(result.accepted, ['acme-fits']);
+});
+
 test('overlays: the same tree created in two orders gives identical results', (t) => {
   const build = (order) => {
     const root = tempDir(t);

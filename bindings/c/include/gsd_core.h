@@ -508,7 +508,7 @@ gsd_status gsd_test_panic(gsd_error **out_error);
  * directory; a root entry that is a symlink is refused, one that is not a directory is
  * ignored (never opened); inside a folder nothing is followed or opened unless it is a
  * regular file: a symlink, a FIFO/socket/device, a directory named `capability.json`, more
- * than 1024 files or a depth past 16, a name or file that is not UTF-8, a folder name
+ * than 1024 files or 1024 directories or a depth past 16, a name or file that is not UTF-8, a folder name
  * holding a control, bidi or zero-width character or a backslash, or an unreadable file
  * refuses the folder; so do more than 32 MiB of files in one folder, or a folder that
  * would take the folders read from the root past 256 MiB (both known from `lstat` before

@@ -14,8 +14,8 @@
 //!   path from the root: a folder swapped for a symlink while the loader reads is not
 //!   followed (the open fails, and the folder is refused as unreadable);
 //! * inside a folder every entry is `lstat`ed, never followed: a symlink, a non-regular
-//!   file, a directory named `capability.json`, more than [`MAX_FILES`] files, a depth past
-//!   [`MAX_DEPTH`], a non-UTF-8 name or file, or an unreadable file refuses the whole
+//!   file, a directory named `capability.json`, more than [`MAX_FILES`] files or
+//!   [`MAX_DIRS`] directories, a depth past [`MAX_DEPTH`], a non-UTF-8 name or file, or an unreadable file refuses the whole
 //!   folder with one diagnostic (the first problem in walk order); so does a folder name
 //!   that [`escape`] would change (a control, bidi or zero-width character, a backslash),
 //!   which the core would otherwise carry raw as the `capabilityId` of its diagnostics;
@@ -55,6 +55,10 @@ pub(crate) const MAX_FILES: usize = 1024;
 /// Deepest nesting (path components below the folder) a capability folder may hold.
 pub(crate) const MAX_DEPTH: usize = 16;
 
+/// Most directories one capability folder may hold (so a walk of no file ends). The Node
+/// package's loader has the same bound.
+pub(crate) const MAX_DIRS: usize = 1024;
+
 /// Most bytes the regular files of one capability folder may hold together (32 MiB, the
 /// sum of their `lstat` sizes, and of the bytes read). The Node package's loader has the
 /// same bound.
@@ -74,7 +78,7 @@ const MANIFEST: &str = "capability.json";
 /// directory; a root entry that is a symlink is refused, one that is not a directory is
 /// ignored (never opened); inside a folder nothing is followed or opened unless it is a
 /// regular file: a symlink, a FIFO/socket/device, a directory named `capability.json`, more
-/// than 1024 files or a depth past 16, a name or file that is not UTF-8, a folder name
+/// than 1024 files or 1024 directories or a depth past 16, a name or file that is not UTF-8, a folder name
 /// holding a control, bidi or zero-width character or a backslash, or an unreadable file
 /// refuses the folder; so do more than 32 MiB of files in one folder, or a folder that
 /// would take the folders read from the root past 256 MiB (both known from `lstat` before
@@ -327,8 +331,9 @@ fn read_folder(
     }
     // A folder swapped for a link since its `lstat` is not followed: the open fails.
     let dir = open_dir(root, name).map_err(|e| Box::new(unreadable(folder, None, &e)))?;
-    let mut files = Vec::new();
-    walk(folder, &dir, "", 1, &mut files)?;
+    let mut walked = Walked::default();
+    walk(folder, &dir, "", 1, &mut walked)?;
+    let mut files = walked.files;
     let manifest_path = files
         .iter()
         .position(|f| f.relative == MANIFEST)
@@ -381,13 +386,23 @@ fn read_folder(
     })
 }
 
-/// Walks `dir` (at `depth` below the folder), collecting regular files in name order.
+/// What a folder walk has found so far.
+#[derive(Default)]
+struct Walked {
+    /// The regular files, in walk order.
+    files: Vec<Found>,
+    /// The directories walked into.
+    dirs: usize,
+}
+
+/// Walks `dir` (at `depth` below the folder), collecting regular files in name order and
+/// counting the directories walked into.
 fn walk(
     folder: &str,
     dir: &OwnedFd,
     prefix: &str,
     depth: usize,
-    files: &mut Vec<Found>,
+    found: &mut Walked,
 ) -> Result<(), Box<Diagnostic>> {
     let entries = sorted_entries(dir).map_err(|e| {
         let at = prefix.trim_end_matches('/');
@@ -438,10 +453,20 @@ fn walk(
                     "is a directory, not a regular file",
                 ));
             }
+            if found.dirs == MAX_DIRS {
+                return Err(Box::new(refusal(
+                    "overlay_too_many_files",
+                    folder,
+                    None,
+                    format!("overlay folder '{folder}' holds more than {MAX_DIRS} directories"),
+                )));
+            }
+            found.dirs += 1;
             let below = open_dir(dir, name.as_bytes())
                 .map_err(|e| Box::new(unreadable(folder, Some(&shown), &e)))?;
-            walk(folder, &below, &format!("{relative}/"), depth + 1, files)?;
+            walk(folder, &below, &format!("{relative}/"), depth + 1, found)?;
         } else {
+            let files = &mut found.files;
             if files.len() == MAX_FILES {
                 return Err(Box::new(refusal(
                     "overlay_too_many_files",
@@ -613,6 +638,47 @@ mod tests {
         // The swap lands at every point of the walk, so some loads read the real folders.
         assert!(read_inside > 0, "no load read a folder");
         std::fs::remove_dir_all(&base).unwrap();
+    }
+
+    /// A walk ends after 1 024 directories, whether or not they hold a file: the 1 025th
+    /// refuses the folder, with no field.
+    #[test]
+    fn more_than_1024_directories_refuse_the_folder() {
+        let root = std::env::temp_dir().join(format!("gsd-overlay-dirs-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        for (folder, dirs) in [("acme-dirs", MAX_DIRS + 1), ("acme-fits", MAX_DIRS)] {
+            let at = root.join(folder);
+            std::fs::create_dir_all(&at).unwrap();
+            std::fs::write(at.join(MANIFEST), "{}").unwrap();
+            for i in 0..dirs {
+                std::fs::create_dir(at.join(format!("d{i}"))).unwrap();
+            }
+        }
+        let loaded = load(&root).unwrap();
+        let refused: Vec<_> = loaded
+            .diagnostics
+            .iter()
+            .map(|d| {
+                (
+                    d.code.as_str(),
+                    d.capability_id.as_deref(),
+                    d.field.as_deref(),
+                    d.message.as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            refused,
+            [(
+                "overlay_too_many_files",
+                Some("acme-dirs"),
+                None,
+                "overlay folder 'acme-dirs' holds more than 1024 directories"
+            )]
+        );
+        let read: Vec<_> = loaded.overlays.iter().map(|o| o.folder.as_str()).collect();
+        assert_eq!(read, ["acme-fits"]);
+        std::fs::remove_dir_all(&root).unwrap();
     }
 
     #[test]
