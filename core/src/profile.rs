@@ -9,6 +9,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::Registry;
+use crate::js::is_js_space;
 use crate::vocab::PROFILE_RANK;
 
 /// The base skill lists of the bounded profiles (`full` is every skill).
@@ -162,7 +163,7 @@ pub fn parse_requires(text: &str) -> Vec<String> {
         // non-line-break character can start the value.
         let ws: Vec<(usize, char)> = after
             .char_indices()
-            .take_while(|(_, c)| c.is_whitespace() || *c == '\u{feff}')
+            .take_while(|(_, c)| is_js_space(*c))
             .collect();
         let ends = ws
             .iter()
@@ -178,12 +179,13 @@ pub fn parse_requires(text: &str) -> Vec<String> {
     let Some(value) = value else {
         return Vec::new();
     };
-    let value = value.trim();
+    // JavaScript's `trim` (U+FEFF is space to it, U+0085 is not).
+    let value = value.trim_matches(is_js_space);
     if value.starts_with('[') && value.ends_with(']') && value.len() >= 2 {
-        let inner = value[1..value.len() - 1].trim();
+        let inner = value[1..value.len() - 1].trim_matches(is_js_space);
         return inner
             .split(',')
-            .map(str::trim)
+            .map(|s| s.trim_matches(is_js_space))
             .filter(|s| !s.is_empty())
             .map(str::to_owned)
             .collect();
@@ -403,7 +405,7 @@ pub fn resolve_profile_with(
     let mut wanted: Vec<&str> = modes
         .iter()
         .flat_map(|m| m.split(','))
-        .map(str::trim)
+        .map(|m| m.trim_matches(is_js_space))
         .filter(|m| !m.is_empty())
         .collect();
     if wanted.is_empty() || wanted.contains(&"full") {
@@ -520,6 +522,19 @@ mod tests {
             ..ProfileSources::default()
         };
         assert_eq!(SkillsManifest::build(&sources).agents["big"], tokens);
+    }
+
+    /// Trimmed as JavaScript trims: U+FEFF is space, U+0085 is not (Rust's `trim` has
+    /// them the other way round).
+    #[test]
+    fn requires_and_modes_are_trimmed_as_javascript_trims() {
+        let fm = |line: &str| format!("---\n{line}\n---\nbody");
+        assert_eq!(parse_requires(&fm("requires: [a,\u{feff}b]")), ["a", "b"]);
+        assert_eq!(parse_requires(&fm("requires: a\u{85}")), ["a\u{85}"]);
+        assert_eq!(parse_requires(&fm("requires:\u{feff}x")), ["x"]);
+        let none = SkillsManifest::default();
+        assert_eq!(resolve_profile(&["\u{feff}core"], &none, None).name, "core");
+        assert_eq!(resolve_profile(&["core\u{85}"], &none, None), full());
     }
 
     #[test]

@@ -186,3 +186,16 @@ test('install-profiles: the default folders are the installer\'s package, whatev
     process.chdir(before);
   }
 });
+
+test('install-profiles: requires lists and modes are trimmed as the peer trims them (U+FEFF, U+0085)', () => {
+  for (const line of ['requires: [a,\uFEFFb]', 'requires: a\u0085', 'requires:\uFEFFx', 'requires: [\u0085a , b\u2028]', 'requires: \u00a0[a]\u3000']) {
+    const text = `---\n${line}\n---\nbody`;
+    assert.deepStrictEqual(ours.parseRequires(text), theirs.parseRequires(text), JSON.stringify(line));
+  }
+  for (const modes of [['\uFEFFcore'], ['core\u0085'], ['\u3000standard\u00a0'], ['core,\uFEFF standard']]) {
+    const a = ours.resolveProfile({ modes, manifest: new Map() });
+    const b = theirs.resolveProfile({ modes, manifest: new Map() });
+    assert.equal(a.name, b.name, JSON.stringify(modes));
+    if (b.skills !== '*') assert.deepStrictEqual([...a.skills], [...b.skills]);
+  }
+});
