@@ -27,7 +27,10 @@ mod decide;
 mod placement;
 mod placements;
 
-pub use decide::{Inventory, PlanCounts, PlanDecision, decide_install_plan};
+pub use decide::{
+    CODE_CONFIG_HOME_RELATIVE, CODE_OUTSIDE_EXPLICIT_DIR, Inventory, PlanCounts, PlanDecision,
+    decide_install_plan,
+};
 pub use placement::{Routers, derive_routers};
 pub(crate) use placement::{agent_suffix_problem, agent_suffix_refusal};
 use placement::{is_plain_stem, routing_applies};

@@ -333,3 +333,97 @@ fn kimi_writes_a_root_agent_and_copilot_renames_agents() {
         ]
     );
 }
+
+/// A config directory that came out relative (an environment override or `explicitDir`)
+/// installs under the working directory, for a global install too, as the peer installs:
+/// the plan says so, naming the input it came from.
+#[test]
+fn a_relative_config_directory_is_planned_under_cwd_and_said() {
+    let registry = Registry::first_party();
+    let mut from_env = request("claude", Scope::Global);
+    from_env
+        .host
+        .env
+        .insert("CLAUDE_CONFIG_DIR".into(), "cfg".into());
+    let mut explicit = request("claude", Scope::Global);
+    explicit.explicit_dir = Some("C:\\Users\\u\\.claude".into());
+    for (req, field, home) in [
+        (&from_env, "host.env.CLAUDE_CONFIG_DIR", "cfg"),
+        (&explicit, "explicitDir", "C:/Users/u/.claude"),
+    ] {
+        let p = resolve_install_plan(registry, req).expect("plan resolves");
+        assert_eq!(p.scope.config_home, home);
+        let resolved = format!("/work/p/{home}");
+        assert!(
+            destinations(&p)
+                .iter()
+                .all(|d| d.starts_with(&format!("{resolved}/")))
+        );
+        let notes: Vec<_> = p
+            .diagnostics
+            .iter()
+            .map(|d| (d.code.as_str(), d.field.as_deref()))
+            .collect();
+        assert_eq!(notes, [("config_home_relative", Some(field))], "{field}");
+        assert_eq!(
+            p.diagnostics[0].detail_value(),
+            Some(serde_json::json!({ "configHome": home, "resolved": resolved }))
+        );
+    }
+    // An absolute one, and the default, say nothing.
+    let mut absolute = request("claude", Scope::Global);
+    absolute.explicit_dir = Some("/cfg".into());
+    assert!(
+        resolve_install_plan(registry, &absolute)
+            .unwrap()
+            .diagnostics
+            .is_empty()
+    );
+    assert!(plan("claude", Scope::Global).diagnostics.is_empty());
+}
+
+/// An explicit config directory holds what the runtime roots in its config directory; a
+/// kind its layout roots in the home directory (codex's skills, antigravity's) still goes
+/// there, as the peer installs it, and the plan says so for each such kind.
+#[test]
+fn kinds_an_explicit_directory_does_not_hold_are_said() {
+    let registry = Registry::first_party();
+    let mut outside_any = 0;
+    for runtime in registry.runtime_ids() {
+        let mut req = request(runtime, Scope::Global);
+        req.explicit_dir = Some("/tmp/sandbox".into());
+        let Ok(p) = resolve_install_plan(registry, &req) else {
+            continue;
+        };
+        let outside: Vec<&str> = p
+            .kinds
+            .iter()
+            .filter(|k| !k.dest_dir.starts_with("/tmp/sandbox/"))
+            .map(|k| k.dest_dir.as_str())
+            .collect();
+        let said: Vec<String> = p
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == "placement_outside_explicit_dir")
+            .map(|d| {
+                assert_eq!(d.field.as_deref(), Some("explicitDir"));
+                d.detail_value().unwrap()["destDir"]
+                    .as_str()
+                    .unwrap()
+                    .to_owned()
+            })
+            .collect();
+        assert_eq!(said, outside, "{runtime}");
+        outside_any += outside.len();
+    }
+    assert!(outside_any > 0);
+    let mut codex = request("codex", Scope::Global);
+    codex.explicit_dir = Some("/tmp/sandbox".into());
+    let p = resolve_install_plan(registry, &codex).unwrap();
+    assert!(
+        p.diagnostics
+            .iter()
+            .any(|d| d.code == "placement_outside_explicit_dir"
+                && d.detail_value().unwrap()["destDir"] == "/home/u/.agents/skills")
+    );
+}

@@ -15,14 +15,17 @@
 
 use std::collections::BTreeMap;
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::error::Error;
+use crate::home::Provenance;
 use crate::host::Host;
 use crate::intent::{ConfigIntent, Hooks};
-use crate::layout::{ConfinedRoot, kinds_of};
+use crate::layout::{ArtifactKind, ConfinedRoot, kinds_of};
 use crate::manifest::RuntimeDescriptor;
+use crate::path;
 use crate::registry::Registry;
-use crate::scope::{lookup_runtime, scope_of};
+use crate::sanitize::sanitize_value;
+use crate::scope::{ResolvedScope, lookup_runtime, scope_of};
 use crate::trigger::{Routes, Stems, TriggerSurface, Triggers, has_duplicates, surface_counts};
 use crate::vocab::{ArtifactKindName, Scope};
 
@@ -153,8 +156,72 @@ pub struct PlanDecision<'a> {
     /// destinations are its root plus plain relative parts, built on demand. Usually empty
     /// (nothing allocated).
     checked: Vec<(usize, Placements)>,
+    /// What the plan says about where it installs ([`where_notes`]), before the shadow
+    /// diagnostics. Usually empty.
+    notes: Vec<Diagnostic>,
     head: Plan,
     counts: PlanCounts,
+}
+
+/// Diagnostic code: the config directory came out relative (from `explicitDir` or an
+/// environment override), so the install goes under the working directory.
+pub const CODE_CONFIG_HOME_RELATIVE: &str = "config_home_relative";
+/// Diagnostic code: an explicit config directory does not hold one of the layout's kind
+/// directories (the runtime roots it in the home directory).
+pub const CODE_OUTSIDE_EXPLICIT_DIR: &str = "placement_outside_explicit_dir";
+
+/// Warnings on where a plan installs that the caller may not expect, both as the peer
+/// installs: a config directory that is relative (its files go under `cwd`, for a global
+/// install too), and kind directories an explicit config directory does not hold (a
+/// layout rooted in the home directory, codex's and antigravity's).
+fn where_notes(scope: &ResolvedScope, kinds: &[ArtifactKind], cwd: &str) -> Vec<Diagnostic> {
+    let mut notes = Vec::new();
+    let (field, origin) = match &scope.provenance {
+        Provenance::ExplicitDir { .. } => ("explicitDir".to_owned(), "explicitDir"),
+        Provenance::EnvVar { name, .. } => (format!("host.env.{name}"), "the environment"),
+        _ => return notes,
+    };
+    let home = &scope.config_home;
+    let shown = |p: &str| serde_json::to_string(&sanitize_value(p)).unwrap_or_default();
+    if !path::is_absolute(home) {
+        let resolved = path::resolve(cwd, &[home]);
+        notes.push(
+            Diagnostic::new(
+                CODE_CONFIG_HOME_RELATIVE,
+                Severity::Warning,
+                format!(
+                    "the config directory {} (from {origin}) is relative: the install goes under the working directory, into {}",
+                    shown(home),
+                    shown(&resolved)
+                ),
+            )
+            .with_field(field.clone())
+            .with_detail(serde_json::json!({ "configHome": home, "resolved": resolved })),
+        );
+    }
+    if matches!(scope.provenance, Provenance::ExplicitDir { .. }) {
+        let root = path::resolve(cwd, &[home]);
+        for kind in kinds
+            .iter()
+            .filter(|k| !path::is_within(&root, &k.dest_dir))
+        {
+            notes.push(
+                Diagnostic::new(
+                    CODE_OUTSIDE_EXPLICIT_DIR,
+                    Severity::Warning,
+                    format!(
+                        "the {} directory {} is outside the explicit config directory {}: the runtime's layout roots it in the home directory",
+                        kind.kind,
+                        shown(&kind.dest_dir),
+                        shown(&root)
+                    ),
+                )
+                .with_field(field.clone())
+                .with_detail(serde_json::json!({ "kind": kind.kind, "destDir": kind.dest_dir })),
+            );
+        }
+    }
+    notes
 }
 
 /// Decides the install plan of `runtime` at `scope` over a checked [`Inventory`].
@@ -224,6 +291,7 @@ pub(super) fn decide<'a>(
             checked.push((index, out));
         }
     }
+    let notes = where_notes(&resolved, &layout_kinds, inputs.cwd);
     let (triggers, diagnostics) = surface_counts(
         descriptor,
         &[scope],
@@ -263,12 +331,13 @@ pub(super) fn decide<'a>(
         agents,
         agent_ext,
         checked,
-        head,
         counts: PlanCounts {
             placements,
             triggers,
-            diagnostics,
+            diagnostics: notes.len() + diagnostics,
         },
+        notes,
+        head,
     })
 }
 
@@ -339,7 +408,9 @@ impl PlanDecision<'_> {
     /// One `trigger_shadowed` warning per shadowed trigger.
     #[must_use]
     pub fn diagnostics(&self) -> Vec<Diagnostic> {
-        shadow_diagnostics(&self.head.runtime, &self.triggers())
+        let mut all = self.notes.clone();
+        all.extend(shadow_diagnostics(&self.head.runtime, &self.triggers()));
+        all
     }
 
     /// The whole plan.
@@ -347,7 +418,8 @@ impl PlanDecision<'_> {
     pub fn into_plan(self) -> Plan {
         let placements = self.placements();
         let triggers = self.triggers();
-        let diagnostics = shadow_diagnostics(&self.head.runtime, &triggers);
+        let mut diagnostics = self.notes;
+        diagnostics.extend(shadow_diagnostics(&self.head.runtime, &triggers));
         Plan {
             placements,
             triggers,
