@@ -41,6 +41,16 @@ impl Host {
         }
     }
 
+    /// Reads host facts from JSON text as every binding does ([`crate::strict::read`]):
+    /// objects only, no repeated or unknown member (a repeated `env` entry included), and a
+    /// failure that names the value at fault (`env.HOME`, `existingPaths[2]`).
+    ///
+    /// # Errors
+    /// `INVALID_ARGUMENT` for text that is not host facts.
+    pub fn from_json(text: &str) -> Result<Self, crate::Error> {
+        crate::strict::read(text, "host")
+    }
+
     /// The value of an environment variable, when set.
     #[must_use]
     pub fn var(&self, name: &str) -> Option<&str> {

@@ -79,6 +79,33 @@ pub struct PlanRequest {
     pub profile: Option<ProfileSelection>,
 }
 
+impl PlanRequest {
+    /// Reads a request from JSON text as every binding does ([`crate::strict::read`]):
+    /// objects only, no repeated or unknown member, and a failure that names the value at
+    /// fault. Prefer it to `serde_json::from_str`, whose derived reading also takes an
+    /// array by position and keeps the last of a repeated `host.env` entry.
+    ///
+    /// ```
+    /// let request = gsd_core::PlanRequest::from_json(
+    ///     r#"{"runtime":"claude","scope":"global","host":{"home":"/h","cwd":"/w"}}"#,
+    /// )?;
+    /// assert_eq!(request.runtime, "claude");
+    /// let err = gsd_core::PlanRequest::from_json(
+    ///     r#"{"runtime":"claude","scope":"Global","host":{"home":"/h","cwd":"/w"}}"#,
+    /// )
+    /// .unwrap_err();
+    /// assert_eq!(err.field(), Some("scope"));
+    /// # Ok::<(), gsd_core::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// `INVALID_ARGUMENT` for text that is not such a request, its field the path of the
+    /// value at fault (`host.cwd`, `commands[1]`, `host.env.HOME`).
+    pub fn from_json(text: &str) -> Result<Self, Error> {
+        crate::strict::read(text, "request")
+    }
+}
+
 /// One directory the uninstaller clears.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -38,6 +38,8 @@ use serde::de::{
     DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor,
 };
 
+use crate::error::{Error, ErrorCode};
+
 /// A deserializer whose structs must be objects (see the module docs).
 #[derive(Debug)]
 pub struct Strict<D>(pub D);
@@ -526,6 +528,51 @@ pub fn from_str<'a, T: serde::Deserialize<'a>>(text: &'a str) -> serde_json::Res
     Ok(value)
 }
 
+/// How much of serde's reason, and of the field path, a [`read`] error repeats.
+const MAX_REASON_CHARS: usize = 512;
+
+/// Reads `text` as a `T` the way every binding reads a request: objects only, no repeated
+/// member, nesting bounded by [`MAX_REQUEST_DEPTH`], and a failure an [`Error`] of code
+/// `INVALID_ARGUMENT` whose field is the path of the value at fault ([`error_field`]) and
+/// whose message says where and why (`what` names the text: `request is not valid:
+/// host.cwd: invalid type: integer `1`, expected a string`), repeated values sanitized.
+///
+/// # Errors
+/// `INVALID_ARGUMENT` for text nested too deep, that is not JSON, or that is not a `T`.
+pub fn read<T: serde::de::DeserializeOwned>(text: &str, what: &str) -> Result<T, Error> {
+    if crate::validate::nests_deeper_than(text, MAX_REQUEST_DEPTH) {
+        return Err(Error::new(
+            ErrorCode::InvalidArgument,
+            format!("{what} nests arrays/objects deeper than {MAX_REQUEST_DEPTH} levels"),
+        ));
+    }
+    let mut reader = serde_json::Deserializer::from_str(text);
+    let read = serde_path_to_error::deserialize::<_, T>(Strict(&mut reader));
+    let error = match read {
+        Ok(value) => match reader.end() {
+            Ok(()) => return Ok(value),
+            Err(e) => return Err(not_valid(what, None, &e)),
+        },
+        Err(e) => e,
+    };
+    Err(not_valid(what, error_field(&error), error.inner()))
+}
+
+/// The [`read`] error: `<what> is not valid: <field>: <reason>`, sanitized and bounded.
+fn not_valid(what: &str, field: Option<String>, reason: &dyn std::fmt::Display) -> Error {
+    let reason = crate::sanitize::sanitize_text(&reason.to_string(), MAX_REASON_CHARS);
+    let field = field.map(|at| crate::sanitize::sanitize_text(&at, MAX_REASON_CHARS));
+    let message = match &field {
+        Some(at) => format!("{what} is not valid: {at}: {reason}"),
+        None => format!("{what} is not valid: {reason}"),
+    };
+    let error = Error::new(ErrorCode::InvalidArgument, message);
+    match field {
+        Some(at) => error.with_field(at),
+        None => error,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeMap;
@@ -533,6 +580,62 @@ mod tests {
     use serde::Deserialize;
 
     use super::*;
+
+    /// What `serde_json::from_str` takes from a derived reading, `read` refuses, naming the
+    /// value at fault as the bindings name it.
+    #[test]
+    fn read_refuses_what_the_derived_reading_takes_and_names_the_field() {
+        let host = r#"{"home":"/h","cwd":"/w"}"#;
+        let ok = format!(r#"{{"runtime":"claude","scope":"global","host":{host}}}"#);
+        assert_eq!(
+            crate::PlanRequest::from_json(&ok).unwrap().runtime,
+            "claude"
+        );
+        let by_position = format!(r#"["claude","global",{host}]"#);
+        assert!(serde_json::from_str::<crate::PlanRequest>(&by_position).is_ok());
+        let cases = [
+            (by_position, None, "request is not valid: invalid type: sequence, expected struct PlanRequest at line 1 column 0"),
+            (
+                r#"{"runtime":"claude","scope":"global","host":{"home":"/h","cwd":"/w","env":{"A":"1","A":"2"}}}"#.to_owned(),
+                Some("host.env"),
+                "request is not valid: host.env: duplicate field `A` at line 1 column 86",
+            ),
+            (
+                format!(r#"{{"runtime":"claude","scope":"global","host":{host},"comands":[]}}"#),
+                Some("comands"),
+                "request is not valid: comands: unknown field `comands`, expected one of `runtime`, `scope`, `host`, `explicitDir`, `commands`, `agents`, `routerStems`, `childToRouters`, `profile` at line 1 column 78",
+            ),
+            (
+                r#"{"runtime":"claude","scope":"global","host":{"cwd":"/w"}}"#.to_owned(),
+                Some("host.home"),
+                "request is not valid: host.home: missing field `home` at line 1 column 56",
+            ),
+            (format!("{ok} x"), None, "request is not valid: trailing characters at line 1 column 71"),
+            (
+                format!("{}{}", "[".repeat(40), "]".repeat(40)),
+                None,
+                "request nests arrays/objects deeper than 32 levels",
+            ),
+        ];
+        for (text, field, message) in cases {
+            let err = crate::PlanRequest::from_json(&text).unwrap_err();
+            assert_eq!(
+                (err.code(), err.field(), err.message()),
+                (ErrorCode::InvalidArgument, field, message),
+                "{text}"
+            );
+        }
+        let err =
+            crate::Host::from_json(r#"{"home":"/h","cwd":"/w","env":{"A":"\u001b[31m"},"env":{}}"#)
+                .unwrap_err();
+        assert_eq!(err.field(), None);
+        assert!(
+            err.message()
+                .starts_with("host is not valid: duplicate field `env`"),
+            "{}",
+            err.message()
+        );
+    }
 
     #[derive(Debug, Deserialize, PartialEq)]
     struct Inner {
