@@ -88,9 +88,9 @@ Exit codes:
      validate: no error diagnostics)
   1  a failure: an error from the core, doctor found errors (--strict: or warnings or
      shadowed triggers), validation errors or nothing to validate, a file under
-     --source that cannot be read, whose stem the core refuses or that links to no
-     file, a recorded profile that needs --source when none is given (that runtime
-     only), output that cannot be written
+     --source that cannot be read or whose stem the core refuses, a recorded profile
+     that needs --source when none is given (that runtime only), output that cannot
+     be written
   2  usage error: no command, unknown command or flag, contradictory flags, missing
      or empty argument, an unknown profile name or one that needs --source without it,
      a --config-dir that is there and is not a directory, a --source without
@@ -252,8 +252,8 @@ function configHomeName(c) {
 }
 
 /**
- * The stems of the `*.md` regular files of a folder, and of links to one (sorted), as the
- * installer copies them. A folder that is not there
+ * The stems of the `*.md` regular files of a folder (sorted), as the installer stages
+ * them (a symbolic link is passed over and recorded in `skippedLinks`). A folder that is not there
  * means the `--source` argument is wrong (a usage error), unless it is `optional`; one that
  * is there but cannot be listed is a failure. A file whose name is not UTF-8, or is `.md`
  * alone, cannot be a stem: it is a failure naming the file, never a stem read otherwise.
@@ -271,10 +271,15 @@ function markdownStems(dir, optional = false) {
   }
   const utf8 = new TextDecoder('utf-8', { fatal: true });
   const names = [];
-  for (const e of entries) {
+  for (const e of entries.sort((a, b) => Buffer.compare(a.name, b.name))) {
     if (!e.name.toString('latin1').endsWith('.md')) continue;
-    // A link is read through, as the installer copies it; a folder or device is not a stem.
-    if (!e.isFile() && !e.isSymbolicLink()) continue;
+    // The installer stages regular files only: a link (even to a command file) is not
+    // installed, so it is no stem; it is said (`skippedLinks`), never dropped in silence.
+    if (e.isSymbolicLink()) {
+      skippedLinks.push(Buffer.concat([Buffer.from(`${dir}/`), e.name]));
+      continue;
+    }
+    if (!e.isFile()) continue;
     let name;
     try {
       name = utf8.decode(e.name);
@@ -282,7 +287,6 @@ function markdownStems(dir, optional = false) {
       throw new SourceReadError(`--source: ${overlays.escapeName(Buffer.concat([Buffer.from(`${dir}/`), e.name]))} has a name that is not UTF-8; it cannot be a stem`);
     }
     if (name === '.md') throw new SourceReadError(`--source: ${printable(path.join(dir, name))} has an empty stem`);
-    if (e.isSymbolicLink()) linkedFile(path.join(dir, name));
     // A file the plan would place must be one the install can read.
     try {
       fs.accessSync(path.join(dir, name), fs.constants.R_OK);
@@ -295,23 +299,8 @@ function markdownStems(dir, optional = false) {
   return names.sort().map((name) => name.slice(0, -3));
 }
 
-/**
- * Checks that a `*.md` symbolic link under `--source` leads to a regular file, which the
- * install copies as it copies any command. A link to nothing, to a folder or to a device
- * would be skipped or fail the install; it is a failure naming the link, never a stem
- * dropped in silence.
- */
-function linkedFile(link) {
-  const fs = require('node:fs');
-  let target;
-  try {
-    target = fs.statSync(link);
-  } catch (err) {
-    if (err?.code === 'ENOENT') throw new SourceReadError(`--source: ${printable(link)} is a symbolic link to nothing`);
-    throw unreadableSource(link, err);
-  }
-  if (!target.isFile()) throw new SourceReadError(`--source: ${printable(link)} is a symbolic link to something that is not a regular file`);
-}
+/** The `*.md` symbolic links `markdownStems` passed over (paths, as bytes), to be said. */
+const skippedLinks = [];
 
 /**
  * Reads a GSD package root's inventory: command and agent stems (commands/gsd/*.md,
@@ -376,27 +365,16 @@ function unusableSourceFile(err, given, commandsDir, agentsDir) {
 }
 
 /**
- * Every regular file under `dir` (relative `/` paths), skipping symbolic links. A missing
- * `dir` holds nothing (a source tree need not have workflows); a folder that exists but
- * cannot be listed is a failure, since skipping it would change the profile silently.
+ * The workflow files under `dir` (relative `/` paths), as the installer reads them
+ * (`install-profiles.cjs workflowFiles`: links followed at the top only). A missing `dir`
+ * holds nothing (a source tree need not have workflows); a folder that exists but cannot
+ * be listed is a failure, since skipping it would change the profile silently.
  */
-function walk(dir, prefix = '') {
-  const fs = require('node:fs');
-  const path = require('node:path');
-  const out = [];
-  let entries;
-  try {
-    entries = fs.readdirSync(dir, { withFileTypes: true });
-  } catch (err) {
-    if (prefix === '' && err?.code === 'ENOENT') return out;
-    throw unreadableSource(dir, err);
-  }
-  for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    const rel = prefix ? `${prefix}/${e.name}` : e.name;
-    if (e.isDirectory()) out.push(...walk(path.join(dir, e.name), rel));
-    else if (e.isFile()) out.push(rel);
-  }
-  return out;
+function walk(dir) {
+  return require('../compat/install-profiles.cjs').workflowFiles(dir, (at, err, prefix) => {
+    if (prefix === '' && err?.code === 'ENOENT') return [];
+    throw unreadableSource(at, err);
+  });
 }
 
 /**
@@ -478,6 +456,13 @@ function describeProvenance(p) {
   }
 }
 
+/** The command-line input a plan diagnostic's field names: `--config-dir`, `$CLAUDE_CONFIG_DIR`. */
+function inputNamed(field) {
+  if (field === 'explicitDir') return '--config-dir';
+  if (typeof field === 'string' && field.startsWith('host.env.')) return `$${printable(field.slice('host.env.'.length))}`;
+  return field === undefined ? '' : printable(field);
+}
+
 /**
  * The text form of one plan. `inventoried`: whether `--source` gave the commands and
  * agents to place (without it the plan has the layout but no file to list).
@@ -513,7 +498,8 @@ function renderPlan(plan, profile, inventoried) {
     out.push(yellow(`    ! ${t.trigger} (${t.scope} ${t.kind}) is shadowed by ${t.shadowedBy.scope} ${t.shadowedBy.kind}`));
   }
   for (const d of plan.diagnostics.filter((d) => d.code !== 'trigger_shadowed')) {
-    out.push(`  ${d.severity === 'error' ? red(d.severity) : yellow(d.severity)} ${d.code}: ${d.message}`);
+    const from = inputNamed(d.field);
+    out.push(`  ${d.severity === 'error' ? red(d.severity) : yellow(d.severity)} ${d.code}${from ? ` (${from})` : ''}: ${d.message}`);
   }
   out.push(`  manifest      gsd-file-manifest.json v${plan.installManifest.manifestVersion} (${plan.installManifest.runtime}, ${plan.installManifest.scope})`);
   return out.join('\n');
@@ -576,11 +562,18 @@ function cmdPlan(args) {
   const scope = values.local ? 'local' : 'global';
   const inventory = values.source === undefined ? undefined : readInventory(values.source);
   const options = { inventory, explicitDir: values['config-dir'], profile: readProfile(values.profile, values.source, coreAlias) };
+  // A linked command or agent is not installed, so no plan places it: said once each.
+  for (const link of new Set(skippedLinks.map((b) => b.toString('latin1')))) {
+    const shown = overlays.escapeName(Buffer.from(link, 'latin1'));
+    process.stderr.write(`gsd-core: note: --source: ${shown} is a symbolic link; the installer stages regular files only, so no plan places it\n`);
+  }
   const plans = [];
   // Per plan: the profile it installs when not full, and where that choice comes from.
   const chosen = new Map();
-  // The same for every plan when the command line names a profile other than full.
-  const named = values.profile !== undefined ? `${printable(values.profile)} (${coreAlias ?? `--profile=${printable(values.profile)}`})` : undefined;
+  // The same for every plan when the command line names a profile.
+  // Named as it resolves: a list with a `full` part is full.
+  const resolvedName = values.profile?.split(',').some((part) => part.trim() === 'full') ? 'full' : values.profile;
+  const named = values.profile !== undefined ? `${printable(resolvedName)} (${coreAlias ?? `--profile=${printable(values.profile)}`})` : undefined;
   const skipped = [];
   let failed = false;
   for (const runtime of runtimes) {

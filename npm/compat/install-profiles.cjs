@@ -57,26 +57,42 @@ function defaultRoot() {
   }
 }
 
-function markdown(dir) {
-  try {
-    return fs.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.md'));
-  } catch {
-    return [];
-  }
-}
-
-function walk(dir, prefix = '') {
-  let entries = [];
+/**
+ * The workflow files under `dir` (`/`-separated, sorted) as the peer's installer reads
+ * them: regular files at any depth; at the top, where a workflow (`<name>.md`) and its
+ * fragment folder (`<name>/`) are opened by path, a symbolic link is followed too (to a
+ * file, or a folder walked the same way), and below it a link is passed over, as the
+ * peer's fragment walk does. `fail(dir, err, prefix)` answers a folder that cannot be
+ * listed (the default: nothing in it, as the peer skips it).
+ * @param {string} dir
+ * @param {(dir: string, err: unknown, prefix: string) => string[]} [fail]
+ * @param {string} [prefix]
+ * @returns {string[]}
+ */
+function workflowFiles(dir, fail = () => [], prefix = '') {
+  let entries;
   try {
     entries = fs.readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return [];
+  } catch (err) {
+    return fail(dir, err, prefix);
   }
-  return entries.flatMap((e) => {
-    const rel = prefix ? `${prefix}/${e.name}` : e.name;
-    if (e.isDirectory()) return walk(path.join(dir, e.name), rel);
-    return e.isFile() ? [rel] : [];
-  });
+  return entries
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .flatMap((e) => {
+      const rel = prefix ? `${prefix}/${e.name}` : e.name;
+      const full = path.join(dir, e.name);
+      let kind = e.isDirectory() ? 'dir' : e.isFile() ? 'file' : null;
+      if (kind === null && prefix === '' && e.isSymbolicLink()) {
+        try {
+          const target = fs.statSync(full);
+          kind = target.isDirectory() ? 'dir' : target.isFile() ? 'file' : null;
+        } catch {
+          kind = null;
+        }
+      }
+      if (kind === 'dir') return workflowFiles(full, fail, rel);
+      return kind === 'file' ? [rel] : [];
+    });
 }
 
 function readOr(file, fallback) {
@@ -87,13 +103,17 @@ function readOr(file, fallback) {
   }
 }
 
-function loadSkillsManifest(commandsDir = undefined, workflowsDir = undefined) {
-  commandsDir ??= path.join(defaultRoot(), 'commands', 'gsd');
-  workflowsDir ??= path.join(defaultRoot(), 'gsd-core', 'workflows');
-  // In listing order, as the peer fills its Map; a folder that is not there holds nothing.
-  const commands = markdown(commandsDir).map((e) => ({ stem: e.name.slice(0, -3), body: readOr(path.join(commandsDir, e.name), '') }));
+function loadSkillsManifest(commandsDir = path.join(defaultRoot(), 'commands', 'gsd'), workflowsDir = path.join(defaultRoot(), 'gsd-core', 'workflows')) {
+  // As the peer: a folder that is not there (or no folder, `null`) holds nothing; one that
+  // is there and cannot be listed (a file) fails as listing it fails.
+  if (!fs.existsSync(commandsDir)) return new Map();
+  // In listing order, as the peer fills its Map.
+  const commands = fs
+    .readdirSync(commandsDir, { withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.md'))
+    .map((e) => ({ stem: e.name.slice(0, -3), body: readOr(path.join(commandsDir, e.name), '') }));
   if (commands.length === 0) return new Map();
-  const workflows = walk(workflowsDir).map((rel) => ({ path: rel, body: readOr(path.join(workflowsDir, rel), '') }));
+  const workflows = workflowFiles(workflowsDir).map((rel) => ({ path: rel, body: readOr(path.join(workflowsDir, rel), '') }));
   return new Map(valueOf(native.compatSkillsManifest(jsonText({ commands, workflows }))));
 }
 
@@ -209,6 +229,7 @@ module.exports = {
   PROFILES,
   PROFILE_RANK,
   loadSkillsManifest,
+  workflowFiles,
   resolveProfile,
   resolveEffectiveProfile,
   mostRestrictiveProfile,

@@ -294,7 +294,8 @@ test('plan with a profile places what the peer installer installs, and keeps a r
   for (const name of ['full', 'full,core', 'core, full']) {
     const run = cli(['plan', '--claude', `--profile=${name}`], { home: tempDir(t) });
     assert.equal(run.status, 0, run.stderr);
-    assert.match(run.stdout, new RegExp(`^ {2}profile {7}${name} \\(--profile=${name}\\)$`, 'm'));
+    // Named as it resolves: full.
+    assert.match(run.stdout, new RegExp(`^ {2}profile {7}full \\(--profile=${name}\\)$`, 'm'));
   }
   const noSource = cli(['plan', '--claude', '--profile=standard'], { home: tempDir(t) });
   assert.equal(noSource.status, 2, 'standard needs --source');
@@ -541,36 +542,27 @@ test('no command prints the help on stderr and exits 2; --help prints it on stdo
   assert.match(run.stderr, /^gsd-core <command> \[options\]/);
 });
 
-test('--source: a linked command is planned as the installer copies it; a link to no file is named', (t) => {
+test('--source: a linked command or agent is not planned, as the installer stages regular files only, and is said', (t) => {
   const home = tempDir(t);
   const src = tempDir(t);
   const commands = join(src, 'commands', 'gsd');
   mkdirSync(commands, { recursive: true });
+  mkdirSync(join(src, 'agents'));
   writeFileSync(join(commands, 'help.md'), '# help\n');
   writeFileSync(join(src, 'elsewhere.md'), '# linked\n');
   symlinkSync(join(src, 'elsewhere.md'), join(commands, 'linked.md'));
-  const linked = cli(['plan', '--claude', '--json', '--source', src], { home });
-  assert.equal(linked.status, 0, linked.stderr);
-  assert.deepStrictEqual(JSON.parse(linked.stdout).placements.map((p) => p.stem), ['help', 'linked']);
-  // A folder named like a command is not one, linked or not.
-  mkdirSync(join(src, 'folder.md'));
-  mkdirSync(join(commands, 'dir.md'));
-  const withFolder = cli(['plan', '--claude', '--json', '--source', src], { home });
-  assert.deepStrictEqual(JSON.parse(withFolder.stdout).placements.map((p) => p.stem), ['help', 'linked']);
-  symlinkSync(join(src, 'folder.md'), join(commands, 'to-folder.md'));
-  const toFolder = cli(['plan', '--claude', '--source', src], { home });
-  assert.equal(toFolder.status, 1);
-  assert.equal(toFolder.stderr, `gsd-core: --source: ${join(commands, 'to-folder.md')} is a symbolic link to something that is not a regular file\n`);
-  rmSync(join(commands, 'to-folder.md'));
   symlinkSync(join(src, 'gone.md'), join(commands, 'dangling.md'));
-  const dangling = cli(['plan', '--claude', '--source', src], { home });
-  assert.equal(dangling.status, 1);
-  assert.equal(dangling.stderr, `gsd-core: --source: ${join(commands, 'dangling.md')} is a symbolic link to nothing\n`);
-  rmSync(join(commands, 'dangling.md'));
-  symlinkSync('loop.md', join(commands, 'loop.md'));
-  const loop = cli(['plan', '--claude', '--source', src], { home });
-  assert.equal(loop.status, 1);
-  assert.equal(loop.stderr, `gsd-core: --source: cannot read ${join(commands, 'loop.md')}: ELOOP (os error 40)\n`);
+  symlinkSync(join(src, 'elsewhere.md'), join(src, 'agents', 'gsd-linked.md'));
+  const run = cli(['plan', '--claude', '--json', '--source', src], { home });
+  assert.equal(run.status, 0, run.stderr);
+  assert.deepStrictEqual(JSON.parse(run.stdout).placements.map((p) => p.stem), ['help']);
+  // The peer's stagers, over the same tree, stage the regular file only.
+  const profiles = peer('install-profiles');
+  const staged = profiles.stageCommandsForRuntimeFlat(commands, { skills: '*' }, (text) => text, 'gsd-');
+  assert.deepStrictEqual(readdirSync(staged).sort(), ['help.md']);
+  const said = (file) => `gsd-core: note: --source: ${file} is a symbolic link; the installer stages regular files only, so no plan places it\n`;
+  // In listing order: the commands, then the agents.
+  assert.equal(run.stderr, [join(commands, 'dangling.md'), join(commands, 'linked.md'), join(src, 'agents', 'gsd-linked.md')].map(said).join(''));
 });
 
 test('--source: an empty path is a usage error; a file that cannot be a stem is named', (t) => {

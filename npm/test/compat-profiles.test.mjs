@@ -2,8 +2,8 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { dirname, join } from 'node:path';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { require, peer, peerRoot, tempDir, outcome } from './helpers.mjs';
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { require, peer, peerRoot, tempDir, outcome, assertSameOutcome } from './helpers.mjs';
 
 const ours = require('../compat/install-profiles.cjs');
 const theirs = peer('install-profiles');
@@ -198,4 +198,32 @@ test('install-profiles: requires lists and modes are trimmed as the peer trims t
     assert.equal(a.name, b.name, JSON.stringify(modes));
     if (b.skills !== '*') assert.deepStrictEqual([...a.skills], [...b.skills]);
   }
+});
+
+test('install-profiles: loadSkillsManifest reads links, missing and odd folders as the peer does', (t) => {
+  const root = tempDir(t);
+  const file = (rel, text) => {
+    mkdirSync(dirname(join(root, rel)), { recursive: true });
+    writeFileSync(join(root, rel), text);
+  };
+  file('commands/gsd/help.md', 'see workflows/linked.md and workflows/folder.md');
+  file('elsewhere/linked.md', 'spawns gsd-linked-agent');
+  file('elsewhere/folder/steps/a.md', 'gsd-fragment-agent');
+  file('elsewhere/nested.md', 'gsd-nested-agent');
+  file('workflows/folder.md', 'gsd-folder-agent');
+  mkdirSync(join(root, 'workflows', 'folder-real'));
+  // A linked workflow is read; a linked fragment folder is walked; a link inside it is not.
+  symlinkSync(join(root, 'elsewhere', 'linked.md'), join(root, 'workflows', 'linked.md'));
+  symlinkSync(join(root, 'elsewhere', 'folder'), join(root, 'workflows', 'folder'));
+  symlinkSync(join(root, 'elsewhere', 'nested.md'), join(root, 'elsewhere', 'folder', 'steps', 'b.md'));
+  const commands = join(root, 'commands', 'gsd');
+  const workflows = join(root, 'workflows');
+  const mine = ours.loadSkillsManifest(commands, workflows);
+  assert.deepStrictEqual([...mine], [...theirs.loadSkillsManifest(commands, workflows)]);
+  assert.deepStrictEqual(mine.get('_calls_agents_help'), ['gsd-linked-agent', 'gsd-folder-agent', 'gsd-fragment-agent']);
+  // No folder (null is no folder: a default applies to undefined only), or a file.
+  assert.deepStrictEqual(ours.loadSkillsManifest(null), theirs.loadSkillsManifest(null));
+  assert.equal(ours.loadSkillsManifest(null).size, 0);
+  assertSameOutcome(() => ours.loadSkillsManifest(join(commands, 'help.md')).size, () => theirs.loadSkillsManifest(join(commands, 'help.md')).size, 'a file');
+  assert.throws(() => ours.loadSkillsManifest(join(commands, 'help.md')), { code: 'ENOTDIR' });
 });
