@@ -45,6 +45,9 @@ function resolveInstallPlan(runtime) {
   return installPlanShape(runtime, intent(runtime, 'Unknown runtime for install plan'));
 }
 
+/** The descriptor members the peer's `resolveInstallPlanFromRuntimes` reads. */
+const READ_MEMBERS = ['hooksSurface', 'sandboxTier', 'permissionWriter', 'installSurface', 'writesSharedSettings', 'hookEvents', 'extendedHookEvents'];
+
 function resolveInstallPlanFromRuntimes(runtimeDescriptors, runtime) {
   // Only this runtime's descriptor is read (a missing map fails with the peer's own
   // TypeError), by property access as the peer reads it: inherited or computed by a getter,
@@ -52,7 +55,11 @@ function resolveInstallPlanFromRuntimes(runtimeDescriptors, runtime) {
   const descriptor = runtimeDescriptors[runtime]?.runtime;
   if (!descriptor) throw new TypeError(`Unknown runtime for install plan: ${runtime}`);
   const id = String(runtime);
-  const a = answer(native.compatDescriptorIntent(jsonText({ [id]: { runtime: descriptor } }), id));
+  // The members the peer reads, each read once, by property access; nothing else of the
+  // descriptor crosses (a cycle or a `toJSON` elsewhere in it changes nothing).
+  const read = {};
+  for (const key of READ_MEMBERS) read[key] = descriptor[key];
+  const a = answer(native.compatDescriptorIntent(jsonText({ [id]: { runtime: read } }), id));
   if (a.error) throw new TypeError(refusal(a.error, runtimeDescriptors, runtime));
   return installPlanShape(runtime, a.value);
 }

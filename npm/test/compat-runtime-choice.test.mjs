@@ -133,6 +133,13 @@ test('runtime-config-adapter-registry: resolveInstallPlanFromRuntimes reads only
     'an inherited descriptor': Object.create({ x: { runtime: desc() } }),
     'a descriptor behind a getter': { x: new (class { get runtime() { return desc(); } })() },
     'no descriptor': { x: {} },
+    'a cycle inside the descriptor': (() => {
+      const d = desc();
+      d.self = d;
+      return { x: { runtime: d } };
+    })(),
+    'a descriptor with toJSON': { x: { runtime: { ...desc(), toJSON: () => ({}) } } },
+    'a member the peer does not read that throws': { x: { runtime: Object.defineProperty(desc(), 'other', { enumerable: true, get() { throw new Error('read'); } }) } },
   };
   for (const [label, map] of Object.entries(maps)) {
     assertSameOutcome(() => adapter.resolveInstallPlanFromRuntimes(map, 'x'), () => peerAdapter.resolveInstallPlanFromRuntimes(map, 'x'), label);
