@@ -150,17 +150,34 @@ function resolveProfile({ modes, manifest, _profilesOverride, registry } = {}) {
   // No manifest holds no requirement; any other is the peer's Map (or a subclass). One that
   // is not a Map is refused when the profile reads it (not for full, as the peer).
   const isMap = manifest instanceof Map;
-  const entries = isMap ? [...manifest].map(([key, list]) => [String(key), Array.from(list ?? [], String)]) : [];
+  // A key or item the core cannot tell apart as a string (not a string, or one holding a
+  // lone surrogate, which crosses as U+FFFD) crosses as a token of its own, so two of them
+  // stay two, as they are two keys of the Map.
+  const odd = new Map();
+  const cross = (v) => {
+    if (typeof v === 'string' && v.isWellFormed() && !v.includes('\0')) return v;
+    if (!odd.has(v)) odd.set(v, `\0${odd.size}\0`);
+    return odd.get(v);
+  };
+  const back = (text) => {
+    const at = /^\0(\d+)\0$/.exec(text);
+    return at === null ? text : [...odd.keys()][Number(at[1])];
+  };
+  const entries = isMap ? [...manifest].map(([key, list]) => [cross(key), Array.from(list ?? [], cross)]) : [];
   const list = given ? [...modes].map(String) : [];
-  // Only the named profiles other than full have a list for capabilities to join.
+  // The registry is read for the modes the peer reads it for, in its order: the known
+  // modes, when none is full.
+  const wanted = (given ? list : ['full']).flatMap((m) => m.split(',')).map((m) => m.trim()).filter(Boolean);
   const capability = {};
-  if (registry) for (const mode of Object.keys(PROFILES)) if (mode !== 'full') capability[mode] = capabilitySkills(mode, registry);
+  if (registry && !wanted.includes('full')) {
+    for (const mode of wanted) if (Object.hasOwn(PROFILES, mode)) capability[mode] = capabilitySkills(mode, registry).map(cross);
+  }
   const resolved = valueOf(native.compatResolveProfile(jsonText({ modes: list, entries, capabilitySkills: capability })));
   if (manifest && !isMap && resolved.skills !== '*') throw new TypeError(`resolveProfile: manifest must be a Map (got ${kindOf(manifest)})`);
   return {
     name: resolved.name,
-    skills: resolved.skills === '*' ? '*' : new Set(resolved.skills),
-    agents: new Set(resolved.agents),
+    skills: resolved.skills === '*' ? '*' : new Set(resolved.skills.map(back)),
+    agents: new Set(resolved.agents.map(back)),
   };
 }
 

@@ -227,3 +227,24 @@ test('install-profiles: loadSkillsManifest reads links, missing and odd folders 
   assertSameOutcome(() => ours.loadSkillsManifest(join(commands, 'help.md')).size, () => theirs.loadSkillsManifest(join(commands, 'help.md')).size, 'a file');
   assert.throws(() => ours.loadSkillsManifest(join(commands, 'help.md')), { code: 'ENOTDIR' });
 });
+
+test('install-profiles: resolveProfile keeps odd Map keys apart and reads the registry only for the modes the peer reads it for', () => {
+  const manifest = () => new Map([['help', ['\uD800']], ['\uD800', ['a']], ['\uD801', ['b']], ['new-project', [1]], [1, ['x']], ['1', ['y']], ['_calls_agents_help', ['gsd-z']]]);
+  const a = ours.resolveProfile({ modes: ['core'], manifest: manifest() });
+  const b = theirs.resolveProfile({ modes: ['core'], manifest: manifest() });
+  assert.deepStrictEqual([...a.skills], [...b.skills]);
+  assert.deepStrictEqual([...a.agents], [...b.agents]);
+  assert.ok(a.skills.has('\uD800') && a.skills.has('a') && !a.skills.has('b') && a.skills.has(1) && !a.skills.has('y'));
+  // A registry read counts its reads: none for full, one per known mode otherwise.
+  const counted = () => {
+    const reads = { n: 0 };
+    return { reads, registry: { get capabilityClusters() { reads.n += 1; return {}; }, profileMembership: {} } };
+  };
+  for (const modes of [['full'], ['core', 'full'], ['core'], ['core,standard'], ['nope'], ['core', 'core']]) {
+    const mine = counted();
+    const peers = counted();
+    ours.resolveProfile({ modes, manifest: new Map(), registry: mine.registry });
+    theirs.resolveProfile({ modes, manifest: new Map(), registry: peers.registry });
+    assert.equal(mine.reads.n, peers.reads.n, JSON.stringify(modes));
+  }
+});
