@@ -156,9 +156,6 @@ pub struct PlanDecision<'a> {
     /// destinations are its root plus plain relative parts, built on demand. Usually empty
     /// (nothing allocated).
     checked: Vec<(usize, Placements)>,
-    /// What the plan says about where it installs ([`where_notes`]), before the shadow
-    /// diagnostics. Usually empty.
-    notes: Vec<Diagnostic>,
     head: Plan,
     counts: PlanCounts,
 }
@@ -176,9 +173,10 @@ pub const CODE_OUTSIDE_EXPLICIT_DIR: &str = "placement_outside_explicit_dir";
 /// layout rooted in the home directory, codex's and antigravity's).
 fn where_notes(scope: &ResolvedScope, kinds: &[ArtifactKind], cwd: &str) -> Vec<Diagnostic> {
     let mut notes = Vec::new();
-    let (field, origin) = match &scope.provenance {
-        Provenance::ExplicitDir { .. } => ("explicitDir".to_owned(), "explicitDir"),
-        Provenance::EnvVar { name, .. } => (format!("host.env.{name}"), "the environment"),
+    // The field names the input the directory came from.
+    let field = match &scope.provenance {
+        Provenance::ExplicitDir { .. } => "explicitDir".to_owned(),
+        Provenance::EnvVar { name, .. } => format!("host.env.{name}"),
         _ => return notes,
     };
     let home = &scope.config_home;
@@ -190,7 +188,7 @@ fn where_notes(scope: &ResolvedScope, kinds: &[ArtifactKind], cwd: &str) -> Vec<
                 CODE_CONFIG_HOME_RELATIVE,
                 Severity::Warning,
                 format!(
-                    "the config directory {} (from {origin}) is relative: the install goes under the working directory, into {}",
+                    "the config directory {} is relative: the install goes under the working directory, into {}",
                     shown(home),
                     shown(&resolved)
                 ),
@@ -291,7 +289,8 @@ pub(super) fn decide<'a>(
             checked.push((index, out));
         }
     }
-    let notes = where_notes(&resolved, &layout_kinds, inputs.cwd);
+    // Built again when asked for (they hold nothing the decision keeps): only counted here.
+    let notes = where_notes(&resolved, &layout_kinds, inputs.cwd).len();
     let (triggers, diagnostics) = surface_counts(
         descriptor,
         &[scope],
@@ -334,9 +333,8 @@ pub(super) fn decide<'a>(
         counts: PlanCounts {
             placements,
             triggers,
-            diagnostics: notes.len() + diagnostics,
+            diagnostics: notes + diagnostics,
         },
-        notes,
         head,
     })
 }
@@ -405,12 +403,19 @@ impl PlanDecision<'_> {
         )
     }
 
-    /// One `trigger_shadowed` warning per shadowed trigger.
+    /// The plan's diagnostics: where it installs what a caller may not expect
+    /// (`config_home_relative`, `placement_outside_explicit_dir`), then one
+    /// `trigger_shadowed` warning per shadowed trigger.
     #[must_use]
     pub fn diagnostics(&self) -> Vec<Diagnostic> {
-        let mut all = self.notes.clone();
+        let mut all = self.notes();
         all.extend(shadow_diagnostics(&self.head.runtime, &self.triggers()));
         all
+    }
+
+    /// What the plan says about where it installs ([`where_notes`]). Usually empty.
+    fn notes(&self) -> Vec<Diagnostic> {
+        where_notes(&self.head.scope, &self.head.kinds, self.inputs.cwd)
     }
 
     /// The whole plan.
@@ -418,7 +423,7 @@ impl PlanDecision<'_> {
     pub fn into_plan(self) -> Plan {
         let placements = self.placements();
         let triggers = self.triggers();
-        let mut diagnostics = self.notes;
+        let mut diagnostics = self.notes();
         diagnostics.extend(shadow_diagnostics(&self.head.runtime, &triggers));
         Plan {
             placements,
