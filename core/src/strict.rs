@@ -558,13 +558,22 @@ pub fn read<T: serde::de::DeserializeOwned>(text: &str, what: &str) -> Result<T,
     Err(not_valid(what, error_field(&error), error.inner()))
 }
 
-/// The [`read`] error: `<what> is not valid: <field>: <reason>`, sanitized and bounded.
+/// The [`read`] error: `<what> is not valid: <field>: <reason>`.
 fn not_valid(what: &str, field: Option<String>, reason: &dyn std::fmt::Display) -> Error {
+    invalid(&format!("{what} is not valid"), field, reason)
+}
+
+/// The `INVALID_ARGUMENT` of text read as the wrong shape: `<subject>: <field>: <reason>`
+/// (without the field when the text as a whole is at fault), on that field. serde repeats
+/// the caller's keys and values, so the field and the reason are rendered safe to print
+/// (escapes, bidi and invisible characters replaced) and bounded to 512 characters each.
+#[must_use]
+pub fn invalid(subject: &str, field: Option<String>, reason: &dyn std::fmt::Display) -> Error {
     let reason = crate::sanitize::sanitize_text(&reason.to_string(), MAX_REASON_CHARS);
     let field = field.map(|at| crate::sanitize::sanitize_text(&at, MAX_REASON_CHARS));
     let message = match &field {
-        Some(at) => format!("{what} is not valid: {at}: {reason}"),
-        None => format!("{what} is not valid: {reason}"),
+        Some(at) => format!("{subject}: {at}: {reason}"),
+        None => format!("{subject}: {reason}"),
     };
     let error = Error::new(ErrorCode::InvalidArgument, message);
     match field {

@@ -30,19 +30,9 @@ use crate::error::Failure;
 /// The `INVALID_ARGUMENT` failure of a malformed request; `name` is the C argument name,
 /// `field` the path of the value at fault inside the request (`None`: the request itself).
 fn not_valid(name: &str, field: Option<String>, reason: &dyn std::fmt::Display) -> Failure {
-    // serde repeats the caller's keys and values: what it says and where is rendered safe
-    // to print (escapes, bidi and invisible characters replaced) and bounded.
-    let reason = gsd_core::sanitize::sanitize_text(&reason.to_string(), MAX_REASON_CHARS);
-    let field = field.map(|at| gsd_core::sanitize::sanitize_text(&at, MAX_REASON_CHARS));
-    let message = match &field {
-        Some(at) => format!("{name} is not a valid request: {at}: {reason}"),
-        None => format!("{name} is not a valid request: {reason}"),
-    };
-    Failure::at(boundary_error(ErrorCode::InvalidArgument, message), field)
+    // The core's spelling of a shape error: field and reason safe to print and bounded.
+    strict::invalid(&format!("{name} is not a valid request"), field, reason).into()
 }
-
-/// How much of serde's reason, and of the path it names, a message repeats.
-const MAX_REASON_CHARS: usize = 512;
 
 /// [`not_valid`] for a shape error found with its path ([`strict::from_value`]).
 fn misshapen(name: &str, error: &strict::PathError) -> Failure {

@@ -3,7 +3,7 @@
 
 use gsd_core::strict::Strict;
 
-pub(crate) use gsd_core::strict::from_str;
+pub(crate) use gsd_core::strict::{from_str, invalid};
 
 /// A shape error with the path of the value at fault (`host.cwd`, `commands[1]`).
 pub(crate) type PathError = serde_path_to_error::Error<serde_json::Error>;
