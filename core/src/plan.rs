@@ -94,15 +94,38 @@ impl PlanRequest {
     ///     r#"{"runtime":"claude","scope":"Global","host":{"home":"/h","cwd":"/w"}}"#,
     /// )
     /// .unwrap_err();
-    /// assert_eq!(err.field(), Some("scope"));
+    /// assert_eq!(
+    ///     (err.code(), err.field()),
+    ///     (gsd_core::ErrorCode::InvalidScope, Some("scope"))
+    /// );
     /// # Ok::<(), gsd_core::Error>(())
     /// ```
     ///
     /// # Errors
     /// `INVALID_ARGUMENT` for text that is not such a request, its field the path of the
-    /// value at fault (`host.cwd`, `commands[1]`, `host.env.HOME`).
+    /// value at fault (`host.cwd`, `commands[1]`, `host.env.HOME`); in a request otherwise
+    /// well formed, `INVALID_SCOPE` (field `scope`) for a scope other than exactly `global`
+    /// or `local`, as in every binding.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        crate::strict::read(text, "request")
+        let err = match crate::strict::read(text, "request") {
+            Ok(request) => return Ok(request),
+            Err(err) => err,
+        };
+        // As in the bindings: a `scope` string other than `global` / `local`, in a request
+        // otherwise well formed, is the scope parser's own `INVALID_SCOPE`.
+        if err.field() == Some("scope")
+            && let Ok(serde_json::Value::Object(mut fields)) =
+                serde_json::from_str::<serde_json::Value>(text)
+            && let Some(serde_json::Value::String(id)) =
+                fields.insert("scope".to_owned(), Scope::Global.as_str().into())
+        {
+            let rest = serde_json::Value::Object(fields).to_string();
+            return Err(match crate::strict::read::<Self>(&rest, "request") {
+                Ok(_) => crate::scope::parse_scope(&id).err().unwrap_or(err),
+                Err(other) => other,
+            });
+        }
+        Err(err)
     }
 }
 
