@@ -176,18 +176,23 @@ function listFolder(folder, dirAbs) {
   let dirs = 0;
   const refuse = (code, shown, what) =>
     ({ diagnostic: diagnostic(code, folder, shown, `'${folder}/${shown}' ${what}; the overlay folder is refused`) });
-  /** @param {Buffer} dir @param {string} prefix @param {number} depth */
-  const walk = (dir, prefix, depth) => {
+  /**
+   * @param {Buffer} dir
+   * @param {string} prefix the folder's path to `dir`, `/`-terminated (UTF-8 checked)
+   * @param {string} shownPrefix the same, each name escaped (what a diagnostic prints)
+   * @param {number} depth
+   */
+  const walk = (dir, prefix, shownPrefix, depth) => {
     let names;
     try {
       names = /** @type {Buffer[]} */ (fs.readdirSync(dir, { encoding: 'buffer' }));
     } catch (err) {
-      const at = prefix.replace(/\/$/, '');
+      const at = shownPrefix.replace(/\/$/, '');
       return { diagnostic: unreadable(folder, at === '' ? null : at, err) };
     }
     names.sort(bytewise);
     for (const name of names) {
-      const shown = `${prefix}${escapeName(name)}`;
+      const shown = `${shownPrefix}${escapeName(name)}`;
       const abs = Buffer.concat([dir, Buffer.from('/'), name]);
       let stat;
       try {
@@ -206,7 +211,7 @@ function listFolder(folder, dirAbs) {
           return { diagnostic: diagnostic('overlay_too_many_files', folder, null, `overlay folder '${folder}' holds more than ${MAX_DIRS} directories`) };
         }
         dirs += 1;
-        const inner = walk(abs, `${rel}/`, depth + 1);
+        const inner = walk(abs, `${rel}/`, `${shown}/`, depth + 1);
         if (inner) return inner;
       } else {
         if (files.length === MAX_FILES) {
@@ -218,7 +223,7 @@ function listFolder(folder, dirAbs) {
     }
     return null;
   };
-  const fault = walk(dirAbs, '', 1);
+  const fault = walk(dirAbs, '', '', 1);
   return fault ?? { files, total };
 }
 

@@ -269,6 +269,16 @@ test('overlays: more than 1 024 files, or a path deeper than 16 levels, refuses 
   assert.deepStrictEqual(result.accepted, ['acme-edge', 'acme-fits']);
 });
 
+test('overlays: a path is shown escaped in every component, the folders above the entry at fault too', (t) => {
+  const root = tempDir(t);
+  const folder = capability(root, 'acme-nested');
+  mkdirSync(join(folder, 'd\u001b[31m', 'e\u202e'), { recursive: true });
+  symlinkSync(join(root, 'elsewhere'), join(folder, 'd\u001b[31m', 'e\u202e', 'l'));
+  const result = load(root);
+  assert.deepStrictEqual(result.diagnostics.map((d) => [d.code, d.field]), [['overlay_symlink_refused', 'd\\u{1b}[31m/e\\u{202e}/l']]);
+  assertClean(result);
+});
+
 test('overlays: more than 1 024 directories refuses the folder, files or none', (t) => {
   const root = tempDir(t);
   const many = capability(root, 'acme-dirs');

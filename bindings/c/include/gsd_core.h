@@ -330,7 +330,9 @@ gsd_status gsd_resolve_install_plan(const gsd_registry *registry,
  * per scope, global first, each equal to the single-scope plan), `triggers` (the surface
  * across the scopes, cross-scope shadowing included) and `diagnostics`
  * (`trigger_shadowed`). Failures as for `gsd_resolve_install_plan`; a `scope` member or a
- * missing or malformed `scopes` is `GSD_STATUS_INVALID_ARGUMENT`.
+ * missing or malformed `scopes` is `GSD_STATUS_INVALID_ARGUMENT`, and so is a non-blank
+ * `explicitDir` with both scopes (field `explicitDir`: it wins for each scope, so both
+ * plans would install into one folder).
  *
  * On success writes the JSON to `out_plans`; free it with `gsd_bytes_free`. `out_error`
  * may be NULL. `registry` is borrowed and `request_json` copied for the call only.
@@ -508,9 +510,9 @@ gsd_status gsd_test_panic(gsd_error **out_error);
  * directory; a root entry that is a symlink is refused, one that is not a directory is
  * ignored (never opened); inside a folder nothing is followed or opened unless it is a
  * regular file: a symlink, a FIFO/socket/device, a directory named `capability.json`, more
- * than 1024 files or 1024 directories or a depth past 16, a name or file that is not UTF-8, a folder name
- * holding a control, bidi or zero-width character or a backslash, or an unreadable file
- * refuses the folder; so do more than 32 MiB of files in one folder, or a folder that
+ * than 1024 files, more than 1024 directories, a depth past 16, a name or file that is
+ * not UTF-8, a folder name holding a control, bidi or zero-width character or a
+ * backslash, or an unreadable file refuses the folder; so do more than 32 MiB of files in one folder, or a folder that
  * would take the folders read from the root past 256 MiB (both known from `lstat` before
  * anything is opened; bytes read are counted as well). Refusals are diagnostics
  * (`overlay_symlink_refused`, `overlay_not_regular_file`, `overlay_manifest_missing`,

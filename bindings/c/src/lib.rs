@@ -325,7 +325,9 @@ pub unsafe extern "C" fn gsd_resolve_install_plan(
 /// per scope, global first, each equal to the single-scope plan), `triggers` (the surface
 /// across the scopes, cross-scope shadowing included) and `diagnostics`
 /// (`trigger_shadowed`). Failures as for `gsd_resolve_install_plan`; a `scope` member or a
-/// missing or malformed `scopes` is `GSD_STATUS_INVALID_ARGUMENT`.
+/// missing or malformed `scopes` is `GSD_STATUS_INVALID_ARGUMENT`, and so is a non-blank
+/// `explicitDir` with both scopes (field `explicitDir`: it wins for each scope, so both
+/// plans would install into one folder).
 ///
 /// On success writes the JSON to `out_plans`; free it with `gsd_bytes_free`. `out_error`
 /// may be NULL. `registry` is borrowed and `request_json` copied for the call only.

@@ -14,9 +14,10 @@
 //!   path from the root: a folder swapped for a symlink while the loader reads is not
 //!   followed (the open fails, and the folder is refused as unreadable);
 //! * inside a folder every entry is `lstat`ed, never followed: a symlink, a non-regular
-//!   file, a directory named `capability.json`, more than [`MAX_FILES`] files or
-//!   [`MAX_DIRS`] directories, a depth past [`MAX_DEPTH`], a non-UTF-8 name or file, or an unreadable file refuses the whole
-//!   folder with one diagnostic (the first problem in walk order); so does a folder name
+//!   file, a directory named `capability.json`, more than [`MAX_FILES`] files, more
+//!   than [`MAX_DIRS`] directories, a depth past [`MAX_DEPTH`], a non-UTF-8 name or
+//!   file, or an unreadable file refuses the whole folder with one diagnostic (the first
+//!   problem in walk order); so does a folder name
 //!   that [`escape`] would change (a control, bidi or zero-width character, a backslash),
 //!   which the core would otherwise carry raw as the `capabilityId` of its diagnostics;
 //! * files are opened with `O_NOFOLLOW | O_NONBLOCK`, re-checked with `fstat`, and read up
@@ -78,9 +79,9 @@ const MANIFEST: &str = "capability.json";
 /// directory; a root entry that is a symlink is refused, one that is not a directory is
 /// ignored (never opened); inside a folder nothing is followed or opened unless it is a
 /// regular file: a symlink, a FIFO/socket/device, a directory named `capability.json`, more
-/// than 1024 files or 1024 directories or a depth past 16, a name or file that is not UTF-8, a folder name
-/// holding a control, bidi or zero-width character or a backslash, or an unreadable file
-/// refuses the folder; so do more than 32 MiB of files in one folder, or a folder that
+/// than 1024 files, more than 1024 directories, a depth past 16, a name or file that is
+/// not UTF-8, a folder name holding a control, bidi or zero-width character or a
+/// backslash, or an unreadable file refuses the folder; so do more than 32 MiB of files in one folder, or a folder that
 /// would take the folders read from the root past 256 MiB (both known from `lstat` before
 /// anything is opened; bytes read are counted as well). Refusals are diagnostics
 /// (`overlay_symlink_refused`, `overlay_not_regular_file`, `overlay_manifest_missing`,
@@ -332,7 +333,7 @@ fn read_folder(
     // A folder swapped for a link since its `lstat` is not followed: the open fails.
     let dir = open_dir(root, name).map_err(|e| Box::new(unreadable(folder, None, &e)))?;
     let mut walked = Walked::default();
-    walk(folder, &dir, "", 1, &mut walked)?;
+    walk(folder, &dir, ("", ""), 1, &mut walked)?;
     let mut files = walked.files;
     let manifest_path = files
         .iter()
@@ -396,20 +397,23 @@ struct Walked {
 }
 
 /// Walks `dir` (at `depth` below the folder), collecting regular files in name order and
-/// counting the directories walked into.
+/// counting the directories walked into. `prefix` is the folder's path to `dir`,
+/// `/`-terminated (UTF-8 checked), as `(raw, shown)`: the second with each name escaped,
+/// which is what a diagnostic prints.
 fn walk(
     folder: &str,
     dir: &OwnedFd,
-    prefix: &str,
+    prefix: (&str, &str),
     depth: usize,
     found: &mut Walked,
 ) -> Result<(), Box<Diagnostic>> {
+    let (prefix, shown_prefix) = prefix;
     let entries = sorted_entries(dir).map_err(|e| {
-        let at = prefix.trim_end_matches('/');
+        let at = shown_prefix.trim_end_matches('/');
         Box::new(unreadable(folder, (!at.is_empty()).then_some(at), &e))
     })?;
     for name in entries {
-        let shown = format!("{prefix}{}", escape(&name));
+        let shown = format!("{shown_prefix}{}", escape(&name));
         let refuse = |code: &str, what: &str| {
             Box::new(refusal(
                 code,
@@ -464,7 +468,14 @@ fn walk(
             found.dirs += 1;
             let below = open_dir(dir, name.as_bytes())
                 .map_err(|e| Box::new(unreadable(folder, Some(&shown), &e)))?;
-            walk(folder, &below, &format!("{relative}/"), depth + 1, found)?;
+            let below_prefix = (format!("{relative}/"), format!("{shown}/"));
+            walk(
+                folder,
+                &below,
+                (&below_prefix.0, &below_prefix.1),
+                depth + 1,
+                found,
+            )?;
         } else {
             let files = &mut found.files;
             if files.len() == MAX_FILES {
@@ -610,6 +621,14 @@ mod tests {
             (root.join("acme-top"), spare.join("acme-top")),
             (root.join("acme-deep").join("docs"), spare.join("docs")),
         ];
+        // A file system without atomic exchange (some network or FUSE ones) cannot run
+        // this: said, and passed over.
+        if let Err(e) = renameat_with(CWD, &pairs[0].0, CWD, &pairs[0].1, RenameFlags::EXCHANGE) {
+            eprintln!("skipped: {} cannot exchange two paths: {e}", base.display());
+            std::fs::remove_dir_all(&base).unwrap();
+            return;
+        }
+        renameat_with(CWD, &pairs[0].0, CWD, &pairs[0].1, RenameFlags::EXCHANGE).unwrap();
         let stop = AtomicBool::new(false);
         let mut read_inside = 0;
         std::thread::scope(|scope| {
@@ -638,6 +657,32 @@ mod tests {
         // The swap lands at every point of the walk, so some loads read the real folders.
         assert!(read_inside > 0, "no load read a folder");
         std::fs::remove_dir_all(&base).unwrap();
+    }
+
+    /// A path in a diagnostic is escaped in every component, the folders above the entry
+    /// at fault too.
+    #[test]
+    fn a_nested_path_is_shown_escaped_in_every_component() {
+        let root = std::env::temp_dir().join(format!("gsd-overlay-nested-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let inner = root
+            .join("acme-nested")
+            .join("d\u{1b}[31m")
+            .join("e\u{202e}");
+        std::fs::create_dir_all(&inner).unwrap();
+        std::fs::write(root.join("acme-nested").join(MANIFEST), "{}").unwrap();
+        std::os::unix::fs::symlink(&root, inner.join("l")).unwrap();
+        let loaded = load(&root).unwrap();
+        let fields: Vec<_> = loaded
+            .diagnostics
+            .iter()
+            .map(|d| (d.code.as_str(), d.field.as_deref()))
+            .collect();
+        assert_eq!(
+            fields,
+            [("overlay_symlink_refused", Some("d\\u{1b}[31m/e\\u{202e}/l"))]
+        );
+        std::fs::remove_dir_all(&root).unwrap();
     }
 
     /// A walk ends after 1 024 directories, whether or not they hold a file: the 1 025th
