@@ -167,6 +167,17 @@ pub const CODE_CONFIG_HOME_RELATIVE: &str = "config_home_relative";
 /// directories (the runtime roots it in the home directory).
 pub const CODE_OUTSIDE_EXPLICIT_DIR: &str = "placement_outside_explicit_dir";
 
+/// Whether [`where_notes`] may have something to say: only a config directory the caller
+/// chose (`explicitDir`, an environment override) can be relative or leave a kind out.
+/// Checked inline, so the common plan pays no call for it.
+#[inline]
+fn has_notes(scope: &ResolvedScope) -> bool {
+    matches!(
+        scope.provenance,
+        Provenance::ExplicitDir { .. } | Provenance::EnvVar { .. }
+    )
+}
+
 /// Warnings on where a plan installs that the caller may not expect, both as the peer
 /// installs: a config directory that is relative (its files go under `cwd`, for a global
 /// install too), and kind directories an explicit config directory does not hold (a
@@ -290,7 +301,11 @@ pub(super) fn decide<'a>(
         }
     }
     // Built again when asked for (they hold nothing the decision keeps): only counted here.
-    let notes = where_notes(&resolved, &layout_kinds, inputs.cwd).len();
+    let notes = if has_notes(&resolved) {
+        where_notes(&resolved, &layout_kinds, inputs.cwd).len()
+    } else {
+        0
+    };
     let (triggers, diagnostics) = surface_counts(
         descriptor,
         &[scope],
@@ -415,7 +430,11 @@ impl PlanDecision<'_> {
 
     /// What the plan says about where it installs ([`where_notes`]). Usually empty.
     fn notes(&self) -> Vec<Diagnostic> {
-        where_notes(&self.head.scope, &self.head.kinds, self.inputs.cwd)
+        if has_notes(&self.head.scope) {
+            where_notes(&self.head.scope, &self.head.kinds, self.inputs.cwd)
+        } else {
+            Vec::new()
+        }
     }
 
     /// The whole plan.
