@@ -67,4 +67,32 @@ function jsonText(value) {
   return text !== undefined && SURROGATE_ESCAPE.test(text) ? JSON.stringify(value, crossable) : text;
 }
 
-module.exports = { answer, valueOf, jsonText };
+/**
+ * Values that cross to the core as tokens: each distinct value (equal as a Map key
+ * compares them, so objects by identity) gets one string the core cannot confuse with
+ * another (`\0<n>\0`); answers are turned back into values.
+ */
+class Tokens {
+  constructor() {
+    this.values = [];
+    this.index = new Map();
+  }
+
+  /** The token of `value` (made on first use). */
+  of(value) {
+    let i = this.index.get(value);
+    if (i === undefined) {
+      i = this.values.length;
+      this.values.push(value);
+      this.index.set(value, i);
+    }
+    return `\0${i}\0`;
+  }
+
+  /** The value a token stands for. */
+  value(token) {
+    return this.values[Number(token.slice(1, -1))];
+  }
+}
+
+module.exports = { answer, valueOf, jsonText, Tokens };

@@ -18,7 +18,7 @@
 // one returns no error), and read any other non-object as a manifest without fields.
 
 const native = require('../binding.js');
-const { answer, valueOf, jsonText } = require('./_json.cjs');
+const { answer, valueOf, jsonText, Tokens } = require('./_json.cjs');
 const { kindOf, spelled } = require('./_args.cjs');
 
 const v = native.vocabulary();
@@ -77,33 +77,8 @@ function collectReviewerWarnings(cap) {
   return collectReviewerWarningRecords(cap).map((r) => r.message);
 }
 
-/**
- * Map keys and `requires` values cross to the core as tokens: each distinct value (equal as
- * a Map key compares them, so objects by identity) gets one string the core cannot confuse
- * with another. The core walks the graph of tokens; answers are turned back into values.
- */
-class Tokens {
-  constructor() {
-    this.values = [];
-    this.index = new Map();
-  }
-
-  /** The token of `value` (made on first use). */
-  of(value) {
-    let i = this.index.get(value);
-    if (i === undefined) {
-      i = this.values.length;
-      this.values.push(value);
-      this.index.set(value, i);
-    }
-    return `\0${i}\0`;
-  }
-
-  /** The value a token stands for. */
-  value(token) {
-    return this.values[Number(token.slice(1, -1))];
-  }
-
+/** [`Tokens`] whose tokens a cycle message spells back as the peer's join spells them. */
+class CycleTokens extends Tokens {
   /** `text` with each token replaced by its value as `Array.prototype.join` spells it. */
   spell(text) {
     return text.replace(/\0(\d+)\0/g, (_, i) => {
@@ -121,7 +96,7 @@ function requiresOf(cap) {
 function detectRequiresCycles(capMap) {
   // The map is read through its own `keys`, `get` and `has`, as the peer reads it: a value
   // without them fails with a TypeError when the first is needed.
-  const tokens = new Tokens();
+  const tokens = new CycleTokens();
   const keys = [...capMap.keys()];
   const isKey = new Set(keys);
   const entries = keys.map((id) => {
@@ -136,7 +111,7 @@ function detectRequiresCycles(capMap) {
 function computeRequiresClosure(id, capMap) {
   // The map is read through its own `get` (a value without one fails with a TypeError), for
   // the start id and every value some capability reached from it requires.
-  const tokens = new Tokens();
+  const tokens = new CycleTokens();
   const entries = [];
   const asked = new Set();
   const pending = [id];

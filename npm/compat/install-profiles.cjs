@@ -27,7 +27,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const native = require('../binding.js');
-const { valueOf, jsonText } = require('./_json.cjs');
+const { valueOf, jsonText, Tokens } = require('./_json.cjs');
 const { installerLibDir } = require('./_installer.cjs');
 const { kindOf, stringLike } = require('./_args.cjs');
 const { readBounded } = require('../overlays.js');
@@ -153,16 +153,9 @@ function resolveProfile({ modes, manifest, _profilesOverride, registry } = {}) {
   // A key or item the core cannot tell apart as a string (not a string, or one holding a
   // lone surrogate, which crosses as U+FFFD) crosses as a token of its own, so two of them
   // stay two, as they are two keys of the Map.
-  const odd = new Map();
-  const cross = (v) => {
-    if (typeof v === 'string' && v.isWellFormed() && !v.includes('\0')) return v;
-    if (!odd.has(v)) odd.set(v, `\0${odd.size}\0`);
-    return odd.get(v);
-  };
-  const back = (text) => {
-    const at = /^\0(\d+)\0$/.exec(text);
-    return at === null ? text : [...odd.keys()][Number(at[1])];
-  };
+  const tokens = new Tokens();
+  const cross = (v) => (typeof v === 'string' && v.isWellFormed() && !v.includes('\0') ? v : tokens.of(v));
+  const back = (text) => (/^\0\d+\0$/.test(text) ? tokens.value(text) : text);
   const entries = isMap ? [...manifest].map(([key, list]) => [cross(key), Array.from(list ?? [], cross)]) : [];
   const list = given ? [...modes].map(String) : [];
   // The registry is read for the modes the peer reads it for, in its order: the known
