@@ -392,6 +392,11 @@ function checkProfileNames(value) {
   }
 }
 
+/** Whether a profile value (`core,full`) has a `full` part, which selects everything. */
+function selectsEverything(name) {
+  return name.split(',').some((part) => part.trim() === 'full');
+}
+
 /**
  * The profile selection of a plan: `null` for full, else the skills and agents to keep.
  *
@@ -403,7 +408,7 @@ function checkProfileNames(value) {
  */
 function readProfile(name, source, spelled = `--profile=${printable(name)}`) {
   // Any part `full` selects everything, whatever the others name: nothing to read.
-  if (name === undefined || name.split(',').some((part) => part.trim() === 'full')) return null;
+  if (name === undefined || selectsEverything(name)) return null;
   let sources = { commands: [], workflows: [] };
   if (name !== 'core') {
     if (source === undefined) throw new UsageError(`${spelled} needs --source <dir> (the commands and workflows it selects from)`);
@@ -572,7 +577,7 @@ function cmdPlan(args) {
   const chosen = new Map();
   // The same for every plan when the command line names a profile.
   // Named as it resolves: a list with a `full` part is full.
-  const resolvedName = values.profile?.split(',').some((part) => part.trim() === 'full') ? 'full' : values.profile;
+  const resolvedName = values.profile !== undefined && selectsEverything(values.profile) ? 'full' : values.profile;
   const named = values.profile !== undefined ? `${printable(resolvedName)} (${coreAlias ?? `--profile=${printable(values.profile)}`})` : undefined;
   const skipped = [];
   let failed = false;
