@@ -706,22 +706,28 @@ mod tests {
         );
     }
 
+    /// A global claude request on `/h`, `/w` for these stems, nothing else set.
+    fn claude_request(commands: &[&str], agents: &[&str]) -> PlanRequest {
+        let owned = |stems: &[&str]| stems.iter().map(|s| (*s).to_owned()).collect();
+        PlanRequest {
+            runtime: "claude".to_owned(),
+            scope: Scope::Global,
+            host: Host::new("/h", "/w"),
+            explicit_dir: None,
+            commands: owned(commands),
+            agents: owned(agents),
+            router_stems: Vec::new(),
+            child_to_routers: BTreeMap::new(),
+            profile: None,
+        }
+    }
+
     /// A stem becomes a file or folder name: 200 bytes make one, 202 are refused, named.
     #[test]
     fn a_stem_must_fit_in_a_file_name() {
         let registry = Registry::first_party();
         let longest = "s".repeat(MAX_STEM_BYTES);
-        let mut request = PlanRequest {
-            runtime: "claude".to_owned(),
-            scope: Scope::Global,
-            host: Host::new("/h", "/w"),
-            explicit_dir: None,
-            commands: vec![longest.clone()],
-            agents: Vec::new(),
-            router_stems: Vec::new(),
-            child_to_routers: BTreeMap::new(),
-            profile: None,
-        };
+        let mut request = claude_request(&[&longest], &[]);
         let plan = resolve_install_plan(registry, &request).expect("200 bytes fit");
         let placement = plan.placements.get(0).expect("one skill");
         let name = placement
@@ -755,17 +761,8 @@ mod tests {
     #[test]
     fn an_explicit_dir_plans_one_scope_never_both() {
         let registry = Registry::first_party();
-        let mut request = PlanRequest {
-            runtime: "claude".to_owned(),
-            scope: Scope::Global,
-            host: Host::new("/h", "/w"),
-            explicit_dir: Some("/cfg".to_owned()),
-            commands: vec!["help".to_owned()],
-            agents: vec!["gsd-x".to_owned()],
-            router_stems: Vec::new(),
-            child_to_routers: BTreeMap::new(),
-            profile: None,
-        };
+        let mut request = claude_request(&["help"], &["gsd-x"]);
+        request.explicit_dir = Some("/cfg".to_owned());
         let err = resolve_install_plans(registry, &request, &[Scope::Local, Scope::Global])
             .expect_err("one folder for two scopes");
         assert_eq!(
@@ -802,17 +799,7 @@ mod tests {
     #[test]
     fn plans_for_no_scope_still_check_the_request() {
         let registry = Registry::first_party();
-        let mut request = PlanRequest {
-            runtime: "claude".to_owned(),
-            scope: Scope::Global,
-            host: Host::new("/h", "/w"),
-            explicit_dir: None,
-            commands: Vec::new(),
-            agents: Vec::new(),
-            router_stems: Vec::new(),
-            child_to_routers: BTreeMap::new(),
-            profile: None,
-        };
+        let mut request = claude_request(&[], &[]);
         let set = resolve_install_plans(registry, &request, &[]).expect("a valid request");
         assert!(set.plans.is_empty() && set.triggers.is_empty());
         request.commands = vec!["help".to_owned(), "../x".to_owned()];

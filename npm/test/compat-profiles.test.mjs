@@ -37,12 +37,17 @@ test('install-profiles: resolveProfile over the peer package for single and comp
   assert.equal(ours.resolveProfile({ modes: ['core'], manifest: new Map() }).skills.size, 8);
 });
 
-test('install-profiles: agents in the order the peer collects them, fragments walked depth-first', (t) => {
-  const root = tempDir(t);
-  const file = (rel, text) => {
+/** A writer of files under `root`: `file('a/b.md', text)` makes `a/` first. */
+function fileUnder(root) {
+  return (rel, text) => {
     mkdirSync(dirname(join(root, rel)), { recursive: true });
     writeFileSync(join(root, rel), text);
   };
+}
+
+test('install-profiles: agents in the order the peer collects them, fragments walked depth-first', (t) => {
+  const root = tempDir(t);
+  const file = fileUnder(root);
   // `help` is in the core profile and requires `extra`; its workflow's fragments sit where
   // comparing whole paths and walking directory by directory disagree (`a/` vs `a-b.md`).
   file('commands/gsd/help.md', '---\nrequires: [extra]\n---\nsee workflows/help.md and gsd-zeta');
@@ -202,10 +207,7 @@ test('install-profiles: requires lists and modes are trimmed as the peer trims t
 
 test('install-profiles: loadSkillsManifest reads links, missing and odd folders as the peer does', (t) => {
   const root = tempDir(t);
-  const file = (rel, text) => {
-    mkdirSync(dirname(join(root, rel)), { recursive: true });
-    writeFileSync(join(root, rel), text);
-  };
+  const file = fileUnder(root);
   file('commands/gsd/help.md', 'see workflows/linked.md and workflows/folder.md');
   file('elsewhere/linked.md', 'spawns gsd-linked-agent');
   file('elsewhere/folder/steps/a.md', 'gsd-fragment-agent');
