@@ -371,7 +371,7 @@ function unusableSourceFile(err, given, commandsDir, agentsDir) {
  * be listed is a failure, since skipping it would change the profile silently.
  */
 function walk(dir) {
-  return require('../compat/install-profiles.cjs').workflowFiles(dir, (at, err, prefix) => {
+  return profiles.workflowFiles(dir, (at, err, prefix) => {
     if (prefix === '' && err?.code === 'ENOENT') return [];
     throw unreadableSource(at, err);
   });
