@@ -1,7 +1,8 @@
 'use strict';
 // Drop-in for the peer's `runtime-config-adapter-registry.cjs`, backed by the native core.
-// `resolveInstallPlanFromRuntimes` reads a caller-supplied descriptor map: the one
-// descriptor asked for crosses as JSON text and the core checks it in the peer's order.
+// `resolveInstallPlanFromRuntimes` reads a caller-supplied descriptor map: the core makes
+// its two checks on what crosses of the one descriptor asked for, and the members it does
+// not check are the caller's own values, as the peer returns them.
 
 const native = require('../binding.js');
 const { answer, jsonText } = require('./_json.cjs');
@@ -45,38 +46,50 @@ function resolveInstallPlan(runtime) {
   return installPlanShape(runtime, intent(runtime, 'Unknown runtime for install plan'));
 }
 
-/** The descriptor members the peer's `resolveInstallPlanFromRuntimes` reads. */
-const READ_MEMBERS = ['hooksSurface', 'sandboxTier', 'permissionWriter', 'installSurface', 'writesSharedSettings', 'hookEvents', 'extendedHookEvents'];
-
 function resolveInstallPlanFromRuntimes(runtimeDescriptors, runtime) {
   // Only this runtime's descriptor is read (a missing map fails with the peer's own
   // TypeError), by property access as the peer reads it: inherited or computed by a getter,
   // it counts; the rest of the map, whatever it holds, is never looked at.
   const descriptor = runtimeDescriptors[runtime]?.runtime;
   if (!descriptor) throw new TypeError(`Unknown runtime for install plan: ${runtime}`);
+  // The two checks are the core's. Only what they look at crosses, and each member is read
+  // when the peer reads it: `sandboxTier` only once `hooksSurface` passed, the others only
+  // once both did. JSON keeps `null` and drops `undefined`, which is the core's "null or
+  // absent"; any other `hooksSurface` passes, whatever it is (a BigInt, a function).
+  const hooksSurface = descriptor.hooksSurface;
+  const checked = { hooksSurface: hooksSurface == null ? null : true };
+  if (checked.hooksSurface !== null) checked.sandboxTier = descriptor.sandboxTier;
   const id = String(runtime);
-  // The members the peer reads, each read once, by property access; nothing else of the
-  // descriptor crosses (a cycle or a `toJSON` elsewhere in it changes nothing).
-  const read = {};
-  for (const key of READ_MEMBERS) read[key] = descriptor[key];
-  const a = answer(native.compatDescriptorIntent(jsonText({ [id]: { runtime: read } }), id));
-  if (a.error) throw new TypeError(refusal(a.error, runtimeDescriptors, runtime));
-  return installPlanShape(runtime, a.value);
+  const a = answer(native.compatDescriptorIntent(jsonText({ [id]: { runtime: checked } }), id));
+  if (a.error) throw new TypeError(refusal(a.error, runtime, checked.sandboxTier));
+  // The rest is passed through: the caller's own values, `hookEvents` the same array, read
+  // in the peer's order (`extendedHookEvents` once to test, again to copy; `hooksSurface`
+  // again last).
+  const permissionWriter = descriptor.permissionWriter;
+  return {
+    runtime,
+    installSurface: descriptor.installSurface,
+    writesSharedSettings: descriptor.writesSharedSettings,
+    finishPermissionWriter: permissionWriter == null ? null : permissionWriter,
+    hookEvents: descriptor.hookEvents,
+    extendedHookEvents: Array.isArray(descriptor.extendedHookEvents) ? [...descriptor.extendedHookEvents] : [],
+    hooksSurface: descriptor.hooksSurface,
+    sandboxTier: a.value.sandboxTier,
+  };
 }
 
 /**
  * The peer's message for a refused descriptor, spelled from the caller's own values. The
  * core's message is safe to print (it clips and cleans what it repeats); a drop-in owes
- * the caller the peer's text, which repeats the id and the tier in full.
+ * the caller the peer's text, which repeats the id and the tier in full (a tier
+ * `JSON.stringify` cannot render fails as it fails for the peer).
  */
-function refusal(error, runtimeDescriptors, runtime) {
+function refusal(error, runtime, sandboxTier) {
   switch (error.field) {
-    case 'runtime':
-      return `Unknown runtime for install plan: ${runtime}`;
     case 'runtime.hooksSurface':
       return `runtime.hooksSurface is required for install plan: ${runtime}`;
     case 'runtime.sandboxTier':
-      return `Runtime '${runtime}' has a missing or invalid sandboxTier descriptor axis: ${JSON.stringify(runtimeDescriptors[runtime].runtime.sandboxTier)}`;
+      return `Runtime '${runtime}' has a missing or invalid sandboxTier descriptor axis: ${JSON.stringify(sandboxTier)}`;
     default:
       return error.message;
   }

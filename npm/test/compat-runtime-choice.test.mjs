@@ -146,3 +146,71 @@ test('runtime-config-adapter-registry: resolveInstallPlanFromRuntimes reads only
   }
   assert.equal(adapter.resolveInstallPlanFromRuntimes(cyclic, 'x').hooksSurface, 'h');
 });
+
+/** `descriptor` behind a proxy that logs each member read, in order. */
+function logged(descriptor) {
+  const reads = [];
+  const proxy = new Proxy(descriptor, {
+    get(target, key, receiver) {
+      reads.push(String(key));
+      return Reflect.get(target, key, receiver);
+    },
+  });
+  return { reads, proxy };
+}
+
+test('runtime-config-adapter-registry: resolveInstallPlanFromRuntimes reads the members the peer reads, in its order, and stops where it stops', () => {
+  const full = { hooksSurface: 'h', sandboxTier: 'none', permissionWriter: 'w', installSurface: 'settings-json', writesSharedSettings: true, hookEvents: ['PreToolUse'], extendedHookEvents: ['Stop'] };
+  const descriptors = {
+    'every member, extendedHookEvents an array': full,
+    'no extendedHookEvents': { ...full, extendedHookEvents: undefined },
+    'hooksSurface null': { ...full, hooksSurface: null },
+    'hooksSurface absent': { sandboxTier: 'none' },
+    'sandboxTier unknown': { ...full, sandboxTier: 'bogus' },
+    'sandboxTier absent': { hooksSurface: 'h' },
+  };
+  for (const [label, descriptor] of Object.entries(descriptors)) {
+    const ours = logged(descriptor);
+    const theirs = logged(descriptor);
+    assertSameOutcome(() => adapter.resolveInstallPlanFromRuntimes({ x: { runtime: ours.proxy } }, 'x'), () => peerAdapter.resolveInstallPlanFromRuntimes({ x: { runtime: theirs.proxy } }, 'x'), label);
+    assert.deepEqual(ours.reads, theirs.reads, label);
+  }
+  // A member past a refusal is never read: its getter would throw, and the refusal is said.
+  const trap = (d) => Object.defineProperty(d, 'installSurface', { enumerable: true, get() { throw new Error('installSurface read'); } });
+  for (const d of [{ hooksSurface: null }, { hooksSurface: 'h', sandboxTier: 'bogus' }]) {
+    assertSameOutcome(() => adapter.resolveInstallPlanFromRuntimes({ x: { runtime: trap({ ...d }) } }, 'x'), () => peerAdapter.resolveInstallPlanFromRuntimes({ x: { runtime: trap({ ...d }) } }, 'x'), JSON.stringify(d));
+    assert.throws(() => adapter.resolveInstallPlanFromRuntimes({ x: { runtime: trap({ ...d }) } }, 'x'), TypeError);
+  }
+});
+
+test('runtime-config-adapter-registry: resolveInstallPlanFromRuntimes passes the members it does not check through as the caller gave them', () => {
+  const base = { hooksSurface: 'h', sandboxTier: 'none' };
+  const odd = [
+    { hookEvents: [undefined, 1n] },
+    { hookEvents: [NaN, -0, Infinity] },
+    { hookEvents: () => 1 },
+    { installSurface: Symbol('s') },
+    { installSurface: new Date(0) },
+    { writesSharedSettings: 1n },
+    { permissionWriter: 0 },
+    { extendedHookEvents: [1n, undefined] },
+    { hooksSurface: 1n },
+    { hooksSurface: () => 'h' },
+    { sandboxTier: 1n },
+  ];
+  for (const extra of odd) {
+    const d = { ...base, ...extra };
+    assertSameOutcome(() => adapter.resolveInstallPlanFromRuntimes({ x: { runtime: d } }, 'x'), () => peerAdapter.resolveInstallPlanFromRuntimes({ x: { runtime: d } }, 'x'), String(Object.keys(extra)));
+  }
+  // The same values, not copies: `hookEvents` is the caller's array, `extendedHookEvents` a
+  // new one with the same items.
+  const hookEvents = ['PreToolUse'];
+  const extended = [{ name: 'Stop' }];
+  const ours = adapter.resolveInstallPlanFromRuntimes({ x: { runtime: { ...base, hookEvents, extendedHookEvents: extended } } }, 'x');
+  const theirs = peerAdapter.resolveInstallPlanFromRuntimes({ x: { runtime: { ...base, hookEvents, extendedHookEvents: extended } } }, 'x');
+  assert.equal(ours.hookEvents, hookEvents);
+  assert.equal(theirs.hookEvents, hookEvents);
+  assert.notEqual(ours.extendedHookEvents, extended);
+  assert.equal(ours.extendedHookEvents[0], extended[0]);
+  assert.equal(theirs.extendedHookEvents[0], extended[0]);
+});
