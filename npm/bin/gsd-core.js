@@ -253,7 +253,8 @@ function configHomeName(c) {
 
 /**
  * The stems of the `*.md` regular files of a folder (sorted), as the installer stages
- * them (a symbolic link is passed over and recorded in `skippedLinks`). A folder that is not there
+ * them, and the `*.md` symbolic links passed over (paths, as bytes): `{ stems, links }`.
+ * A folder that is not there
  * means the `--source` argument is wrong (a usage error), unless it is `optional`; one that
  * is there but cannot be listed is a failure. A file whose name is not UTF-8, or is `.md`
  * alone, cannot be a stem: it is a failure naming the file, never a stem read otherwise.
@@ -265,18 +266,19 @@ function markdownStems(dir, optional = false) {
   try {
     entries = fs.readdirSync(dir, { withFileTypes: true, encoding: 'buffer' });
   } catch (err) {
-    if (optional && err?.code === 'ENOENT') return [];
+    if (optional && err?.code === 'ENOENT') return { stems: [], links: [] };
     const failure = unreadableSource(dir, err);
     throw err?.code === 'ENOENT' || err?.code === 'ENOTDIR' ? new UsageError(failure.message) : failure;
   }
   const utf8 = new TextDecoder('utf-8', { fatal: true });
   const names = [];
+  const links = [];
   for (const e of entries.sort((a, b) => Buffer.compare(a.name, b.name))) {
     if (!e.name.toString('latin1').endsWith('.md')) continue;
     // The installer stages regular files only: a link (even to a command file) is not
-    // installed, so it is no stem; it is said (`skippedLinks`), never dropped in silence.
+    // installed, so it is no stem; it is returned to be said, never dropped in silence.
     if (e.isSymbolicLink()) {
-      skippedLinks.push(Buffer.concat([Buffer.from(`${dir}/`), e.name]));
+      links.push(Buffer.concat([Buffer.from(`${dir}/`), e.name]));
       continue;
     }
     if (!e.isFile()) continue;
@@ -296,29 +298,76 @@ function markdownStems(dir, optional = false) {
     names.push(name);
   }
   // Sorted by file name, as a directory listing is.
-  return names.sort().map((name) => name.slice(0, -3));
+  return { stems: names.sort().map((name) => name.slice(0, -3)), links };
 }
 
-/** The `*.md` symbolic links `markdownStems` passed over (paths, as bytes), to be said. */
-const skippedLinks = [];
+/**
+ * What the command reads under a `--source` root: each folder is listed and each file read
+ * once, however often it is asked for (the inventory and a profile both list
+ * `commands/gsd`; a profile recorded per config directory reads the bodies again), and the
+ * `*.md` links passed over are kept to be said once each.
+ */
+class SourceTree {
+  /** @param {string} root */
+  constructor(root) {
+    const path = require('node:path');
+    this.root = root;
+    this.commandsDir = path.join(root, 'commands', 'gsd');
+    this.agentsDir = path.join(root, 'agents');
+    this.workflowsDir = path.join(root, 'gsd-core', 'workflows');
+    /** @type {Map<string, string[]>} */
+    this.listings = new Map();
+    /** @type {Map<string, string>} */
+    this.texts = new Map();
+    /** The links passed over, by path (latin1, so any byte survives), in the order met. */
+    this.links = new Map();
+  }
+
+  /** `markdownStems(dir, optional)`, listed once. */
+  stems(dir, optional = false) {
+    let stems = this.listings.get(dir);
+    if (stems === undefined) {
+      const listed = markdownStems(dir, optional);
+      for (const link of listed.links) this.links.set(link.toString('latin1'), link);
+      stems = listed.stems;
+      this.listings.set(dir, stems);
+    }
+    return stems;
+  }
+
+  /** The workflow files (relative `/` paths, as `walk` finds them), listed once. */
+  workflows() {
+    this.workflowPaths ??= walk(this.workflowsDir);
+    return this.workflowPaths;
+  }
+
+  /** The text of `file` under the root, read once. */
+  text(file) {
+    let text = this.texts.get(file);
+    if (text === undefined) {
+      text = readSourceFile(file);
+      this.texts.set(file, text);
+    }
+    return text;
+  }
+}
 
 /**
  * Reads a GSD package root's inventory: command and agent stems (commands/gsd/*.md,
  * agents/*.md), the `ns-*` routers and, from their `requires:` lists, which routers own
  * which child.
  */
-function readInventory(source) {
+function readInventory(tree) {
   const path = require('node:path');
-  const commandsDir = path.join(source, 'commands', 'gsd');
-  const agentsDir = path.join(source, 'agents');
-  const commands = markdownStems(commandsDir);
+  const { commandsDir, agentsDir } = tree;
+  const commands = tree.stems(commandsDir);
   // A source tree need not ship agents.
-  const agents = markdownStems(agentsDir, true);
+  const agents = tree.stems(agentsDir, true);
   const routerStems = commands.filter((stem) => stem.startsWith('ns-'));
   // No prototype: a child named `constructor` or `__proto__` is a key like any other.
   const childToRouters = Object.create(null);
   for (const router of routerStems) {
-    for (const child of api.parseRequires(readSourceFile(path.join(commandsDir, `${router}.md`)))) {
+    for (const child of api.parseRequires(tree.text(path.join(commandsDir, `${router}.md`)))) {
       (childToRouters[child] ??= []).push(router);
     }
   }
@@ -406,18 +455,17 @@ function selectsEverything(name) {
  * needs no `--source`; any other (`standard`, `core,standard`) reads the command and
  * workflow bodies under `--source`. `spelled` names the choice in a usage error.
  */
-function readProfile(name, source, spelled = `--profile=${printable(name)}`) {
+function readProfile(name, tree, spelled = `--profile=${printable(name)}`) {
   // Any part `full` selects everything, whatever the others name: nothing to read.
   if (name === undefined || selectsEverything(name)) return null;
   let sources = { commands: [], workflows: [] };
   if (name !== 'core') {
-    if (source === undefined) throw new UsageError(`${spelled} needs --source <dir> (the commands and workflows it selects from)`);
+    if (tree === undefined) throw new UsageError(`${spelled} needs --source <dir> (the commands and workflows it selects from)`);
     const path = require('node:path');
-    const commandsDir = path.join(source, 'commands', 'gsd');
-    const workflowsDir = path.join(source, 'gsd-core', 'workflows');
+    const { commandsDir, workflowsDir } = tree;
     sources = {
-      commands: markdownStems(commandsDir).map((stem) => ({ stem, body: readSourceFile(path.join(commandsDir, `${stem}.md`)) })),
-      workflows: walk(workflowsDir).map((rel) => ({ path: rel, body: readSourceFile(path.join(workflowsDir, rel)) })),
+      commands: tree.stems(commandsDir).map((stem) => ({ stem, body: tree.text(path.join(commandsDir, `${stem}.md`)) })),
+      workflows: tree.workflows().map((rel) => ({ path: rel, body: tree.text(path.join(workflowsDir, rel)) })),
     };
   }
   const profile = api.resolveProfile([name], sources);
@@ -513,12 +561,13 @@ function renderPlan(plan, profile, inventoried) {
 /**
  * A plan shadows triggers within its own scope only; when the runtime is installed at the
  * other scope on this machine, the triggers of the two can shadow each other, which
- * `doctor` reports: said, so "0 shadowed" is not read as the whole story. `surfaces`: the
- * installed surfaces of every runtime, read once for all the plans.
+ * `doctor` reports: said, so "0 shadowed" is not read as the whole story. Only the plan's
+ * own runtime is looked up on disk.
  */
-function otherScopeNote(plan, surfaces) {
+function otherScopeNote(plan) {
   const other = plan.scope.id === 'global' ? 'local' : 'global';
-  const installed = surfaces.find((s) => s.runtime === plan.runtime)?.scopes.find((s) => s.scope === other && s.installed);
+  const [surface] = api.resolveInstalledSurfaces(plan.runtime).surfaces;
+  const installed = surface?.scopes.find((s) => s.scope === other && s.installed);
   if (installed === undefined) return '';
   return `\n  ${dim(`note          installed at ${other} scope too (${printable(installed.configHome)}): \`gsd-core doctor --${plan.runtime}\` shows which triggers one scope shadows`)}`;
 }
@@ -565,13 +614,16 @@ function cmdPlan(args) {
   if (coreAlias !== undefined) values.profile = 'core';
   if (values.profile !== undefined) checkProfileNames(values.profile);
   const scope = values.local ? 'local' : 'global';
-  const inventory = values.source === undefined ? undefined : readInventory(values.source);
-  const options = { inventory, explicitDir: values['config-dir'], profile: readProfile(values.profile, values.source, coreAlias) };
-  // A linked command or agent is not installed, so no plan places it: said once each.
-  for (const link of new Set(skippedLinks.map((b) => b.toString('latin1')))) {
-    const shown = overlays.escapeName(Buffer.from(link, 'latin1'));
-    process.stderr.write(`gsd-core: note: --source: ${shown} is a symbolic link; the installer stages regular files only, so no plan places it\n`);
+  const tree = values.source === undefined ? undefined : new SourceTree(values.source);
+  const inventory = tree === undefined ? undefined : readInventory(tree);
+  const options = { inventory, explicitDir: values['config-dir'], profile: readProfile(values.profile, tree, coreAlias) };
+  // A linked command or agent is not installed, so no plan places it: said once each (the
+  // inventory lists every folder a profile lists).
+  for (const link of tree?.links.values() ?? []) {
+    process.stderr.write(`gsd-core: note: --source: ${overlays.escapeName(link)} is a symbolic link; the installer stages regular files only, so no plan places it\n`);
   }
+  // The selection of each profile recorded in a config directory, read once per name.
+  const recordedSelections = new Map();
   const plans = [];
   // Per plan: the profile it installs when not full, and where that choice comes from.
   const chosen = new Map();
@@ -596,9 +648,12 @@ function cmdPlan(args) {
         chosen.set(plan, `full (${printable(recorded.file)} names '${printable(recorded.name)}', which selects everything)`);
       } else if (recorded !== null) {
         const spelled = `the profile '${printable(recorded.name)}' recorded in ${printable(recorded.file)}`;
-        let profile;
+        let profile = recordedSelections.get(recorded.name);
         try {
-          profile = readProfile(recorded.name, values.source, spelled);
+          if (profile === undefined) {
+            profile = readProfile(recorded.name, tree, spelled);
+            recordedSelections.set(recorded.name, profile);
+          }
         } catch (err) {
           // State on disk, not the command line: this runtime fails, the others are planned.
           throw err instanceof UsageError ? new PlanFailure(`${err.message}, or name one with --profile`) : err;
@@ -642,10 +697,7 @@ function cmdPlan(args) {
       if (values.profile === undefined && chosen.has(plan)) process.stderr.write(`gsd-core: ${plan.runtime}: profile ${chosen.get(plan)}\n`);
     }
   } else {
-    if (plans.length > 0) {
-      const surfaces = api.resolveInstalledSurfaces().surfaces;
-      print(plans.map((plan) => renderPlan(plan, chosen.get(plan), values.source !== undefined) + otherScopeNote(plan, surfaces)).join('\n\n'));
-    }
+    if (plans.length > 0) print(plans.map((plan) => renderPlan(plan, chosen.get(plan), tree !== undefined) + otherScopeNote(plan)).join('\n\n'));
     for (const { runtime } of skipped) print(dim(`${runtime}: no installable config directory (skipped)`));
   }
   return failed ? EXIT_FAILURE : EXIT_OK;
