@@ -520,7 +520,10 @@ fn nested_routes(
 ///
 /// # Errors
 /// [`ErrorCode::InvalidArgument`] on field `explicitDir` when a non-blank `explicit_dir`
-/// comes with both scopes: it wins for each, so both plans would install into one folder.
+/// comes with both scopes: it wins for each, so both plans would install into one folder;
+/// on field `scopes` when the two scopes resolve to one folder otherwise (resolved against
+/// `host.cwd`: the project is the home directory, or the runtime's variable names the
+/// project's folder).
 /// As [`resolve_install_plan`] for each scope. The request's runtime, host and stems are
 /// checked even when `scopes` is empty (no plan is made then, but a request a plan would
 /// refuse is refused, never answered with an empty set): so is a runtime with no config
@@ -566,6 +569,9 @@ pub fn resolve_install_plans(
             },
         )?);
     }
+    if let [global, local] = plans.as_slice() {
+        one_folder_for_two_scopes(&request.host.cwd, global, local)?;
+    }
     let stems = select(
         &request.commands,
         request.profile.as_ref().and_then(|p| p.skills.as_ref()),
@@ -586,6 +592,28 @@ pub fn resolve_install_plans(
         triggers,
         diagnostics,
     })
+}
+
+/// Refuses two plans that install into one folder, as resolved against `cwd` (a project
+/// whose local config directory is the global one: `cwd` is the home directory, or the
+/// runtime's environment variable names the project's folder). Each would write its own
+/// install manifest over the other's, and the trigger surface would report a shadow
+/// between the two halves of one install. (The installed-surface sweep, reading what is on
+/// disk, counts such a folder once, for the global scope; a plan set cannot drop one of
+/// the scopes it was asked for.)
+fn one_folder_for_two_scopes(cwd: &str, global: &Plan, local: &Plan) -> Result<(), Error> {
+    let folder = path::resolve(cwd, &[&global.scope.config_home]);
+    if folder != path::resolve(cwd, &[&local.scope.config_home]) {
+        return Ok(());
+    }
+    Err(Error::new(
+        ErrorCode::InvalidArgument,
+        format!(
+            "the global and local scopes both resolve to {} (host.cwd holds the global config directory), so both plans would install into one folder; plan one scope",
+            path::quoted(&folder)
+        ),
+    )
+    .with_field("scopes"))
 }
 
 #[cfg(test)]
@@ -793,6 +821,47 @@ mod tests {
                 .len(),
             2
         );
+    }
+
+    /// Two scopes that resolve to one folder (the project is the home directory, or the
+    /// runtime's variable names the project's own folder, relative or not) are refused, as
+    /// an explicit directory for both is; two folders are planned.
+    #[test]
+    fn two_scopes_in_one_folder_are_refused_however_they_meet() {
+        let registry = Registry::first_party();
+        let both = [Scope::Global, Scope::Local];
+        let refusal = |host: Host| {
+            let request = PlanRequest {
+                host,
+                ..claude_request(&["help"], &[])
+            };
+            resolve_install_plans(registry, &request, &both).map(|set| set.plans.len())
+        };
+        let said = |folder: &str| {
+            format!(
+                "the global and local scopes both resolve to \"{folder}\" (host.cwd holds the global config directory), so both plans would install into one folder; plan one scope"
+            )
+        };
+        let named = |dir: &str| {
+            let mut host = Host::new("/h", "/p");
+            host.env.insert("CLAUDE_CONFIG_DIR".to_owned(), dir.to_owned());
+            host
+        };
+        for (host, folder) in [
+            (Host::new("/h", "/h"), "/h/.claude"),
+            (named("/p/.claude"), "/p/.claude"),
+            (named(".claude"), "/p/.claude"),
+            (named("/p/x/../.claude/"), "/p/.claude"),
+        ] {
+            let err = refusal(host).expect_err(folder);
+            assert_eq!(
+                (err.code(), err.field(), err.message()),
+                (ErrorCode::InvalidArgument, Some("scopes"), said(folder).as_str())
+            );
+        }
+        for host in [Host::new("/h", "/p"), Host::new("/h", "/h/sub"), named("/h/.claude")] {
+            assert_eq!(refusal(host).expect("two folders"), 2);
+        }
     }
 
     /// No scope makes no plan, but a request a plan would refuse is refused all the same.

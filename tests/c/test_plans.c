@@ -141,6 +141,11 @@ static void test_failures(gsd_registry *registry) {
          NULL);
     FAIL("{\"runtime\":\"claude\",\"scopes\":[\"global\"],\"host\":{\"home\":\"/h\",\"cwd\":\"rel\"}}",
          GSD_STATUS_INVALID_HOST, "INVALID_HOST", NULL);
+    /* a project at the home directory: both scopes would install into ~/.claude */
+    FAIL("{\"runtime\":\"claude\",\"scopes\":[\"local\",\"global\"],\"host\":{\"home\":\"/h\",\"cwd\":\"/h\"}}",
+         GSD_STATUS_INVALID_ARGUMENT, "INVALID_ARGUMENT",
+         "the global and local scopes both resolve to \"/h/.claude\" (host.cwd holds the global config "
+         "directory), so both plans would install into one folder; plan one scope");
     SHAPE("{\"runtime\":\"claude\",\"scope\":\"global\"," HOST "}", "scope",
           "request_json is not a valid request: scope: unknown field `scope`, expected `scopes` (an array of scopes)");
     /* the shape is checked before the scopes: a `scope` member is INVALID_ARGUMENT even when

@@ -332,7 +332,9 @@ gsd_status gsd_resolve_install_plan(const gsd_registry *registry,
  * (`trigger_shadowed`). Failures as for `gsd_resolve_install_plan`; a `scope` member or a
  * missing or malformed `scopes` is `GSD_STATUS_INVALID_ARGUMENT`, and so is a non-blank
  * `explicitDir` with both scopes (field `explicitDir`: it wins for each scope, so both
- * plans would install into one folder).
+ * plans would install into one folder), or two scopes that resolve to one folder against
+ * `host.cwd` otherwise (field `scopes`: the project is the home directory, or the
+ * runtime's variable names the project's folder).
  *
  * On success writes the JSON to `out_plans`; free it with `gsd_bytes_free`. `out_error`
  * may be NULL. `registry` is borrowed and `request_json` copied for the call only.

@@ -84,6 +84,19 @@ class PlanSetTest(unittest.TestCase):
         with self.assertRaises(gsd.GsdError.InvalidArgument):
             self.registry.resolve_install_plans(request(commands=["../x"]), ["global", "local"])
 
+    def test_two_scopes_in_one_folder_are_refused(self):
+        # A project at the home directory: its local .claude is the global one.
+        at_home = gsd.PlanRequest(runtime="claude", scope="global",
+                                  host=gsd.Host(home="/home/u", cwd="/home/u"), **INVENTORY)
+        with self.assertRaises(gsd.GsdError.InvalidArgument) as caught:
+            self.registry.resolve_install_plans(at_home, ["local", "global"])
+        self.assertEqual(caught.exception.message,
+                         "the global and local scopes both resolve to \"/home/u/.claude\" "
+                         "(host.cwd holds the global config directory), so both plans would "
+                         "install into one folder; plan one scope")
+        # One scope of it is a plan like any other.
+        self.assertEqual(len(self.registry.resolve_install_plans(at_home, ["local"]).plans), 1)
+
 
 if __name__ == "__main__":
     unittest.main()
