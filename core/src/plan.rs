@@ -554,7 +554,7 @@ pub fn resolve_install_plans(
             ErrorCode::InvalidArgument,
             format!(
                 "explicitDir names one config directory for every scope, so both scopes would install into {}; plan one scope with it",
-                serde_json::to_string(&crate::sanitize::sanitize_value(dir)).unwrap_or_default()
+                path::quoted(dir)
             ),
         )
         .with_field("explicitDir"));

@@ -382,48 +382,55 @@ fn a_relative_config_directory_is_planned_under_cwd_and_said() {
     assert!(plan("claude", Scope::Global).diagnostics.is_empty());
 }
 
+/// A path in a plan warning is shown whole, as an error message shows it (a long path's
+/// tail is what it is about), with every control character made harmless.
+#[test]
+fn a_plan_warning_shows_a_long_path_whole_and_harmless() {
+    let registry = Registry::first_party();
+    let long = format!("{}/cfg\u{1b}[31m", "d".repeat(120));
+    let mut req = request("claude", Scope::Global);
+    req.host.env.insert("CLAUDE_CONFIG_DIR".into(), long.clone());
+    let p = resolve_install_plan(registry, &req).expect("plan resolves");
+    let shown = format!("{}/cfg\u{FFFD}[31m", "d".repeat(120));
+    assert_eq!(
+        p.diagnostics[0].message,
+        format!(
+            "the config directory \"{shown}\" is relative: the install goes under the working directory, into \"/work/p/{shown}\""
+        )
+    );
+}
+
 /// An explicit config directory holds what the runtime roots in its config directory; a
-/// kind its layout roots in the home directory (codex's skills, antigravity's) still goes
-/// there, as the peer installs it, and the plan says so for each such kind.
+/// kind its layout roots in the home directory still goes there, as the peer installs it,
+/// and the plan says so for each such kind. The three are the global layout entries with a
+/// `home` root in the peer's registry (`plan.test.mjs` compares every runtime with the
+/// peer's layout).
 #[test]
 fn kinds_an_explicit_directory_does_not_hold_are_said() {
     let registry = Registry::first_party();
-    let mut outside_any = 0;
+    let mut said = Vec::new();
     for runtime in registry.runtime_ids() {
         let mut req = request(runtime, Scope::Global);
         req.explicit_dir = Some("/tmp/sandbox".into());
         let Ok(p) = resolve_install_plan(registry, &req) else {
             continue;
         };
-        let outside: Vec<&str> = p
-            .kinds
-            .iter()
-            .filter(|k| !k.dest_dir.starts_with("/tmp/sandbox/"))
-            .map(|k| k.dest_dir.as_str())
-            .collect();
-        let said: Vec<String> = p
+        for d in p
             .diagnostics
             .iter()
             .filter(|d| d.code == "placement_outside_explicit_dir")
-            .map(|d| {
-                assert_eq!(d.field.as_deref(), Some("explicitDir"));
-                d.detail_value().unwrap()["destDir"]
-                    .as_str()
-                    .unwrap()
-                    .to_owned()
-            })
-            .collect();
-        assert_eq!(said, outside, "{runtime}");
-        outside_any += outside.len();
+        {
+            assert_eq!(d.field.as_deref(), Some("explicitDir"));
+            let detail = d.detail_value().unwrap();
+            said.push(format!("{runtime} {} {}", detail["kind"], detail["destDir"]));
+        }
     }
-    assert!(outside_any > 0);
-    let mut codex = request("codex", Scope::Global);
-    codex.explicit_dir = Some("/tmp/sandbox".into());
-    let p = resolve_install_plan(registry, &codex).unwrap();
-    assert!(
-        p.diagnostics
-            .iter()
-            .any(|d| d.code == "placement_outside_explicit_dir"
-                && d.detail_value().unwrap()["destDir"] == "/home/u/.agents/skills")
+    assert_eq!(
+        said,
+        [
+            r#"antigravity "skills" "/home/u/.gemini/config/skills""#,
+            r#"antigravity "agents" "/home/u/.gemini/config/agents""#,
+            r#"codex "skills" "/home/u/.agents/skills""#,
+        ]
     );
 }

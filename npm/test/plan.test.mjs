@@ -141,3 +141,32 @@ test('shadowed triggers across scopes name their winner', () => {
   assert.deepStrictEqual(triggers, peerLayout.resolveTriggerSurface('claude', ['global', 'local'], { stems: ['help'] }));
   assert.deepStrictEqual(triggers[1].shadowedBy, { kind: 'skills', scope: 'global' });
 });
+
+test('an explicit config directory: the kinds the peer roots in the home directory, and only those, are said to be outside it', () => {
+  const sandbox = '/tmp/gsd-core-sandbox';
+  const host = { home: homedir(), cwd: '/work/project', env: {}, existingPaths: [] };
+  let outside = 0;
+  for (const runtime of RUNTIMES) {
+    let plan;
+    try {
+      plan = gsd.resolveInstallPlan(runtime, 'global', host, { explicitDir: sandbox });
+    } catch (err) {
+      if (err.code === 'NO_CONFIG_HOME') continue;
+      throw err;
+    }
+    // The peer installs a kind with a `home` root under it, whatever the config directory.
+    const expected = peerLayout
+      .resolveRuntimeArtifactLayout(runtime, sandbox, 'global')
+      .kinds.filter((k) => k.home !== undefined)
+      .map((k) => ({ kind: k.kind, destDir: join(k.home, k.destSubpath) }));
+    const said = plan.diagnostics.filter((d) => d.code === 'placement_outside_explicit_dir');
+    assert.deepStrictEqual(said.map((d) => d.detail), expected, runtime);
+    for (const d of said) {
+      assert.equal(d.field, 'explicitDir');
+      assert.equal(d.message, `the ${d.detail.kind} directory "${d.detail.destDir}" is outside the explicit config directory "${sandbox}": the runtime's layout roots it in the home directory`);
+    }
+    outside += said.length;
+  }
+  // antigravity's skills and agents, codex's skills.
+  assert.equal(outside, 3);
+});

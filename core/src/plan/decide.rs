@@ -24,7 +24,6 @@ use crate::layout::{ArtifactKind, ConfinedRoot, kinds_of};
 use crate::manifest::RuntimeDescriptor;
 use crate::path;
 use crate::registry::Registry;
-use crate::sanitize::sanitize_value;
 use crate::scope::{ResolvedScope, lookup_runtime, scope_of};
 use crate::trigger::{Routes, Stems, TriggerSurface, Triggers, has_duplicates, surface_counts};
 use crate::vocab::{ArtifactKindName, Scope};
@@ -191,7 +190,6 @@ fn where_notes(scope: &ResolvedScope, kinds: &[ArtifactKind], cwd: &str) -> Vec<
         _ => return notes,
     };
     let home = &scope.config_home;
-    let shown = |p: &str| serde_json::to_string(&sanitize_value(p)).unwrap_or_default();
     if !path::is_absolute(home) {
         let resolved = path::resolve(cwd, &[home]);
         notes.push(
@@ -200,8 +198,8 @@ fn where_notes(scope: &ResolvedScope, kinds: &[ArtifactKind], cwd: &str) -> Vec<
                 Severity::Warning,
                 format!(
                     "the config directory {} is relative: the install goes under the working directory, into {}",
-                    shown(home),
-                    shown(&resolved)
+                    path::quoted(home),
+                    path::quoted(&resolved)
                 ),
             )
             .with_field(field.clone())
@@ -221,8 +219,8 @@ fn where_notes(scope: &ResolvedScope, kinds: &[ArtifactKind], cwd: &str) -> Vec<
                     format!(
                         "the {} directory {} is outside the explicit config directory {}: the runtime's layout roots it in the home directory",
                         kind.kind,
-                        shown(&kind.dest_dir),
-                        shown(&root)
+                        path::quoted(&kind.dest_dir),
+                        path::quoted(&root)
                     ),
                 )
                 .with_field(field.clone())
