@@ -331,30 +331,6 @@ pub fn compat_validate_body(body: String, manifest: String) -> String {
     })
 }
 
-/// One command file of `compat_skills_manifest`'s sources.
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CommandFile {
-    stem: String,
-    body: String,
-}
-
-/// One workflow file of `compat_skills_manifest`'s sources.
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct WorkflowFile {
-    path: String,
-    body: String,
-}
-
-/// The sources `loadSkillsManifest` read: command files, then workflow files.
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ManifestSources {
-    commands: Vec<CommandFile>,
-    workflows: Vec<WorkflowFile>,
-}
-
 /// The peer's skills manifest `Map` as its entries, `[[key, list], ...]`: per command, in
 /// the order given, its stem with its `requires:` list, then `_calls_agents_<stem>` with
 /// the agent tokens it and the workflows it names name. `sources` is
@@ -362,25 +338,8 @@ struct ManifestSources {
 #[napi(catch_unwind)]
 pub fn compat_skills_manifest(sources: String) -> String {
     with(|| {
-        let given: ManifestSources = parse(&sources, "sources")?;
-        let sources = gsd_core::ProfileSources {
-            commands: given
-                .commands
-                .into_iter()
-                .map(|c| gsd_core::CommandSource {
-                    stem: c.stem,
-                    body: c.body,
-                })
-                .collect(),
-            workflows: given
-                .workflows
-                .into_iter()
-                .map(|w| gsd_core::WorkflowSource {
-                    path: w.path,
-                    body: w.body,
-                })
-                .collect(),
-        };
+        let sources: gsd_core::ProfileSources =
+            parse::<crate::convert::SourcesInput>(&sources, "sources")?.into();
         let manifest = gsd_core::SkillsManifest::build(&sources);
         let mut entries: Vec<(String, &[String])> = Vec::with_capacity(2 * sources.commands.len());
         for command in &sources.commands {
