@@ -23,6 +23,11 @@ static uint8_t sentinel_byte;
 
 static void test_version_and_status_texts(void) {
     CHECK(str_eq(gsd_version(), GSD_EXPECTED_VERSION));
+    /* The header describes the library it ships with (the package version, from Cargo). */
+    CHECK(str_eq(GSD_CORE_VERSION, GSD_EXPECTED_VERSION));
+    char parts[32];
+    snprintf(parts, sizeof parts, "%d.%d.%d", GSD_CORE_VERSION_MAJOR, GSD_CORE_VERSION_MINOR, GSD_CORE_VERSION_PATCH);
+    CHECK(str_eq(parts, GSD_EXPECTED_VERSION));
     CHECK(str_eq(gsd_status_str(GSD_STATUS_OK), "ok"));
     CHECK(str_eq(gsd_status_str(GSD_STATUS_UNKNOWN_RUNTIME), "the runtime id is not registered"));
     CHECK(str_eq(gsd_status_str(GSD_STATUS_PANIC), "internal error: a panic was caught inside gsd-core"));

@@ -18,6 +18,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * The version of this header. gsd_version() gives the version of the library loaded; a
+ * program can refuse to run when the two differ:
+ *     if (strcmp(gsd_version(), GSD_CORE_VERSION) != 0) ...
+ * Before 1.0 any minor version may change the ABI.
+ */
+#define GSD_CORE_VERSION "0.1.0"
+#define GSD_CORE_VERSION_MAJOR 0
+#define GSD_CORE_VERSION_MINOR 1
+#define GSD_CORE_VERSION_PATCH 0
+
 /**
  * Result of every fallible `gsd_*` function. `GSD_STATUS_OK` (0) means success; any other
  * value names the failure, and the matching `gsd_error` (when `out_error` was given)
