@@ -123,7 +123,9 @@ pub use profile::{
 };
 pub use registry::{Overlay, Registry};
 pub use requires_graph::{RequiresEntry, detect_requires_cycles, requires_closure_of};
-pub use scope::{ResolvedScope, SCOPE_ORDER, parse_scope, resolve_scope, scope_probe_paths};
+pub use scope::{
+    ResolvedScope, SCOPE_ORDER, parse_scope, parse_scopes, resolve_scope, scope_probe_paths,
+};
 pub use shadow::{
     ManifestMismatch, ShadowReason, ShadowReport, ShadowSide, ShadowedTrigger, build_shadow_report,
     render_shadow_report, sanitize_for_render,

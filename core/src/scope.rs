@@ -50,6 +50,22 @@ pub fn parse_scope(id: &str) -> Result<Scope, Error> {
     Scope::parse(id).ok_or_else(|| invalid_scope(id))
 }
 
+/// Parses a list of scope ids as [`parse_scope`] does each (as `resolve_install_plans`
+/// takes them from a caller's text: `["global", "local"]`); the error names the entry at
+/// fault, `scopes[1]`.
+///
+/// # Errors
+/// [`ErrorCode::InvalidScope`] for the first id that is not exactly `global` or `local`.
+pub fn parse_scopes<S: AsRef<str>>(ids: &[S]) -> Result<Vec<Scope>, Error> {
+    ids.iter()
+        .enumerate()
+        .map(|(index, id)| {
+            Scope::parse(id.as_ref())
+                .ok_or_else(|| invalid_scope(id.as_ref()).with_field(format!("scopes[{index}]")))
+        })
+        .collect()
+}
+
 pub(crate) fn invalid_scope(id: &str) -> Error {
     let shown = serde_json::to_string(&sanitize_value(id)).unwrap_or_default();
     Error::new(
@@ -273,6 +289,25 @@ mod tests {
                 "{id}"
             );
         }
+    }
+
+    #[test]
+    fn parse_scopes_names_the_entry_at_fault() {
+        assert_eq!(
+            parse_scopes(&["local", "global", "local"]),
+            Ok(vec![Scope::Local, Scope::Global, Scope::Local])
+        );
+        assert_eq!(parse_scopes::<&str>(&[]), Ok(Vec::new()));
+        let err =
+            parse_scopes(&["global".to_owned(), "Local".to_owned(), "x".to_owned()]).unwrap_err();
+        assert_eq!(
+            (err.code(), err.field(), err.message()),
+            (
+                ErrorCode::InvalidScope,
+                Some("scopes[1]"),
+                "id must be one of 'global' | 'local', got \"Local\""
+            )
+        );
     }
 
     #[test]

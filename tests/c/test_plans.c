@@ -136,6 +136,14 @@ static void test_failures(gsd_registry *registry) {
     /* spec 2: scope ids are exact, also inside scopes */
     FAIL("{\"runtime\":\"claude\",\"scopes\":[\"global\",\"Local\"]," HOST "}", GSD_STATUS_INVALID_SCOPE,
          "INVALID_SCOPE", "id must be one of 'global' | 'local', got \"Local\"");
+    {
+        /* the field names the entry at fault */
+        static const char local[] = "{\"runtime\":\"claude\",\"scopes\":[\"global\",\"Local\"]," HOST "}";
+        CHECK(gsd_resolve_install_plans(registry, local, sizeof local - 1, &out, &err) == GSD_STATUS_INVALID_SCOPE);
+        CHECK(str_eq(gsd_error_field(err), "scopes[1]"));
+        gsd_error_free(err);
+        err = NULL;
+    }
     /* spec 2 step 3: vscode has configHome.kind none */
     FAIL("{\"runtime\":\"vscode\",\"scopes\":[\"global\"]," HOST "}", GSD_STATUS_NO_CONFIG_HOME, "NO_CONFIG_HOME",
          NULL);

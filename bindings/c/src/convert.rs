@@ -271,10 +271,7 @@ pub(crate) fn install_plans(registry: &Registry, text: &str) -> Result<gsd_bytes
             None => misshapen(NAME, &e),
         }
     })?;
-    let scopes = ids
-        .iter()
-        .map(|id| gsd_core::parse_scope(id))
-        .collect::<Result<Vec<Scope>, Error>>()?;
+    let scopes = gsd_core::parse_scopes(&ids)?;
     encode(&gsd_core::resolve_install_plans(
         registry, &request, &scopes,
     )?)

@@ -436,19 +436,7 @@ impl<'de> Deserialize<'de> for SkillsInput {
 /// Parses a list of scope ids (each exactly `global` or `local`); an error names the
 /// entry (`scopes[1]`).
 pub fn scopes(env: Env, ids: &[String]) -> JsResult<Vec<gsd_core::Scope>> {
-    ids.iter()
-        .enumerate()
-        .map(|(index, id)| {
-            gsd_core::parse_scope(id).map_err(|e| {
-                fail(
-                    env,
-                    e.code(),
-                    e.message(),
-                    Some(&format!("scopes[{index}]")),
-                )
-            })
-        })
-        .collect()
+    gsd_core::parse_scopes(ids).map_err(|e| fail(env, e.code(), e.message(), e.field()))
 }
 
 /// Closed enums by their JSON name: `{ name: [members in the peer's order] }`.

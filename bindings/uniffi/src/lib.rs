@@ -236,10 +236,7 @@ fn core_request(request: PlanRequest) -> Result<gsd_core::PlanRequest, GsdError>
 
 /// Scope ids through the core's exact parser.
 fn parse_scopes(scopes: &[String]) -> Result<Vec<gsd_core::Scope>, GsdError> {
-    Ok(scopes
-        .iter()
-        .map(|s| gsd_core::parse_scope(s))
-        .collect::<Result<Vec<_>, _>>()?)
+    Ok(gsd_core::parse_scopes(scopes)?)
 }
 
 /// The `SurfaceFacts` of `facts_json`: objects only at every depth (an array is never read

@@ -7,7 +7,7 @@ use gsd_core::install_manifest::read_install_manifest;
 use gsd_core::validate::{Origin, check_capability};
 use gsd_core::{
     Diagnostic, Error, Host, Overlay, PlanRequest, Registry, SurfaceFacts, build_shadow_report,
-    canonicalize_runtime_name, normalize_runtime_name, parse_manifest, parse_scope,
+    canonicalize_runtime_name, normalize_runtime_name, parse_manifest, parse_scope, parse_scopes,
     render_shadow_report, resolve_install_plan, resolve_install_plans, resolve_installed_surfaces,
     resolve_scope, sanitize_for_render,
 };
@@ -203,11 +203,11 @@ fn op_plan(input: &Value, bases: &Value) -> Observed {
         Err(e) => return Observed::failed(e),
     };
     let outcome = if let Some(scopes) = input.get("scopes").and_then(Value::as_array) {
-        let scopes: Result<Vec<_>, _> = scopes
+        let scopes: Vec<&str> = scopes
             .iter()
-            .map(|s| parse_scope(s.as_str().unwrap_or_default()))
+            .map(|s| s.as_str().unwrap_or_default())
             .collect();
-        scopes
+        parse_scopes(&scopes)
             .and_then(|scopes| resolve_install_plans(&registry, &request, &scopes))
             .map(|set| {
                 diagnostics.extend(set.diagnostics.iter().cloned());
