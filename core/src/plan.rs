@@ -844,7 +844,8 @@ mod tests {
         };
         let named = |dir: &str| {
             let mut host = Host::new("/h", "/p");
-            host.env.insert("CLAUDE_CONFIG_DIR".to_owned(), dir.to_owned());
+            host.env
+                .insert("CLAUDE_CONFIG_DIR".to_owned(), dir.to_owned());
             host
         };
         for (host, folder) in [
@@ -856,10 +857,18 @@ mod tests {
             let err = refusal(host).expect_err(folder);
             assert_eq!(
                 (err.code(), err.field(), err.message()),
-                (ErrorCode::InvalidArgument, Some("scopes"), said(folder).as_str())
+                (
+                    ErrorCode::InvalidArgument,
+                    Some("scopes"),
+                    said(folder).as_str()
+                )
             );
         }
-        for host in [Host::new("/h", "/p"), Host::new("/h", "/h/sub"), named("/h/.claude")] {
+        for host in [
+            Host::new("/h", "/p"),
+            Host::new("/h", "/h/sub"),
+            named("/h/.claude"),
+        ] {
             assert_eq!(refusal(host).expect("two folders"), 2);
         }
     }

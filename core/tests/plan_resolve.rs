@@ -389,7 +389,9 @@ fn a_plan_warning_shows_a_long_path_whole_and_harmless() {
     let registry = Registry::first_party();
     let long = format!("{}/cfg\u{1b}[31m", "d".repeat(120));
     let mut req = request("claude", Scope::Global);
-    req.host.env.insert("CLAUDE_CONFIG_DIR".into(), long.clone());
+    req.host
+        .env
+        .insert("CLAUDE_CONFIG_DIR".into(), long.clone());
     let p = resolve_install_plan(registry, &req).expect("plan resolves");
     let shown = format!("{}/cfg\u{FFFD}[31m", "d".repeat(120));
     assert_eq!(
@@ -422,7 +424,10 @@ fn kinds_an_explicit_directory_does_not_hold_are_said() {
         {
             assert_eq!(d.field.as_deref(), Some("explicitDir"));
             let detail = d.detail_value().unwrap();
-            said.push(format!("{runtime} {} {}", detail["kind"], detail["destDir"]));
+            said.push(format!(
+                "{runtime} {} {}",
+                detail["kind"], detail["destDir"]
+            ));
         }
     }
     assert_eq!(
