@@ -311,7 +311,8 @@ export declare function resolveConfigHomeOf(configHome: any, host?: any): { conf
 /**
  * Which GSD surfaces are installed, at which scopes, and the triggers they occupy:
  * `{ surfaces, diagnostics }` for one runtime or (omitted) every registered runtime.
- * `facts` (`{ homes: { [configHome]: { configHomeIsSymlink, manifestIsSymlink, manifest } } }`)
+ * `facts` (`{ homes: { [configHome]: { configHomeIsSymlink, manifestIsSymlink, manifest,
+ * manifestUnreadable } } }`)
  * may be passed as data; otherwise the config homes are read from disk.
  */
 export declare function resolveInstalledSurfaces(runtime?: string | undefined | null, host?: any, facts?: any, registry?: Registry | undefined | null): any

@@ -426,7 +426,16 @@ export interface InstalledRuntimeSurface {
 
 /** What the edge found at each config home (pass as data to skip reading the disk). */
 export interface SurfaceFacts {
-  homes: Record<string, { configHomeIsSymlink?: boolean | undefined; manifestIsSymlink?: boolean | undefined; manifest?: string | null | undefined }>;
+  homes: Record<
+    string,
+    {
+      configHomeIsSymlink?: boolean | undefined;
+      manifestIsSymlink?: boolean | undefined;
+      manifest?: string | null | undefined;
+      /** Why a manifest that is there was not read (`a directory, not a regular file`, an OS error); reported as `install_manifest_unreadable`. */
+      manifestUnreadable?: string | null | undefined;
+    }
+  >;
 }
 
 /** Installed surfaces of one runtime, or of every registered runtime when omitted. */

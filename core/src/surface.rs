@@ -32,6 +32,9 @@ use crate::vocab::{ArtifactKindName, Scope};
 pub const CODE_SURFACE_SYMLINK: &str = "install_surface_symlink";
 /// Diagnostic code: the edge supplied no facts for a config home the resolver probed.
 pub const CODE_SURFACE_PROBE_MISSING: &str = "install_surface_probe_missing";
+/// Diagnostic code: the install manifest is there but was not read (not a regular file, or
+/// the read failed); read as not installed.
+pub const CODE_SURFACE_MANIFEST_UNREADABLE: &str = "install_manifest_unreadable";
 
 /// What the edge found at one config home (`lstat` facts and the manifest text).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -47,6 +50,12 @@ pub struct ConfigHomeFacts {
     /// unreadable. Need not be read past [`crate::install_manifest::MAX_MANIFEST_BYTES`] + 1 bytes.
     #[serde(default)]
     pub manifest: Option<String>,
+    /// Why a manifest that is there was not read, when it was not: not a regular file (`a
+    /// directory`, `a FIFO`), or the read failed (`Permission denied (os error 13)`).
+    /// Reported as [`CODE_SURFACE_MANIFEST_UNREADABLE`] and read as not installed, as the
+    /// peer reads it (silently). `None`: nothing there, or it was read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub manifest_unreadable: Option<String>,
 }
 
 /// The edge's facts for every config home it was asked about, keyed by the config home
@@ -370,6 +379,21 @@ impl Reader<'_> {
             } else {
                 diagnostic.with_field(crate::install_manifest::MANIFEST_NAME)
             });
+            return None;
+        }
+        if let Some(why) = &facts.manifest_unreadable {
+            self.diagnostics.push(
+                Diagnostic::new(
+                    CODE_SURFACE_MANIFEST_UNREADABLE,
+                    Severity::Warning,
+                    format!(
+                        "the install manifest is there but cannot be read ({}); read as not installed",
+                        crate::sanitize::sanitize_value(why)
+                    ),
+                )
+                .with_field(crate::install_manifest::MANIFEST_NAME)
+                .with_detail(serde_json::json!({ "configHome": home, "reason": why })),
+            );
             return None;
         }
         let read = read_install_manifest(facts.manifest.as_deref());

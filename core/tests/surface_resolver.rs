@@ -151,6 +151,61 @@ fn a_corrupt_manifest_reads_as_not_installed_with_a_diagnostic() {
     );
 }
 
+/// A manifest that is there but could not be read (a directory, a FIFO, no permission)
+/// reads as not installed, as the peer reads it, and the reason is said, cleaned.
+#[test]
+fn an_unreadable_manifest_reads_as_not_installed_and_says_why() {
+    let mut facts = SurfaceFacts::default();
+    facts.homes.insert(
+        "/home/u/.codex".into(),
+        ConfigHomeFacts {
+            manifest_unreadable: Some("a directory\u{1b}[31m".into()),
+            ..ConfigHomeFacts::default()
+        },
+    );
+    let out = resolve_installed_surfaces(Registry::first_party(), Some("codex"), &host(), &facts)
+        .expect("codex");
+    assert!(!out.surfaces[0].scopes[0].installed);
+    let said: Vec<_> = out
+        .diagnostics
+        .iter()
+        .map(|d| {
+            (
+                d.code.as_str(),
+                d.severity,
+                d.field.as_deref(),
+                d.message.as_str(),
+                d.detail_value(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        said[0],
+        (
+            "install_manifest_unreadable",
+            gsd_core::Severity::Warning,
+            Some("gsd-file-manifest.json"),
+            "the install manifest is there but cannot be read (a directory\u{FFFD}); read as not installed",
+            Some(
+                serde_json::json!({ "configHome": "/home/u/.codex", "reason": "a directory\u{1b}[31m" })
+            )
+        )
+    );
+    // Facts as data spell it `manifestUnreadable`; absent, it is not written back.
+    let text = serde_json::to_string(&facts).expect("facts serialize");
+    assert_eq!(
+        text,
+        r#"{"homes":{"/home/u/.codex":{"configHomeIsSymlink":false,"manifestIsSymlink":false,"manifest":null,"manifestUnreadable":"a directory\u001b[31m"}}}"#
+    );
+    let back: SurfaceFacts = serde_json::from_str(&text).expect("facts read back");
+    assert_eq!(back, facts);
+    assert!(
+        !serde_json::to_string(&ConfigHomeFacts::default())
+            .unwrap()
+            .contains("manifestUnreadable")
+    );
+}
+
 #[test]
 fn host_probe_paths_list_the_probe_candidates_first() {
     // §3.1 dot-home-nested with probeExists: markers of every candidate, then the candidates.

@@ -63,9 +63,9 @@ plan options:
 
 doctor options:
   --<runtime>, --all       Runtimes to inspect (default: all)
-  --strict                 Exit 1 on a warning too (a corrupt or oversized install
-                           manifest of any runtime), or a selected runtime's
-                           shadowed trigger, not only on an error
+  --strict                 Exit 1 on a warning too (a corrupt, oversized or
+                           unreadable install manifest of any runtime), or a
+                           selected runtime's shadowed trigger, not only on an error
   --json                   Print the report as JSON
 
 runtimes options:
@@ -723,8 +723,8 @@ function cmdDoctor(args) {
     const shadow = api.buildShadowReport(runtime);
     report.push({ runtime, configHome: home?.configHome ?? null, provenance: home?.provenance ?? null, scopes: surface?.scopes ?? [], shadow: shadow.report, lines: shadow.lines });
   }
-  // Errors fail; with --strict, so does what a user should fix: a warning (a corrupt or
-  // oversized install manifest) or a selected runtime with shadowed triggers.
+  // Errors fail; with --strict, so does what a user should fix: a warning (a corrupt,
+  // oversized or unreadable install manifest) or a selected runtime with shadowed triggers.
   const failing = installed.diagnostics.some((d) => d.severity === 'error' || (values.strict && d.severity === 'warning')) || (values.strict && report.some((r) => r.lines.length > 0));
   const status = failing ? EXIT_FAILURE : EXIT_OK;
   if (values.json) {

@@ -472,6 +472,33 @@ test('doctor names the runtime, scope and file of a diagnostic from another runt
   assert.ok(run.stdout.split('\n').includes(`warning install_manifest_corrupt (claude global: ${file}): ${corrupt.message}`), run.stdout);
 });
 
+test('doctor says an install manifest that is a directory or a FIFO was not read, and --strict fails on it', (t) => {
+  const home = tempDir(t);
+  const project = join(home, 'project');
+  mkdirSync(join(home, '.claude'), { recursive: true });
+  mkdirSync(project);
+  const file = join(home, '.claude', 'gsd-file-manifest.json');
+  for (const [make, kind] of [[() => mkdirSync(file), 'a directory'], [() => execFileSync('mkfifo', [file]), 'a FIFO']]) {
+    rmSync(file, { recursive: true, force: true });
+    make();
+    // A FIFO is never opened: the call would block on it.
+    const json = JSON.parse(cli(['doctor', '--claude', '--json'], { home, cwd: project }).stdout);
+    assert.equal(json.runtimes[0].scopes[0].installed, false);
+    const said = json.diagnostics.filter((d) => d.code === 'install_manifest_unreadable');
+    assert.deepStrictEqual(said, [{
+      code: 'install_manifest_unreadable',
+      severity: 'warning',
+      field: 'gsd-file-manifest.json',
+      message: `the install manifest is there but cannot be read (${kind}, not a regular file); read as not installed`,
+      detail: { configHome: join(home, '.claude'), reason: `${kind}, not a regular file` },
+    }]);
+    const run = cli(['doctor', '--claude'], { home, cwd: project });
+    assert.equal(run.status, 0, run.stderr);
+    assert.ok(run.stdout.split('\n').includes(`warning install_manifest_unreadable (claude global: ${file}): ${said[0].message}`), run.stdout);
+    assert.equal(cli(['doctor', '--claude', '--strict'], { home, cwd: project }).status, 1);
+  }
+});
+
 test('plan --profile with a name the core does not know is a usage error listing the known ones', (t) => {
   const home = tempDir(t);
   const known = api.vocabulary.profileRank;

@@ -1,7 +1,7 @@
 // Overlay registries and the installed-surface API with facts given as data.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync, readFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { require, peer, tempDir, thrown, npmDir } from './helpers.mjs';
 
@@ -62,4 +62,15 @@ test('installed surfaces: facts as data equal reading the same files from disk, 
   assert.equal(report.report.reason, 'not_shadowed');
   assert.deepStrictEqual(report.lines, []);
   assert.equal(thrown(() => gsd.buildShadowReport('claude', host, { sampleLimit: -1 })).field, 'sampleLimit');
+  // A manifest that is there and unreadable: from disk (a directory) as from data, not
+  // installed, as the peer reads it, and said.
+  rmSync(join(home, '.claude', 'gsd-file-manifest.json'));
+  mkdirSync(join(home, '.claude', 'gsd-file-manifest.json'));
+  const unreadable = gsd.resolveInstalledSurfaces('claude', host);
+  const reason = 'a directory, not a regular file';
+  const asData = { homes: { [join(home, '.claude')]: { manifestUnreadable: reason }, [join(cwd, '.claude')]: {} } };
+  assert.deepStrictEqual(gsd.resolveInstalledSurfaces('claude', host, { facts: asData }), unreadable);
+  assert.deepStrictEqual(unreadable.surfaces, peerSurfaces.resolveInstalledSurfaces('claude', host));
+  assert.equal(unreadable.surfaces[0].scopes[0].installed, false);
+  assert.deepStrictEqual(unreadable.diagnostics.map((d) => [d.code, d.detail.reason]), [['install_manifest_unreadable', reason]]);
 });

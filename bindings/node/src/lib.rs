@@ -405,7 +405,8 @@ pub fn surface_probe_paths(
 
 /// Which GSD surfaces are installed, at which scopes, and the triggers they occupy:
 /// `{ surfaces, diagnostics }` for one runtime or (omitted) every registered runtime.
-/// `facts` (`{ homes: { [configHome]: { configHomeIsSymlink, manifestIsSymlink, manifest } } }`)
+/// `facts` (`{ homes: { [configHome]: { configHomeIsSymlink, manifestIsSymlink, manifest,
+/// manifestUnreadable } } }`)
 /// may be passed as data; otherwise the config homes are read from disk.
 #[napi(catch_unwind, ts_return_type = "any")]
 pub fn resolve_installed_surfaces(

@@ -191,6 +191,23 @@ class SurfaceTest(unittest.TestCase):
         with self.assertRaises(gsd.GsdError.InvalidArgument):
             registry.installed_surfaces_json("claude", HOST, "{")
 
+    def test_an_unreadable_manifest_is_said(self):
+        import json
+
+        registry = gsd.Registry.first_party()
+        facts = json.dumps({"homes": {"/home/u/.claude": {"manifestUnreadable": "a FIFO, not a regular file"},
+                                      "/work/p/.claude": {}}})
+        surfaces = json.loads(registry.installed_surfaces_json("claude", HOST, facts))
+        self.assertFalse(surfaces["surfaces"][0]["scopes"][0]["installed"])
+        self.assertEqual(surfaces["diagnostics"], [{
+            "code": "install_manifest_unreadable",
+            "severity": "warning",
+            "field": "gsd-file-manifest.json",
+            "message": "the install manifest is there but cannot be read (a FIFO, not a regular file); "
+                       "read as not installed",
+            "detail": {"configHome": "/home/u/.claude", "reason": "a FIFO, not a regular file"},
+        }])
+
 
 class ErrorCodeTableTest(unittest.TestCase):
     def test_the_table_matches_the_c_numbers(self):
