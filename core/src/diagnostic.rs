@@ -21,23 +21,11 @@ pub enum Severity {
     Error,
 }
 
-impl Severity {
-    /// The wire spelling: `error`, `warning` or `info`.
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Severity::Info => "info",
-            Severity::Warning => "warning",
-            Severity::Error => "error",
-        }
-    }
-}
-
-impl std::fmt::Display for Severity {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+wire_names!(Severity {
+    Info => "info",
+    Warning => "warning",
+    Error => "error",
+});
 
 /// One typed finding. `code` is a stable `snake_case` machine code; `message` is sanitized
 /// (no control, ANSI, bidi or zero-width characters) and safe to print.

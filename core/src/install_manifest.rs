@@ -315,6 +315,11 @@ pub enum ManifestMode {
     Full,
 }
 
+wire_names!(ManifestMode {
+    Minimal => "minimal",
+    Full => "full",
+});
+
 /// The v2 manifest document an install writes.
 ///
 /// Serialises as `{manifestVersion: 2, version, timestamp, mode, runtime, scope, files}`

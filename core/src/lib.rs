@@ -54,6 +54,28 @@
 //! ```
 #![deny(missing_docs)]
 
+/// `as_str` (the wire spelling, as serde writes the value) and `Display` by it, for a
+/// closed enum outside the vocabulary (whose enums get theirs from `vocab`).
+macro_rules! wire_names {
+    ($name:ident { $($variant:ident => $text:literal),+ $(,)? }) => {
+        impl $name {
+            /// The wire spelling, as the value serializes.
+            #[must_use]
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $($name::$variant => $text),+
+                }
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+
 pub mod cross;
 #[cfg(test)]
 mod deep_test;
@@ -148,3 +170,35 @@ pub use validate::{
     Body, ParsedManifest, parse_manifest, validate_body, validate_capability, warning_records,
 };
 pub use vocab::Scope;
+
+#[cfg(test)]
+mod wire_name_tests {
+    use super::*;
+    use install_manifest::ManifestMode as M;
+    use shadow::ShadowReason as R;
+    use staging::BodyRewrite as B;
+
+    /// Each `wire_names!` spelling is the one serde writes, and `Display` prints it.
+    #[test]
+    fn as_str_and_display_are_the_serialized_spelling() {
+        fn check<T: serde::Serialize + std::fmt::Display>(value: &T, spelled: &str) {
+            assert_eq!(serde_json::to_value(value).unwrap(), spelled);
+            assert_eq!(value.to_string(), spelled);
+        }
+        for v in [Severity::Info, Severity::Warning, Severity::Error] {
+            check(&v, v.as_str());
+        }
+        for v in [R::NotShadowed, R::ScopeShadowed, R::ResolverUnavailable] {
+            check(&v, v.as_str());
+        }
+        for v in [Registration::Direct, Registration::ViaRouter] {
+            check(&v, v.as_str());
+        }
+        for v in [B::CommandBodies, B::SkillBodies] {
+            check(&v, v.as_str());
+        }
+        for v in [M::Minimal, M::Full] {
+            check(&v, v.as_str());
+        }
+    }
+}

@@ -35,17 +35,11 @@ pub enum ShadowReason {
     ResolverUnavailable,
 }
 
-impl ShadowReason {
-    /// The wire spelling.
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            ShadowReason::NotShadowed => "not_shadowed",
-            ShadowReason::ScopeShadowed => "scope_shadowed",
-            ShadowReason::ResolverUnavailable => "resolver_unavailable",
-        }
-    }
-}
+wire_names!(ShadowReason {
+    NotShadowed => "not_shadowed",
+    ScopeShadowed => "scope_shadowed",
+    ResolverUnavailable => "resolver_unavailable",
+});
 
 /// One side of a shadow: the kind and scope of an artifact.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]

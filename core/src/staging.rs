@@ -58,6 +58,11 @@ pub enum BodyRewrite {
     SkillBodies,
 }
 
+wire_names!(BodyRewrite {
+    CommandBodies => "commandBodies",
+    SkillBodies => "skillBodies",
+});
+
 /// The plan of one kind.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]

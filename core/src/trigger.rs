@@ -46,6 +46,11 @@ pub enum Registration {
     ViaRouter,
 }
 
+wire_names!(Registration {
+    Direct => "direct",
+    ViaRouter => "via-router",
+});
+
 /// The winner that shadows a candidate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ShadowedBy {
