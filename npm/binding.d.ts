@@ -129,7 +129,10 @@ export declare function compatOrderHookEntries(entries: string, hookKind: string
 /** The profile named by a marker file's text (`null`: none). */
 export declare function compatParseProfileMarker(text: string): string
 
-/** The marker file names: `{ profile, capabilitySkill }`. */
+/**
+ * The marker file names, and the skills manifest's key prefix of a command's agents:
+ * `{ profile, capabilitySkill, callsAgentsPrefix }`.
+ */
 export declare function compatProfileMarkers(): string
 
 /** The `requires` closure of `id` (JSON) over a capability map (`[[id, requires], …]`). */

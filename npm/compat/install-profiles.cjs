@@ -156,7 +156,27 @@ function resolveProfile({ modes, manifest, _profilesOverride, registry } = {}) {
   const tokens = new Tokens();
   const cross = (v) => (typeof v === 'string' && v.isWellFormed() && !v.includes('\0') ? v : tokens.of(v));
   const back = (text) => (/^\0\d+\0$/.test(text) ? tokens.value(text) : text);
-  const entries = isMap ? [...manifest].map(([key, list]) => [cross(key), Array.from(list ?? [], cross)]) : [];
+  // The peer reads a key's list only when its walk reaches the key, as `get(key) || []`
+  // iterated with `for...of`: a falsy value is no list, and a value that cannot be iterated
+  // (a number, a plain object) or whose iteration throws fails then, not before. So a list
+  // that cannot be read crosses empty, and its failure is raised only if the walk reaches it.
+  const failures = new Map();
+  const listOf = (key, list) => {
+    if (!list) return [];
+    try {
+      if (typeof list[Symbol.iterator] !== 'function') throw NOT_ITERABLE;
+      return Array.from(list, cross);
+    } catch (err) {
+      failures.set(key, err);
+      return [];
+    }
+  };
+  const entries = isMap
+    ? [...manifest].map(([key, list]) => {
+        const crossed = cross(key);
+        return [crossed, listOf(crossed, list)];
+      })
+    : [];
   const list = given ? [...modes].map(String) : [];
   // The registry is read for the modes the peer reads it for, in its order: the known
   // modes, when none is full.
@@ -167,6 +187,16 @@ function resolveProfile({ modes, manifest, _profilesOverride, registry } = {}) {
   }
   const resolved = valueOf(native.compatResolveProfile(jsonText({ modes: list, entries, capabilitySkills: capability })));
   if (manifest && !isMap && resolved.skills !== '*') throw new TypeError(`resolveProfile: manifest must be a Map (got ${kindOf(manifest)})`);
+  if (failures.size > 0 && resolved.skills !== '*') {
+    // The peer walks the requires lists of the skills it selects, then their agents lists.
+    const reached = (key, variable) => {
+      const failure = failures.get(key);
+      if (failure === undefined) return;
+      throw failure === NOT_ITERABLE ? new TypeError(`${variable} is not iterable`) : failure;
+    };
+    for (const stem of resolved.skills) reached(stem, 'deps');
+    for (const stem of resolved.skills) reached(cross(`${CALLS_AGENTS_PREFIX}${back(stem)}`), 'agentRefs');
+  }
   return {
     name: resolved.name,
     skills: resolved.skills === '*' ? '*' : new Set(resolved.skills.map(back)),
@@ -189,6 +219,10 @@ function mostRestrictiveProfile(profileNames) {
 
 const MARKERS = valueOf(native.compatProfileMarkers());
 const CAPABILITY_SKILL_MARKER = MARKERS.capabilitySkill;
+/** The skills manifest's key of a command's agents is this prefix and the command's stem. */
+const CALLS_AGENTS_PREFIX = MARKERS.callsAgentsPrefix;
+/** Stands for "this list cannot be iterated" until the walk says which list it was. */
+const NOT_ITERABLE = Symbol('not iterable');
 const MINIMAL_SKILL_ALLOWLIST = Object.freeze([...PROFILES.core]);
 
 /** The longest profile marker read, in bytes: a marker holds profile names. */

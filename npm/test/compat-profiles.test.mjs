@@ -250,3 +250,27 @@ test('install-profiles: resolveProfile keeps odd Map keys apart and reads the re
     assert.equal(mine.reads.n, peers.reads.n, JSON.stringify(modes));
   }
 });
+
+test('install-profiles: resolveProfile reads a Map value only when its walk reaches it, and fails as the peer fails on one it cannot iterate', () => {
+  const profileOf = (r) => ({ name: r.name, skills: r.skills === '*' ? '*' : [...r.skills], agents: [...r.agents] });
+  const throwing = { [Symbol.iterator]() { throw new RangeError('iteration refused'); } };
+  // `help` is in the core profile, so its lists are read; `unused` is reached by nothing.
+  const values = [5, true, {}, { length: 1, 0: 'x' }, throwing, 0, '', false, 'ab', new Set(['plan-phase'])];
+  for (const value of values) {
+    for (const key of ['help', '_calls_agents_help', 'unused', '_calls_agents_unused']) {
+      for (const modes of [['core'], ['full']]) {
+        const manifest = () => new Map([['help', ['new-project']], [key, value]]);
+        assertSameOutcome(
+          () => profileOf(ours.resolveProfile({ modes, manifest: manifest() })),
+          () => profileOf(theirs.resolveProfile({ modes, manifest: manifest() })),
+          `${key} = ${String(value)} (${modes})`,
+        );
+      }
+    }
+  }
+  // What the peer says, and when: a requires list before an agents list.
+  const both = new Map([['help', 5], ['_calls_agents_help', 5]]);
+  assert.equal(outcome(() => ours.resolveProfile({ modes: ['core'], manifest: both })).error.message, 'deps is not iterable');
+  both.delete('help');
+  assert.equal(outcome(() => ours.resolveProfile({ modes: ['core'], manifest: both })).error.message, 'agentRefs is not iterable');
+});

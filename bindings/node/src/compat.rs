@@ -232,12 +232,14 @@ pub fn compat_env_names() -> Vec<String> {
         .collect()
 }
 
-/// The marker file names: `{ profile, capabilitySkill }`.
+/// The marker file names, and the skills manifest's key prefix of a command's agents:
+/// `{ profile, capabilitySkill, callsAgentsPrefix }`.
 #[napi(catch_unwind)]
 pub fn compat_profile_markers() -> String {
     ok(&json!({
         "profile": gsd_core::install_choice::PROFILE_MARKER_NAME,
         "capabilitySkill": gsd_core::install_choice::CAPABILITY_SKILL_MARKER,
+        "callsAgentsPrefix": gsd_core::profile::CALLS_AGENTS_PREFIX,
     }))
 }
 
