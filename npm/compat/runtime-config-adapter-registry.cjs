@@ -56,12 +56,18 @@ function resolveInstallPlanFromRuntimes(runtimeDescriptors, runtime) {
   // when the peer reads it: `sandboxTier` only once `hooksSurface` passed, the others only
   // once both did. JSON keeps `null` and drops `undefined`, which is the core's "null or
   // absent"; any other `hooksSurface` passes, whatever it is (a BigInt, a function).
+  // A tier is a string: any other value (a String object, one whose `toJSON` gives a
+  // tier) crosses as `null`, which the core refuses, as the peer refuses it.
   const hooksSurface = descriptor.hooksSurface;
   const checked = { hooksSurface: hooksSurface == null ? null : true };
-  if (checked.hooksSurface !== null) checked.sandboxTier = descriptor.sandboxTier;
+  let tier;
+  if (checked.hooksSurface !== null) {
+    tier = descriptor.sandboxTier;
+    checked.sandboxTier = typeof tier === 'string' ? tier : null;
+  }
   const id = String(runtime);
   const a = answer(native.compatDescriptorIntent(jsonText({ [id]: { runtime: checked } }), id));
-  if (a.error) throw new TypeError(refusal(a.error, runtime, checked.sandboxTier));
+  if (a.error) throw new TypeError(refusal(a.error, runtime, tier));
   // The rest is passed through: the caller's own values, `hookEvents` the same array, read
   // in the peer's order (`extendedHookEvents` once to test, again to copy; `hooksSurface`
   // again last).

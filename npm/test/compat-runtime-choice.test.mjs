@@ -197,6 +197,9 @@ test('runtime-config-adapter-registry: resolveInstallPlanFromRuntimes passes the
     { hooksSurface: 1n },
     { hooksSurface: () => 'h' },
     { sandboxTier: 1n },
+    // A tier is a string: not a String object, nor a value whose toJSON gives one.
+    { sandboxTier: new String('none') },
+    { sandboxTier: { toJSON: () => 'none' } },
   ];
   for (const extra of odd) {
     const d = { ...base, ...extra };
