@@ -32,8 +32,8 @@ use crate::vocab::{ArtifactKindName, Scope};
 pub const CODE_SURFACE_SYMLINK: &str = "install_surface_symlink";
 /// Diagnostic code: the edge supplied no facts for a config home the resolver probed.
 pub const CODE_SURFACE_PROBE_MISSING: &str = "install_surface_probe_missing";
-/// Diagnostic code: the install manifest is there but was not read (not a regular file, or
-/// the read failed); read as not installed.
+/// Diagnostic code: the install manifest could not be read (something other than a regular
+/// file is there, or looking or reading failed); read as not installed.
 pub const CODE_SURFACE_MANIFEST_UNREADABLE: &str = "install_manifest_unreadable";
 
 /// What the edge found at one config home (`lstat` facts and the manifest text).
@@ -50,8 +50,9 @@ pub struct ConfigHomeFacts {
     /// unreadable. Need not be read past [`crate::install_manifest::MAX_MANIFEST_BYTES`] + 1 bytes.
     #[serde(default)]
     pub manifest: Option<String>,
-    /// Why a manifest that is there was not read, when it was not: not a regular file (`a
-    /// directory`, `a FIFO`), or the read failed (`Permission denied (os error 13)`).
+    /// Why the manifest could not be read, when it could not: something other than a
+    /// regular file is there (`a directory, not a regular file`, `a FIFO, not a regular
+    /// file`), or looking or reading failed (`Permission denied (os error 13)`).
     /// Reported as [`CODE_SURFACE_MANIFEST_UNREADABLE`] and read as not installed, as the
     /// peer reads it (silently). `None`: nothing there, or it was read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -387,7 +388,7 @@ impl Reader<'_> {
                     CODE_SURFACE_MANIFEST_UNREADABLE,
                     Severity::Warning,
                     format!(
-                        "the install manifest is there but cannot be read ({}); read as not installed",
+                        "the install manifest cannot be read ({}); read as not installed",
                         crate::sanitize::sanitize_value(why)
                     ),
                 )

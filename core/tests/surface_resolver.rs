@@ -185,7 +185,7 @@ fn an_unreadable_manifest_reads_as_not_installed_and_says_why() {
             "install_manifest_unreadable",
             gsd_core::Severity::Warning,
             Some("gsd-file-manifest.json"),
-            "the install manifest is there but cannot be read (a directory\u{FFFD}); read as not installed",
+            "the install manifest cannot be read (a directory\u{FFFD}); read as not installed",
             Some(
                 serde_json::json!({ "configHome": "/home/u/.codex", "reason": "a directory\u{1b}[31m" })
             )

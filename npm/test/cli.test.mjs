@@ -489,7 +489,7 @@ test('doctor says an install manifest that is a directory or a FIFO was not read
       code: 'install_manifest_unreadable',
       severity: 'warning',
       field: 'gsd-file-manifest.json',
-      message: `the install manifest is there but cannot be read (${kind}, not a regular file); read as not installed`,
+      message: `the install manifest cannot be read (${kind}, not a regular file); read as not installed`,
       detail: { configHome: join(home, '.claude'), reason: `${kind}, not a regular file` },
     }]);
     const run = cli(['doctor', '--claude'], { home, cwd: project });

@@ -470,8 +470,10 @@ gsd_status gsd_surface_probe_requests(const gsd_registry *registry,
 
 /**
  * Which GSD surfaces are installed: `request_json` is `{"runtime"?, "host", "facts"?:
- * {"homes": {"<configHome>": {"configHomeIsSymlink"?, "manifestIsSymlink"?, "manifest"?}}}}`;
- * the result is `{"surfaces": [..], "diagnostics": [..]}`.
+ * {"homes": {"<configHome>": {"configHomeIsSymlink"?, "manifestIsSymlink"?, "manifest"?,
+ * "manifestUnreadable"?}}}}` (`manifestUnreadable`: why the manifest could not be read,
+ * reported as `install_manifest_unreadable`); the result is `{"surfaces": [..],
+ * "diagnostics": [..]}`.
  *
  * On success writes the JSON to `out_json`; free it with `gsd_bytes_free`. `out_error`
  * may be NULL. `registry` is borrowed and `request_json` copied for the call only.

@@ -3,7 +3,7 @@
 //! manifest text (read at most one byte past the core's bound).
 
 use std::fs;
-use std::io::{ErrorKind, Read};
+use std::io::Read;
 
 use gsd_core::install_manifest::MAX_MANIFEST_BYTES;
 use gsd_core::{ConfigHomeFacts, HomeProbe, Registry as CoreRegistry, SurfaceFacts};
@@ -17,50 +17,49 @@ fn is_symlink(path: &str) -> bool {
     fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
 }
 
-/// What a path that is not a regular file is, as a reason not to read it.
-fn not_a_file(kind: fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if kind.is_fifo() {
-            return "a FIFO, not a regular file";
-        }
-        if kind.is_socket() {
-            return "a socket, not a regular file";
-        }
-        if kind.is_block_device() || kind.is_char_device() {
-            return "a device, not a regular file";
-        }
-    }
-    if kind.is_dir() {
-        "a directory, not a regular file"
-    } else {
-        "not a regular file"
+/// What a file that is not a regular file is, as a reason not to read it.
+fn not_a_file(kind: rustix::fs::FileType) -> &'static str {
+    use rustix::fs::FileType;
+    match kind {
+        FileType::Directory => "a directory, not a regular file",
+        FileType::Fifo => "a FIFO, not a regular file",
+        FileType::Socket => "a socket, not a regular file",
+        FileType::BlockDevice | FileType::CharacterDevice => "a device, not a regular file",
+        FileType::Symlink => "a symbolic link, not a regular file",
+        _ => "not a regular file",
     }
 }
 
-/// The manifest at `path` (never through a symbolic link): `Ok(Some(text))` for a regular
-/// file, read at most one byte past the core's bound; `Ok(None)` when nothing is there;
-/// `Err(why)` when something is there that was not read (it is never opened unless it is a
-/// regular file, so a FIFO cannot block the call).
+/// The manifest at `path`: `Ok(Some(text))` for a regular file, read at most one byte past
+/// the core's bound; `Ok(None)` when nothing is there; `Err(why)` when it could not be read.
+/// It is opened without following a link and without blocking (`O_NOFOLLOW | O_NONBLOCK`:
+/// a FIFO, even one swapped in after the `lstat`, never stalls the call), and the open file
+/// is checked to be a regular file before a byte is read.
 fn read_bounded(path: &str) -> Result<Option<String>, String> {
-    let meta = match fs::symlink_metadata(path) {
-        Ok(meta) => meta,
+    use rustix::fs::{Mode, OFlags};
+    let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
+    let fd = match rustix::fs::open(path, flags, Mode::empty()) {
+        Ok(fd) => fd,
         // Nothing there, or the config home is not a folder: no manifest.
-        Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => {
-            return Ok(None);
+        Err(rustix::io::Errno::NOENT | rustix::io::Errno::NOTDIR) => return Ok(None),
+        // A link (the caller has said so already) or a directory: say what it is.
+        Err(rustix::io::Errno::LOOP | rustix::io::Errno::ISDIR) => {
+            let kind = rustix::fs::lstat(path).map_err(|e| std::io::Error::from(e).to_string())?;
+            return Err(not_a_file(rustix::fs::FileType::from_raw_mode(kind.st_mode)).to_owned());
         }
-        Err(e) => return Err(e.to_string()),
+        Err(e) => return Err(std::io::Error::from(e).to_string()),
     };
-    if !meta.file_type().is_file() {
-        return Err(not_a_file(meta.file_type()).to_owned());
+    let kind = rustix::fs::fstat(&fd).map_err(|e| std::io::Error::from(e).to_string())?;
+    let kind = rustix::fs::FileType::from_raw_mode(kind.st_mode);
+    if kind != rustix::fs::FileType::RegularFile {
+        return Err(not_a_file(kind).to_owned());
     }
-    let file = fs::File::open(path).map_err(|e| e.to_string())?;
     let mut bytes = Vec::new();
     let limit = u64::try_from(MAX_MANIFEST_BYTES)
         .unwrap_or(u64::MAX)
         .saturating_add(1);
-    file.take(limit)
+    fs::File::from(fd)
+        .take(limit)
         .read_to_end(&mut bytes)
         .map_err(|e| e.to_string())?;
     Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))

@@ -203,7 +203,7 @@ class SurfaceTest(unittest.TestCase):
             "code": "install_manifest_unreadable",
             "severity": "warning",
             "field": "gsd-file-manifest.json",
-            "message": "the install manifest is there but cannot be read (a FIFO, not a regular file); "
+            "message": "the install manifest cannot be read (a FIFO, not a regular file); "
                        "read as not installed",
             "detail": {"configHome": "/home/u/.claude", "reason": "a FIFO, not a regular file"},
         }])
