@@ -589,6 +589,7 @@ module.exports = {
   readOverlayDir,
   readCapabilityFolder,
   readBounded,
+  trimTrailing,
   sizeRefusal,
   escapeText,
   escapeName,

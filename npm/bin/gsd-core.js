@@ -177,11 +177,23 @@ function selectedRuntimes(values) {
 }
 
 /**
+ * Says on stderr which runtime flags a group flag overrode (`--both --codex` plans claude
+ * and opencode, as the peer installer does): a runtime asked for is never dropped silently.
+ */
+function noteOverriddenRuntimes(values, selected) {
+  const flags = [...runtimeIds(), ...Object.keys(RUNTIME_ALIASES)].filter((flag) => values[flag]);
+  const dropped = flags.filter((flag) => !selected.includes(RUNTIME_ALIASES[flag] ?? flag));
+  if (dropped.length === 0) return;
+  const group = Object.keys(RUNTIME_GROUPS).find((g) => values[g]);
+  process.stderr.write(`gsd-core: note: --${group} selects ${selected.join(' and ')} and overrides ${dropped.map((f) => `--${f}`).join(', ')}, ${dropped.length === 1 ? 'which is' : 'which are'} not planned\n`);
+}
+
+/**
  * Parses a command's arguments. As in the peer installer, `-c=<path>` is `--config-dir=<path>`
  * (Node's parser would read `=<path>`). A value option given twice is refused: the peer
  * takes the first, Node's parser the last, and either would hide the other silently.
  */
-function parse(args, options) {
+function parse(args, options, command) {
   const table = { help: { type: 'boolean', short: 'h' }, ...options };
   for (const [name, option] of Object.entries(table)) if (option.type === 'string') table[name] = { ...option, multiple: true };
   // Up to `--` only: what follows it is positional, as the user typed it.
@@ -191,7 +203,7 @@ function parse(args, options) {
   try {
     parsed = parseArgs({ args: spelled, options: table, allowPositionals: true, strict: true });
   } catch (err) {
-    if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new UsageError(unknownOption(err.message, table));
+    if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new UsageError(unknownOption(err.message, table, command));
     // Node's message spans lines: each is made safe to print, the breaks are kept; its
     // first word loses its capital, as our own messages start.
     const message = String(err.message);
@@ -208,16 +220,33 @@ function parse(args, options) {
 /** Runtimes the peer installer once selected, and the runtime it now sends their users to. */
 const REMOVED_RUNTIMES = Object.freeze({ gemini: 'antigravity' });
 
+/** Options of one command that another command does not take, and the command that does. */
+const OPTION_OF = Object.freeze({
+  global: 'plan',
+  local: 'plan',
+  'config-dir': 'plan',
+  profile: 'plan',
+  minimal: 'plan',
+  'core-only': 'plan',
+  source: 'plan',
+  strict: 'doctor',
+  'first-party': 'validate',
+});
+
 /**
- * The usage error for an option no command takes (Node's parser names it in `message`):
- * where the command selects runtimes, a removed runtime names its successor and a near
- * spelling (`--claude-code`, `--code`) the runtime it is close to.
+ * The usage error for an option the command does not take (Node's parser names it in
+ * `message`): an option of another command names that command; where the command selects
+ * runtimes, a removed runtime names its successor and a near spelling (`--claude-code`,
+ * `--code`) the runtime it is close to.
  */
-function unknownOption(message, table) {
+function unknownOption(message, table, command) {
   const spelled = /^Unknown option '([^]*?)'(?:\. |$)/.exec(message)?.[1] ?? message;
   const said = `unknown option '${printable(spelled)}'`;
-  if (!('all' in table)) return said;
   const name = spelled.replace(/^-+/, '').split('=')[0].toLowerCase();
+  if (command !== undefined && spelled.startsWith('--') && Object.hasOwn(OPTION_OF, name) && OPTION_OF[name] !== command) {
+    return `${said}: it is an option of \`gsd-core ${OPTION_OF[name]}\`, not of ${command}`;
+  }
+  if (!('all' in table)) return said;
   if (Object.hasOwn(REMOVED_RUNTIMES, name)) {
     return `${said}: the ${name} runtime was removed; its successor is --${REMOVED_RUNTIMES[name]}`;
   }
@@ -232,7 +261,7 @@ function describeError(err) {
 }
 
 function cmdRuntimes(args) {
-  const { values, positionals } = parse(args, { json: { type: 'boolean' } });
+  const { values, positionals } = parse(args, { json: { type: 'boolean' } }, 'runtimes');
   if (values.help) return print(HELP);
   if (positionals.length > 0) throw new UsageError(`runtimes takes no arguments, got '${printable(positionals.join(' '))}'`);
   const rows = api.runtimes();
@@ -266,22 +295,25 @@ function markdownStems(dir, optional = false) {
   try {
     entries = fs.readdirSync(dir, { withFileTypes: true, encoding: 'buffer' });
   } catch (err) {
-    if (optional && err?.code === 'ENOENT') return { stems: [], links: [] };
+    if (optional && err?.code === 'ENOENT') return { stems: [], skipped: [] };
+    // A required folder that is not there (or not a folder) means the argument is wrong;
+    // an optional one that is there and cannot be listed (a file named `agents`) is a
+    // failure, as any other folder that exists and cannot be read.
     const failure = unreadableSource(dir, err);
-    throw err?.code === 'ENOENT' || err?.code === 'ENOTDIR' ? new UsageError(failure.message) : failure;
+    throw !optional && (err?.code === 'ENOENT' || err?.code === 'ENOTDIR') ? new UsageError(failure.message) : failure;
   }
   const utf8 = new TextDecoder('utf-8', { fatal: true });
   const names = [];
-  const links = [];
+  const skipped = [];
   for (const e of entries.sort((a, b) => Buffer.compare(a.name, b.name))) {
     if (!e.name.toString('latin1').endsWith('.md')) continue;
-    // The installer stages regular files only: a link (even to a command file) is not
-    // installed, so it is no stem; it is returned to be said, never dropped in silence.
-    if (e.isSymbolicLink()) {
-      links.push(Buffer.concat([Buffer.from(`${dir}/`), e.name]));
+    // The installer stages regular files only: a link (even to a command file), a folder
+    // or a FIFO named `*.md` is not installed, so it is no stem; it is returned to be
+    // said, never dropped in silence.
+    if (!e.isFile()) {
+      skipped.push({ path: Buffer.concat([Buffer.from(`${dir}/`), e.name]), what: entryKind(e) });
       continue;
     }
-    if (!e.isFile()) continue;
     let name;
     try {
       name = utf8.decode(e.name);
@@ -298,14 +330,23 @@ function markdownStems(dir, optional = false) {
     names.push(name);
   }
   // Sorted by file name, as a directory listing is.
-  return { stems: names.sort().map((name) => name.slice(0, -3)), links };
+  return { stems: names.sort().map((name) => name.slice(0, -3)), skipped };
+}
+
+/** What a directory entry that is not a regular file is, as a note says it. */
+function entryKind(e) {
+  if (e.isSymbolicLink()) return 'a symbolic link';
+  if (e.isDirectory()) return 'a directory';
+  if (e.isFIFO()) return 'a FIFO';
+  if (e.isSocket()) return 'a socket';
+  return 'a device';
 }
 
 /**
  * What the command reads under a `--source` root: each folder is listed and each file read
  * once, however often it is asked for (the inventory and a profile both list
  * `commands/gsd`; a profile recorded per config directory reads the bodies again), and the
- * `*.md` links passed over are kept to be said once each.
+ * `*.md` entries passed over (links, folders, FIFOs) are kept to be said once each.
  */
 class SourceTree {
   /** @param {string} root */
@@ -319,8 +360,8 @@ class SourceTree {
     this.listings = new Map();
     /** @type {Map<string, string>} */
     this.texts = new Map();
-    /** The links passed over, by path (latin1, so any byte survives), in the order met. */
-    this.links = new Map();
+    /** The entries passed over, by path (latin1, so any byte survives), in the order met. */
+    this.skipped = new Map();
   }
 
   /** `markdownStems(dir, optional)`, listed once. */
@@ -328,7 +369,7 @@ class SourceTree {
     let stems = this.listings.get(dir);
     if (stems === undefined) {
       const listed = markdownStems(dir, optional);
-      for (const link of listed.links) this.links.set(link.toString('latin1'), link);
+      for (const entry of listed.skipped) this.skipped.set(entry.path.toString('latin1'), entry);
       stems = listed.stems;
       this.listings.set(dir, stems);
     }
@@ -392,7 +433,7 @@ function unusableSourceFile(err, given, commandsDir, agentsDir) {
   if (at !== null) {
     const stem = given[at[1]][Number(at[2])];
     const file = path.join(at[1] === 'agents' ? agentsDir : commandsDir, `${stem}.md`);
-    return `${printable(file)}: its stem${err.message.slice(err.field.length)}`;
+    return `${printable(file)}: its stem${ruleOf(err.message.slice(err.field.length))}`;
   }
   // The first child that cannot be a stem, in the core's (sorted) order, asked on its own:
   // its refusal is the reason, without the value it quotes (said here as the file spells it).
@@ -405,12 +446,20 @@ function unusableSourceFile(err, given, commandsDir, agentsDir) {
       if (childErr?.code !== 'INVALID_ARGUMENT') throw childErr;
       refusal = childErr.message.slice('commands[0]'.length);
     }
-    const quoted = refusal.lastIndexOf(', got ');
-    const rule = quoted === -1 ? refusal.replace(/; it starts .*$/s, '') : refusal.slice(0, quoted);
     const file = path.join(commandsDir, `${given.childToRouters[child][0]}.md`);
-    return `${printable(file)}: its requires: lists '${printable(child)}', which${rule}`;
+    return `${printable(file)}: its requires: lists '${printable(child)}', which${ruleOf(refusal)}`;
   }
   return err.message;
+}
+
+/**
+ * A stem refusal of the core without the value it quotes (`, got "..."`, `; it starts
+ * "..."`): the message names the file, escaped as every path is, so the value is not shown
+ * a second time, cleaned another way.
+ */
+function ruleOf(refusal) {
+  const quoted = refusal.lastIndexOf(', got ');
+  return quoted === -1 ? refusal.replace(/; it starts .*$/s, '') : refusal.slice(0, quoted);
 }
 
 /**
@@ -477,7 +526,7 @@ function readProfile(name, tree, spelled = `--profile=${printable(name)}`) {
  * The profile an earlier install recorded in `configHome` (its `.gsd-profile` marker, read
  * as `compat/install-profiles.cjs` reads it), when it names one other than `full`:
  * `{ name, known, file }`, `known` false when it selects nothing (no profile the core
- * knows, or `full` among them); `{ refused, file }` when the path holds no marker the
+ * knows, or `full` among them; `name` null when its text names no profile); `{ refused, file }` when the path holds no marker the
  * installer could have written (a FIFO, a device, over 64 KiB), which is never read on.
  */
 function recordedProfile(configHome) {
@@ -485,7 +534,10 @@ function recordedProfile(configHome) {
   if (marker === null) return null;
   if (marker.refused !== undefined) return marker;
   const { name, file } = marker;
-  if (name === null || name === 'full') return null;
+  // A marker whose text names no profile (garbled, empty) reads as full, as the installer
+  // reads it: said, like a marker naming an unknown profile.
+  if (name === null) return { name: null, known: false, file };
+  if (name === 'full') return null;
   // The core decides, as it does for the plan: a name that resolves to everything (unknown
   // names only, or `full` among them) selects nothing.
   const known = api.resolveProfile([name], { commands: [] }).skills !== '*';
@@ -541,12 +593,14 @@ function renderPlan(plan, profile, inventoried) {
   if (plan.placements.length > 0) {
     const byKind = {};
     for (const p of plan.placements) byKind[p.kind] = (byKind[p.kind] ?? 0) + 1;
-    out.push(`  placements    ${plan.placements.length} files (${Object.entries(byKind).map(([k, n]) => `${k} ${n}`).join(', ')})`);
-  } else if (plan.kinds.length > 0 && !inventoried) {
-    out.push(`  placements    ${dim('none listed: --source <dir> (the GSD package) gives the commands and agents to place')}`);
+    out.push(`  placements    ${counted(plan.placements.length, 'file')} (${Object.entries(byKind).map(([k, n]) => `${k} ${n}`).join(', ')})`);
+  } else if (plan.kinds.length > 0) {
+    // With --source the plan placed nothing it listed (an empty source, or a profile that
+    // selects none of it): said, as much as a plan that places files.
+    out.push(`  placements    ${inventoried ? '0 files' : dim('none listed: --source <dir> (the GSD package) gives the commands and agents to place')}`);
   }
   const shadowed = plan.triggers.filter((t) => t.shadowedBy);
-  if (plan.triggers.length > 0) out.push(`  triggers      ${plan.triggers.length} (${shadowed.length} shadowed)`);
+  if (plan.triggers.length > 0 || (inventoried && plan.kinds.length > 0)) out.push(`  triggers      ${plan.triggers.length} (${shadowed.length} shadowed)`);
   for (const t of shadowed) {
     out.push(yellow(`    ! ${t.trigger} (${t.scope} ${t.kind}) is shadowed by ${t.shadowedBy.scope} ${t.shadowedBy.kind}`));
   }
@@ -568,8 +622,8 @@ function otherScopeNote(plan) {
   const other = plan.scope.id === 'global' ? 'local' : 'global';
   const [surface] = api.resolveInstalledSurfaces(plan.runtime).surfaces;
   const installed = surface?.scopes.find((s) => s.scope === other && s.installed);
-  if (installed === undefined) return '';
-  return `\n  ${dim(`note          installed at ${other} scope too (${printable(installed.configHome)}): \`gsd-core doctor --${plan.runtime}\` shows which triggers one scope shadows`)}`;
+  if (installed === undefined) return null;
+  return `installed at ${other} scope too (${printable(installed.configHome)}): \`gsd-core doctor --${plan.runtime}\` shows which triggers one scope shadows`;
 }
 
 /**
@@ -598,7 +652,7 @@ function cmdPlan(args) {
     'core-only': { type: 'boolean' },
     source: { type: 'string' },
     json: { type: 'boolean' },
-  });
+  }, 'plan');
   if (values.help) return print(HELP);
   if (positionals.length > 0) throw new UsageError(`plan takes no positional arguments, got '${printable(positionals.join(' '))}'`);
   if (values.global && values.local) throw new UsageError('--global and --local contradict each other; choose one');
@@ -607,6 +661,7 @@ function cmdPlan(args) {
   if (values.source !== undefined && values.source.trim() === '') throw new UsageError('--source requires a non-empty path');
   const runtimes = selectedRuntimes(values);
   if (runtimes.length === 0) throw new UsageError('choose at least one runtime (--claude, --codex, ... or --all)');
+  noteOverriddenRuntimes(values, runtimes);
   if (values['config-dir'] !== undefined && runtimes.length > 1) throw new UsageError('--config-dir applies to one runtime; it cannot be combined with several');
   if ((values.minimal || values['core-only']) && values.profile !== undefined) throw new UsageError('--minimal/--core-only and --profile contradict each other; choose one');
   // The peer installer's back-compatible spellings of --profile=core.
@@ -617,10 +672,10 @@ function cmdPlan(args) {
   const tree = values.source === undefined ? undefined : new SourceTree(values.source);
   const inventory = tree === undefined ? undefined : readInventory(tree);
   const options = { inventory, explicitDir: values['config-dir'], profile: readProfile(values.profile, tree, coreAlias) };
-  // A linked command or agent is not installed, so no plan places it: said once each (the
-  // inventory lists every folder a profile lists).
-  for (const link of tree?.links.values() ?? []) {
-    process.stderr.write(`gsd-core: note: --source: ${overlays.escapeName(link)} is a symbolic link; the installer stages regular files only, so no plan places it\n`);
+  // A command or agent that is not a regular file is not installed, so no plan places it:
+  // said once each (the inventory lists every folder a profile lists).
+  for (const { path: at, what } of tree?.skipped.values() ?? []) {
+    process.stderr.write(`gsd-core: note: --source: ${overlays.escapeName(at)} is ${what}; the installer stages regular files only, so no plan places it\n`);
   }
   // The selection of each profile recorded in a config directory, read once per name.
   const recordedSelections = new Map();
@@ -645,7 +700,8 @@ function cmdPlan(args) {
       } else if (recorded !== null && !recorded.known) {
         // A marker naming no profile the core knows selects nothing: the installer installs
         // everything, and so does the plan (said, so the marker is not taken for applied).
-        chosen.set(plan, `full (${printable(recorded.file)} names '${printable(recorded.name)}', which selects everything)`);
+        const names = recorded.name === null ? 'names no profile' : `names '${printable(recorded.name)}'`;
+        chosen.set(plan, `full (${printable(recorded.file)} ${names}, which selects everything)`);
       } else if (recorded !== null) {
         const spelled = `the profile '${printable(recorded.name)}' recorded in ${printable(recorded.file)}`;
         let profile = recordedSelections.get(recorded.name);
@@ -695,19 +751,27 @@ function cmdPlan(args) {
     // never a surprise.
     for (const plan of plans) {
       if (values.profile === undefined && chosen.has(plan)) process.stderr.write(`gsd-core: ${plan.runtime}: profile ${chosen.get(plan)}\n`);
+      // So is an install at the other scope, which the text plan notes.
+      const note = otherScopeNote(plan);
+      if (note !== null) process.stderr.write(`gsd-core: ${plan.runtime}: note: ${note}\n`);
     }
   } else {
-    if (plans.length > 0) print(plans.map((plan) => renderPlan(plan, chosen.get(plan), tree !== undefined) + otherScopeNote(plan)).join('\n\n'));
+    const withNote = (plan) => {
+      const note = otherScopeNote(plan);
+      return note === null ? '' : `\n  ${dim(`note          ${note}`)}`;
+    };
+    if (plans.length > 0) print(plans.map((plan) => renderPlan(plan, chosen.get(plan), tree !== undefined) + withNote(plan)).join('\n\n'));
     for (const { runtime } of skipped) print(dim(`${runtime}: no installable config directory (skipped)`));
   }
   return failed ? EXIT_FAILURE : EXIT_OK;
 }
 
 function cmdDoctor(args) {
-  const { values, positionals } = parse(args, { ...runtimeOptions(), json: { type: 'boolean' }, strict: { type: 'boolean' } });
+  const { values, positionals } = parse(args, { ...runtimeOptions(), json: { type: 'boolean' }, strict: { type: 'boolean' } }, 'doctor');
   if (values.help) return print(HELP);
   if (positionals.length > 0) throw new UsageError(`doctor takes no positional arguments, got '${printable(positionals.join(' '))}'`);
   const picked = selectedRuntimes(values);
+  noteOverriddenRuntimes(values, picked);
   const runtimes = picked.length > 0 ? picked : runtimeIds();
   const installed = api.resolveInstalledSurfaces();
   const byRuntime = Object.fromEntries(installed.surfaces.map((s) => [s.runtime, s]));
@@ -738,7 +802,7 @@ function cmdDoctor(args) {
     }
     print(`${bold(r.runtime)}  ${printable(r.configHome)}  ${dim(`(${describeProvenance(r.provenance)})`)}`);
     for (const s of r.scopes) {
-      const state = s.installed ? green(`installed (manifest v${s.manifestVersion}, ${s.stems.length} installed stems)`) : dim('not installed');
+      const state = s.installed ? green(`installed (manifest v${s.manifestVersion}, ${counted(s.stems.length, 'installed stem')})`) : dim('not installed');
       print(`  ${s.scope.padEnd(7)} ${state}  ${dim(printable(s.configHome))}`);
     }
     for (const line of r.lines) print(yellow(`  ${line}`));
@@ -791,8 +855,9 @@ function validateText(file, folder, text) {
     return { path: file, folder, diagnostics: [...errors, ...warnings] };
   } catch (err) {
     if (typeof err?.code !== 'string' || !err.code.startsWith('MANIFEST_')) throw err;
-    // Refused as loading refuses it: the loader's code, the parse error's code in `detail`.
-    const { message, ...head } = edgeDiagnostic('overlay_manifest_invalid', folder, `capability.json: ${err.message}`);
+    // Refused as loading refuses it: the loader's code, the parse error's code in `detail`;
+    // the message names the file read (a manifest given by path may have another name).
+    const { message, ...head } = edgeDiagnostic('overlay_manifest_invalid', folder, `${require('node:path').basename(file)}: ${err.message}`);
     const field = typeof err.field === 'string' ? { field: err.field } : {};
     return { path: file, folder, diagnostics: [{ ...head, ...field, message, detail: { code: err.code } }] };
   }
@@ -820,19 +885,26 @@ function validateTarget(target, firstParty) {
   const fs = require('node:fs');
   const path = require('node:path');
   let stat;
-  const name = path.basename(path.resolve(target));
+  // `link/` and `link/.` name the link's target, and `lstat` follows them: the path is
+  // looked at without its trailing `/` and `/.` components, as the overlay loaders do.
+  const inspected = overlays.trimTrailing(target);
+  const name = path.basename(path.resolve(inspected));
   const shown = printable(target);
   try {
-    stat = fs.lstatSync(target);
+    stat = fs.lstatSync(inspected);
   } catch (err) {
     // A path that names nothing is the command line's fault; one that is there but cannot
     // be looked at (a folder above it without search permission) is a failure to read.
     if (err?.code === 'ENOENT' || err?.code === 'ENOTDIR') throw new UsageError(`cannot read ${printable(target)}: ${describeOsError(err)}`);
     return [{ path: target, folder: name, diagnostics: [edgeDiagnostic('overlay_unreadable', name, `'${shown}' cannot be read: ${describeOsError(err)}`)] }];
   }
-  if (stat.isSymbolicLink()) return [{ path: target, folder: name, diagnostics: [edgeDiagnostic('overlay_symlink_refused', name, `'${shown}' is a symbolic link; links are never followed`)] }];
+  // A file given by path, and anything named capability.json, is a manifest: its folder is
+  // the one that holds it, whatever it turns out to be.
+  const holder = path.basename(path.dirname(path.resolve(inspected)));
+  const folderOf = stat.isFile() || name === 'capability.json' ? holder : name;
+  if (stat.isSymbolicLink()) return [{ path: target, folder: folderOf, diagnostics: [edgeDiagnostic('overlay_symlink_refused', folderOf, `'${shown}' is a symbolic link; links are never followed`)] }];
   if (stat.isFile()) {
-    const folder = path.basename(path.dirname(path.resolve(target)));
+    const folder = holder;
     const read = overlays.readBounded(target, overlays.MANIFEST_MAX_BYTES);
     if (read.oversize !== undefined) return [{ path: target, folder, diagnostics: [overlays.sizeRefusal(folder, null, read.oversize)] }];
     if (read.fault) {
@@ -842,7 +914,7 @@ function validateTarget(target, firstParty) {
     }
     return [validateText(target, folder, read.text)];
   }
-  if (!stat.isDirectory()) return [{ path: target, folder: name, diagnostics: [edgeDiagnostic('overlay_not_regular_file', name, `'${shown}' is neither a regular file nor a directory; it is not opened`)] }];
+  if (!stat.isDirectory()) return [{ path: target, folder: folderOf, diagnostics: [edgeDiagnostic('overlay_not_regular_file', folderOf, `'${shown}' is neither a regular file nor a directory; it is not opened`)] }];
   // A folder whose capability.json is there, or cannot even be looked for (a folder without
   // search permission), is one capability folder: reading it reports what is wrong.
   if (manifestMayBeIn(target)) return [validateFolder(target, name)];
@@ -899,7 +971,7 @@ function manifestMayBeIn(dir) {
 }
 
 function cmdValidate(args) {
-  const { values, positionals } = parse(args, { json: { type: 'boolean' }, 'first-party': { type: 'boolean' } });
+  const { values, positionals } = parse(args, { json: { type: 'boolean' }, 'first-party': { type: 'boolean' } }, 'validate');
   if (values.help) return print(HELP);
   if (positionals.length !== 1) {
     const got = positionals.length === 0 ? 'none' : `${positionals.length}: ${positionals.map((p) => `'${printable(p)}'`).join(' ')}`;
@@ -927,6 +999,11 @@ function cmdValidate(args) {
     }
   }
   return failed ? EXIT_FAILURE : EXIT_OK;
+}
+
+/** `1 file`, `2 files`. */
+function counted(n, noun) {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 function renderTable(rows) {

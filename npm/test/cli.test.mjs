@@ -900,3 +900,95 @@ test('plan text notes an install at the other scope, whose shadowing doctor repo
   assert.doesNotMatch(cli(['plan', '--claude', '-l'], { home: tempDir(t), cwd: tempDir(t) }).stdout, /note {10}/);
   assert.doesNotMatch(cli(['plan', '--codex'], { home, cwd: tempDir(t) }).stdout, /note {10}/);
 });
+
+test('plan --source: an agents file fails (exit 1); folders, FIFOs and links named *.md are each said; an empty source plans 0 files', (t) => {
+  const home = tempDir(t);
+  const source = sourceTree(t);
+  const commands = join(source, 'commands', 'gsd');
+  mkdirSync(join(commands, 'dir.md'));
+  execFileSync('mkfifo', [join(commands, 'fifo.md')]);
+  symlinkSync(join(commands, 'help.md'), join(commands, 'link.md'));
+  const run = cli(['plan', '--claude', '--source', source], { home });
+  assert.equal(run.status, 0, run.stderr);
+  const said = (file, what) => `gsd-core: note: --source: ${join(commands, file)} is ${what}; the installer stages regular files only, so no plan places it`;
+  assert.deepStrictEqual(run.stderr.trimEnd().split('\n'), [said('dir.md', 'a directory'), said('fifo.md', 'a FIFO'), said('link.md', 'a symbolic link')]);
+  assert.match(run.stdout, /^ {2}placements {4}2 files \(skills 2\)$/m);
+  // `agents` is optional, but one that is there and is not a folder cannot be read.
+  rmSync(join(source, 'agents'), { recursive: true });
+  writeFileSync(join(source, 'agents'), 'x');
+  const agents = cli(['plan', '--claude', '--source', source], { home });
+  assert.equal(agents.status, 1, agents.stderr);
+  assert.equal(agents.stderr.split('\n').at(-2), `gsd-core: --source: cannot read ${join(source, 'agents')}: ENOTDIR (os error 20)`);
+  // Nothing to place: the plan says 0 files and 0 triggers, as its JSON does.
+  const empty = tempDir(t);
+  mkdirSync(join(empty, 'commands', 'gsd'), { recursive: true });
+  const none = cli(['plan', '--claude', '--source', empty], { home });
+  assert.equal(none.status, 0, none.stderr);
+  assert.match(none.stdout, /^ {2}placements {4}0 files$/m);
+  assert.match(none.stdout, /^ {2}triggers {6}0 \(0 shadowed\)$/m);
+  // One of each is singular.
+  const one = tempDir(t);
+  mkdirSync(join(one, 'commands', 'gsd'), { recursive: true });
+  writeFileSync(join(one, 'commands', 'gsd', 'help.md'), '# help\n');
+  assert.match(cli(['plan', '--claude', '--source', one], { home }).stdout, /^ {2}placements {4}1 file \(skills 1\)$/m);
+});
+
+test('plan: a stem the core refuses is shown once, escaped as its path is', (t) => {
+  const home = tempDir(t);
+  const source = sourceTree(t);
+  writeFileSync(join(source, 'commands', 'gsd', 'e\u001b]0;x\u0007.md'), '# odd\n');
+  const run = cli(['plan', '--claude', '--source', source], { home });
+  assert.equal(run.status, 1, run.stderr);
+  const file = join(source, 'commands', 'gsd', 'e\\u{1b}]0;x\\u{7}.md');
+  assert.equal(run.stderr, `gsd-core: --source: ${file}: its stem must be a plain file stem (non-empty, not '.' or '..', no '/', '\\', control, bidi or invisible characters)\n`);
+});
+
+test('plan: a marker naming no profile is said; --json says an install at the other scope; --both says what it overrides', (t) => {
+  const { home, project } = installClaudeBothScopes(t);
+  const marker = join(home, '.claude', '.gsd-profile');
+  writeFileSync(marker, 'core\nstandard\n');
+  const text = cli(['plan', '--claude'], { home, cwd: project });
+  assert.equal(text.status, 0, text.stderr);
+  assert.match(text.stdout, new RegExp(`^ {2}profile {7}full \\(${marker.replace(/[.]/g, '\\.')} names no profile, which selects everything\\)$`, 'm'));
+  rmSync(marker);
+  const json = cli(['plan', '--claude', '-l', '--json'], { home, cwd: project });
+  assert.equal(json.status, 0, json.stderr);
+  assert.equal(json.stderr, `gsd-core: claude: note: installed at global scope too (${join(home, '.claude')}): \`gsd-core doctor --claude\` shows which triggers one scope shadows\n`);
+  const both = cli(['plan', '--both', '--codex', '--json'], { home, cwd: project });
+  assert.equal(both.status, 0, both.stderr);
+  assert.deepStrictEqual(JSON.parse(both.stdout).map((p) => p.runtime), ['claude', 'opencode']);
+  assert.match(both.stderr, /^gsd-core: note: --both selects claude and opencode and overrides --codex, which is not planned$/m);
+});
+
+test('an option of another command names that command', () => {
+  for (const [args, said] of [
+    [['doctor', '--global'], "unknown option '--global': it is an option of `gsd-core plan`, not of doctor"],
+    [['validate', '--strict', 'x'], "unknown option '--strict': it is an option of `gsd-core doctor`, not of validate"],
+    [['runtimes', '--source=x'], "unknown option '--source': it is an option of `gsd-core plan`, not of runtimes"],
+  ]) {
+    const run = cli(args);
+    assert.equal(run.status, 2);
+    assert.equal(run.stderr.split('\n')[0], `gsd-core: ${said}`);
+  }
+});
+
+test('validate: a link is refused however its path ends; a manifest given by another name is named; a folder is the one that holds the manifest', (t) => {
+  const root = tempDir(t);
+  const folder = join(root, 'acme');
+  mkdirSync(folder);
+  writeFileSync(join(folder, 'capability.json'), '{');
+  symlinkSync(folder, join(root, 'lnk'));
+  for (const spelled of ['lnk', 'lnk/', 'lnk/.']) {
+    const run = cli(['validate', join(root, spelled), '--json']);
+    assert.equal(run.status, 1);
+    assert.deepStrictEqual(JSON.parse(run.stdout)[0].diagnostics.map((d) => d.code), ['overlay_symlink_refused'], spelled);
+  }
+  const linked = join(root, 'c1');
+  mkdirSync(linked);
+  symlinkSync(join(folder, 'capability.json'), join(linked, 'capability.json'));
+  assert.equal(JSON.parse(cli(['validate', join(linked, 'capability.json'), '--json']).stdout)[0].folder, 'c1');
+  writeFileSync(join(folder, 'notes.txt'), 'not json');
+  const named = JSON.parse(cli(['validate', join(folder, 'notes.txt'), '--json']).stdout)[0];
+  assert.equal(named.folder, 'acme');
+  assert.match(named.diagnostics[0].message, /^notes\.txt: manifest is not valid JSON/);
+});
