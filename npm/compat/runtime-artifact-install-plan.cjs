@@ -68,14 +68,19 @@ function rewriters(deps) {
   };
 }
 
-/** The core's staging plan of `layout` (destination subpaths that are not strings are decided later). */
-function stagingPlan(layout, scope, home) {
+/**
+ * The core's staging plan of `layout` for `runtime` (destination subpaths that are not
+ * strings are decided later). The peer compares a kind's name and the runtime with `===`:
+ * a value that is not a string (a String object, an array) names no kind and no runtime
+ * here either, so it crosses as `''`.
+ */
+function stagingPlan(layout, runtime, scope, home) {
   const kinds = layout.kinds.map((k) => ({
-    kind: String(k.kind),
+    kind: typeof k.kind === 'string' ? k.kind : '',
     destSubpath: typeof k.destSubpath === 'string' ? k.destSubpath : '',
     home: typeof k.home === 'string' ? k.home : null,
   }));
-  const request = { runtime: String(layout.runtime), configDir: layout.configDir, scope, home: String(home), cwd: process.cwd(), kinds };
+  const request = { runtime: typeof runtime === 'string' ? runtime : '', configDir: layout.configDir, scope, home: String(home), cwd: process.cwd(), kinds };
   return valueOf(native.compatStagingPlan(jsonText(request)));
 }
 
@@ -101,7 +106,7 @@ function createRuntimeArtifactInstallPlan(args) {
   // The home is a path the peer normalizes with a string method before the scope is read.
   stringLike(home, 'replace', 'createRuntimeArtifactInstallPlan: homedir()');
   isGlobalScope(scope);
-  const plan = stagingPlan(layout, scope, home);
+  const plan = stagingPlan(layout, layout.runtime, scope, home);
   const attribution = resolveAttribution ? resolveAttribution(layout.runtime) : undefined;
   const agentCtx = {
     runtime: layout.runtime,
@@ -134,7 +139,8 @@ function createRuntimeArtifactInstallPlan(args) {
 }
 
 function createRuntimeArtifactUninstallPlan(layout) {
-  const plan = typeof layout.configDir === 'string' ? stagingPlan(layout, 'global', os.homedir()) : { steps: [] };
+  // The peer's uninstall plan never reads the runtime (no body is staged, so no path prefix).
+  const plan = typeof layout.configDir === 'string' ? stagingPlan(layout, '', 'global', os.homedir()) : { steps: [] };
   return { items: layout.kinds.map((kind, i) => ({ kind: kind.kind, destDir: destOf(layout, kind, plan.steps[i]) })) };
 }
 

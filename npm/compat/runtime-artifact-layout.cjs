@@ -100,7 +100,6 @@ function resolveTriggerSurface(runtime, scopes, opts) {
   }
   const ids = [...new Set(scopes)];
   const routerSet = new Set(opts.routerStems ?? []);
-  const routerStems = [...routerSet].map(String);
   const childToRouters = opts.childToRouters ?? {};
   // One probe answers both questions the peer's data decides nothing about: whether a
   // selected scope has a command or skill entry at all, and whether one of them nests
@@ -110,7 +109,18 @@ function resolveTriggerSurface(runtime, scopes, opts) {
   const nests = probe.some((t) => t.registration === 'via-router');
   const given = [...(opts.stems ?? [])];
   const stems = given.map((s) => spelled(s, 'resolveTriggerSurface: a stem'));
-  return call(ids, { stems, routerStems, childToRouters: nests ? routedAs(given, routerSet, childToRouters) : {} });
+  // The peer tells a router by `Set.has`, the value as given: a router that is not a
+  // string (the number 5) makes no stem spelled `'5'` a router, only the stem 5 itself, and
+  // still routes the children that name it.
+  const routed = nests ? routedAs(given, routerSet, childToRouters) : {};
+  const routerStems = [
+    ...new Set([
+      ...[...routerSet].filter((r) => typeof r === 'string'),
+      ...given.filter((s) => routerSet.has(s)).map(String),
+      ...Object.values(routed).map(([router]) => router),
+    ]),
+  ];
+  return call(ids, { stems, routerStems, childToRouters: routed });
 }
 
 /**

@@ -81,8 +81,11 @@ function detectAntigravityDirAmbiguity(opts = {}) {
 }
 
 function resolveKimiHooksTomlDir(opts = {}) {
+  // Read in the peer's order: `env`, `home`, then `runtime`.
+  const env = opts.env;
+  const home = opts.home;
   const descriptor = opts.runtime === 'kimi-code' ? KIMI_CODE_HOOKS_TOML_DESCRIPTOR : KIMI_HOOKS_TOML_DESCRIPTOR;
-  return resolveConfigHomeFromDescriptor(descriptor, { env: opts.env, home: opts.home });
+  return resolveConfigHomeFromDescriptor(descriptor, { env, home });
 }
 
 /** The real machine as host data, with the probes the by-id helpers of `runtime` may test. */

@@ -131,3 +131,20 @@ test('install plans: a lone surrogate in a kind name is read as the peer reads i
   assertSameOutcome(() => ours.createRuntimeArtifactUninstallPlan(layout), () => theirs.createRuntimeArtifactUninstallPlan(layout), 'uninstall');
   assert.equal(ours.createRuntimeArtifactUninstallPlan(layout).items[0].kind, 'skills\uD800');
 });
+
+test('install plans: a kind or runtime that is not a string names no kind and no runtime, and the uninstall plan never reads the runtime', () => {
+  const base = { configDir: '/h/.config/opencode', scope: 'global' };
+  const odd = [
+    { ...base, runtime: 'claude', kinds: [{ kind: ['commands'], destSubpath: 'c' }] },
+    { ...base, runtime: 'claude', kinds: [{ kind: new String('skills'), destSubpath: 's' }] },
+    { ...base, runtime: ['opencode'], kinds: [{ kind: 'agents', destSubpath: 'agents' }] },
+    { ...base, runtime: new String('opencode'), kinds: [{ kind: 'agents', destSubpath: 'agents' }] },
+    { ...base, runtime: Object.create(null), kinds: [{ kind: 'commands', destSubpath: 'c' }] },
+  ];
+  for (const layout of odd) {
+    comparePlans(layout, { resolvedProfile: null, homedir: () => '/h' }, {}, String(layout.kinds[0].kind) + typeof layout.runtime);
+    assertSameOutcome(() => ours.createRuntimeArtifactUninstallPlan(layout), () => theirs.createRuntimeArtifactUninstallPlan(layout), `uninstall ${typeof layout.runtime}`);
+  }
+  const throwing = { configDir: '/c', kinds: [{ kind: 'commands', destSubpath: 'c' }], get runtime() { throw new Error('runtime read'); } };
+  assert.deepStrictEqual(ours.createRuntimeArtifactUninstallPlan(throwing), theirs.createRuntimeArtifactUninstallPlan(throwing));
+});

@@ -163,3 +163,17 @@ test('runtime-artifact-layout: file-name rules fail on the values the peer fails
   assert.throws(() => ours.composeCommandFilename(false, 'gsd-', Symbol('s')), TypeError);
   assert.equal(ours.composeCommandFilename(true, Symbol('unused'), 'help'), 'help.md');
 });
+
+test('resolveTriggerSurface: a router stem is told as given, so the number 5 is not the stem "5"', () => {
+  const cases = [
+    { stems: ['5'], routerStems: [5, 'r'], childToRouters: { 5: ['r'] } },
+    { stems: [5], routerStems: [5, 'r'], childToRouters: { 5: ['r'] } },
+    { stems: ['5', 'x'], routerStems: ['5'], childToRouters: { x: ['5'] } },
+    { stems: ['x'], routerStems: [5], childToRouters: { x: [5] } },
+  ];
+  for (const runtime of ['hermes', 'claude']) {
+    for (const opts of cases) {
+      assertSameOutcome(() => ours.resolveTriggerSurface(runtime, ['global'], opts), () => theirs.resolveTriggerSurface(runtime, ['global'], opts), `${runtime} ${JSON.stringify(opts)}`);
+    }
+  }
+});

@@ -73,6 +73,8 @@ test('runtime-homes: antigravity, kimi and kimi hooks helpers', () => {
       );
     }
   }
+  // Options are read in the peer's order (env, home, runtime), so a null fails on env.
+  assertSameOutcome(() => ours.resolveKimiHooksTomlDir(null), () => theirs.resolveKimiHooksTomlDir(null), 'hooks null');
 });
 
 test('runtime-homes and install-scope: a home or cwd that is not a string fails exactly when the peer joins a path onto it', () => {
