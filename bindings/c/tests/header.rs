@@ -9,6 +9,8 @@ use std::path::Path;
 
 use gsd_core::ErrorCode;
 
+include!("../header_version.rs");
+
 fn crate_dir() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
@@ -19,8 +21,14 @@ fn committed_header() -> String {
 }
 
 fn fresh_header() -> String {
-    let config = cbindgen::Config::from_file(crate_dir().join("cbindgen.toml"))
+    let mut config = cbindgen::Config::from_file(crate_dir().join("cbindgen.toml"))
         .expect("cbindgen.toml parses");
+    config.after_includes = Some(version_macros(
+        env!("CARGO_PKG_VERSION"),
+        env!("CARGO_PKG_VERSION_MAJOR"),
+        env!("CARGO_PKG_VERSION_MINOR"),
+        env!("CARGO_PKG_VERSION_PATCH"),
+    ));
     let bindings = cbindgen::Builder::new()
         .with_crate(crate_dir())
         .with_config(config)
