@@ -48,6 +48,21 @@ pub struct ProfileSelection {
     pub agents: Option<Vec<String>>,
 }
 
+impl From<&crate::ResolvedProfile> for ProfileSelection {
+    /// The selection a resolved profile makes: everything for `full` (both lists `None`:
+    /// a full profile names no agents, which must not read as "no agents"), else its skills
+    /// and the agents they name.
+    fn from(profile: &crate::ResolvedProfile) -> Self {
+        match &profile.skills {
+            crate::profile::ProfileSkills::All => Self::default(),
+            crate::profile::ProfileSkills::Only(skills) => Self {
+                skills: Some(skills.clone()),
+                agents: Some(profile.agents.clone()),
+            },
+        }
+    }
+}
+
 /// Everything one plan is computed from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -390,6 +405,10 @@ fn trigger_routers<'a>(inputs: &Inputs<'a>) -> &'a [String] {
     }
 }
 
+/// Diagnostic code: a trigger of the plan (or plan set) is shadowed by another, which the
+/// host resolves first (warning, `detail` a [`ShadowDetail`]).
+pub const CODE_TRIGGER_SHADOWED: &str = "trigger_shadowed";
+
 /// One `trigger_shadowed` warning per shadowed candidate. The message repeats the trigger
 /// safe to print: a trigger of a checked stem (every plan's) as it is, any other (a surface
 /// read leniently from disk) with unsafe characters as U+FFFD and clipped past
@@ -411,7 +430,7 @@ pub fn shadow_diagnostics(runtime: &str, triggers: &Triggers) -> Vec<Diagnostic>
             by.kind.as_str(),
         ]);
         out.push(
-            Diagnostic::new("trigger_shadowed", Severity::Warning, message)
+            Diagnostic::new(CODE_TRIGGER_SHADOWED, Severity::Warning, message)
                 .with_capability(runtime)
                 .with_detail(shadow_detail(t, by)),
         );
@@ -871,6 +890,46 @@ mod tests {
         ] {
             assert_eq!(refusal(host).expect("two folders"), 2);
         }
+    }
+
+    /// A resolved profile selects what a plan installs: `full` everything (agents too, though
+    /// it names none), `core` its skills and no agent.
+    #[test]
+    fn a_resolved_profile_is_a_selection() {
+        let manifest = crate::profile::SkillsManifest::build(&crate::ProfileSources {
+            commands: vec![crate::CommandSource {
+                stem: "help".to_owned(),
+                body: "calls gsd-helper".to_owned(),
+            }],
+            workflows: Vec::new(),
+        });
+        let full = crate::profile::resolve_profile(&["full"], &manifest, None);
+        assert_eq!(ProfileSelection::from(&full), ProfileSelection::default());
+        let core = crate::profile::resolve_profile(&["core"], &manifest, None);
+        let crate::profile::ProfileSkills::Only(skills) = &core.skills else {
+            panic!("core selects skills");
+        };
+        let selection = ProfileSelection::from(&core);
+        assert_eq!(selection.skills.as_ref(), Some(skills));
+        assert_eq!(selection.agents, Some(core.agents.clone()));
+        assert!(skills.iter().any(|s| s == "help"));
+        // Planned, the full selection places the agent; core's places none.
+        let mut request = claude_request(&["help"], &["gsd-helper"]);
+        request.profile = Some(ProfileSelection::from(&full));
+        let agents = |request: &PlanRequest| {
+            resolve_install_plan(Registry::first_party(), request)
+                .unwrap()
+                .placements
+                .iter()
+                .filter(|p| p.kind == crate::vocab::ArtifactKindName::Agents)
+                .count()
+        };
+        assert_eq!(agents(&request), 1);
+        request.profile = Some(selection);
+        assert_eq!(
+            agents(&request),
+            usize::from(core.agents.iter().any(|a| a == "gsd-helper"))
+        );
     }
 
     /// No scope makes no plan, but a request a plan would refuse is refused all the same.
