@@ -2,7 +2,8 @@
 //! claude config home → `resolve_installed_surfaces` and `build_shadow_report`.
 //!
 //! Invariants: no panic; unusable text reads as not installed with exactly one diagnostic;
-//! a reported runtime is at most 64 UTF-16 units plus `…`; rendered lines carry no C0/C1.
+//! a reported runtime is at most 64 UTF-16 units plus `…`; rendered lines carry no C0/C1;
+//! a config home whose facts say a link or an unreadable manifest is never installed.
 #![no_main]
 
 use gsd_core::install_manifest::{MAX_REPORTED_RUNTIME_LENGTH, read_install_manifest};
@@ -36,12 +37,14 @@ fuzz_target!(|data: &[u8]| {
             config_home_is_symlink: flags & 2 != 0,
             manifest_is_symlink: flags & 4 != 0,
             manifest: Some(text.into_owned()),
+            manifest_unreadable: (flags & 8 != 0).then(|| "a FIFO, not a regular file".to_owned()),
         },
     );
     let registry = Registry::first_party();
     let surfaces = resolve_installed_surfaces(registry, Some("claude"), &host, &facts)
         .expect("claude always resolves");
-    if flags & 6 != 0 {
+    // A link (config home or manifest) or a manifest the edge could not read: not installed.
+    if flags & 14 != 0 {
         assert!(
             surfaces.surfaces[0]
                 .scopes
