@@ -158,7 +158,8 @@ static void test_failures(gsd_registry *registry) {
 
 /* The request's shape is checked before its scopes: a malformed request is INVALID_ARGUMENT
    even when it also holds a bad scope, its field the path of the value at fault (NULL for
-   the request itself); only a well-formed one gets INVALID_SCOPE (field "scope").
+   the request itself); only a well-formed one gets INVALID_SCOPE (field "scope", or
+   "scopes[i]" for an entry of a list).
    Requests and their records are JSON objects: an array read by position is refused,
    whatever its scope. */
 static void test_shape_before_scope(gsd_registry *registry) {
@@ -205,7 +206,7 @@ static void test_shape_before_scope(gsd_registry *registry) {
         {gsd_resolve_install_plan, "{\"runtime\":\"claude\",\"scope\":\"Global\"," HOST "}", GSD_STATUS_INVALID_SCOPE,
          "id must be one of 'global' | 'local', got \"Global\"", "scope"},
         {gsd_resolve_trigger_surface, "{\"runtime\":\"claude\",\"scopes\":[\"global\",\"bogus\"]}",
-         GSD_STATUS_INVALID_SCOPE, "id must be one of 'global' | 'local', got \"bogus\"", "scope"},
+         GSD_STATUS_INVALID_SCOPE, "id must be one of 'global' | 'local', got \"bogus\"", "scopes[1]"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         gsd_bytes out = {&sentinel_byte, 3};

@@ -162,9 +162,13 @@ fn check_scopes(scope: Option<&Value>, scopes: Option<&Value>) -> Result<(), Err
         gsd_core::parse_scope(id)?;
     }
     if let Some(Value::Array(ids)) = scopes {
-        for id in ids.iter().filter_map(Value::as_str) {
-            gsd_core::parse_scope(id)?;
-        }
+        // Each entry keeps its index, so the error names it (`scopes[1]`); an entry that is
+        // not a string is the shape's to refuse, not a scope.
+        let ids: Vec<&str> = ids
+            .iter()
+            .map(|id| id.as_str().unwrap_or(Scope::Global.as_str()))
+            .collect();
+        gsd_core::parse_scopes(&ids)?;
     }
     Ok(())
 }
