@@ -282,7 +282,8 @@ function configHomeName(c) {
 
 /**
  * The stems of the `*.md` regular files of a folder (sorted), as the installer stages
- * them, and the `*.md` symbolic links passed over (paths, as bytes): `{ stems, links }`.
+ * them, and the `*.md` entries passed over because they are not regular files (links,
+ * folders, FIFOs): `{ stems, skipped: [{ path (bytes), what }] }`.
  * A folder that is not there
  * means the `--source` argument is wrong (a usage error), unless it is `optional`; one that
  * is there but cannot be listed is a failure. A file whose name is not UTF-8, or is `.md`
@@ -526,8 +527,9 @@ function readProfile(name, tree, spelled = `--profile=${printable(name)}`) {
  * The profile an earlier install recorded in `configHome` (its `.gsd-profile` marker, read
  * as `compat/install-profiles.cjs` reads it), when it names one other than `full`:
  * `{ name, known, file }`, `known` false when it selects nothing (no profile the core
- * knows, or `full` among them; `name` null when its text names no profile); `{ refused, file }` when the path holds no marker the
- * installer could have written (a FIFO, a device, over 64 KiB), which is never read on.
+ * knows, or `full` among them; `name` null when its text names no profile); `{ refused,
+ * file }` when the path holds no marker the installer could have written (a FIFO, a
+ * device, over 64 KiB), which is never read on.
  */
 function recordedProfile(configHome) {
   const marker = profiles.profileMarker(configHome);
@@ -661,13 +663,14 @@ function cmdPlan(args) {
   if (values.source !== undefined && values.source.trim() === '') throw new UsageError('--source requires a non-empty path');
   const runtimes = selectedRuntimes(values);
   if (runtimes.length === 0) throw new UsageError('choose at least one runtime (--claude, --codex, ... or --all)');
-  noteOverriddenRuntimes(values, runtimes);
   if (values['config-dir'] !== undefined && runtimes.length > 1) throw new UsageError('--config-dir applies to one runtime; it cannot be combined with several');
   if ((values.minimal || values['core-only']) && values.profile !== undefined) throw new UsageError('--minimal/--core-only and --profile contradict each other; choose one');
   // The peer installer's back-compatible spellings of --profile=core.
   const coreAlias = values.minimal ? '--minimal' : values['core-only'] ? '--core-only' : undefined;
   if (coreAlias !== undefined) values.profile = 'core';
   if (values.profile !== undefined) checkProfileNames(values.profile);
+  // The command line is right: a runtime flag a group overrode is said before planning.
+  noteOverriddenRuntimes(values, runtimes);
   const scope = values.local ? 'local' : 'global';
   const tree = values.source === undefined ? undefined : new SourceTree(values.source);
   const inventory = tree === undefined ? undefined : readInventory(tree);
