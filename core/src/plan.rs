@@ -95,6 +95,72 @@ pub struct PlanRequest {
 }
 
 impl PlanRequest {
+    /// A request for `runtime` at `scope` on `host`, with no explicit directory, no
+    /// inventory and no profile (everything); the `with_*` methods add each, by name, so a
+    /// request reads as what it holds and a field added later does not break it.
+    ///
+    /// ```
+    /// use gsd_core::{Host, PlanRequest, Registry, Scope, resolve_install_plan};
+    ///
+    /// let request = PlanRequest::new("claude", Scope::Global, Host::new("/home/u", "/work/p"))
+    ///     .with_commands(["help", "plan-phase"])
+    ///     .with_agents(["gsd-planner"]);
+    /// let plan = resolve_install_plan(Registry::first_party(), &request)?;
+    /// assert_eq!(plan.scope.config_home, "/home/u/.claude");
+    /// assert_eq!(plan.placements.len(), 3);
+    /// # Ok::<(), gsd_core::Error>(())
+    /// ```
+    #[must_use]
+    pub fn new(runtime: impl Into<String>, scope: Scope, host: Host) -> Self {
+        Self {
+            runtime: runtime.into(),
+            scope,
+            host,
+            explicit_dir: None,
+            commands: Vec::new(),
+            agents: Vec::new(),
+            router_stems: Vec::new(),
+            child_to_routers: BTreeMap::new(),
+            profile: None,
+        }
+    }
+
+    /// The request with an explicit config directory (`--config-dir`).
+    #[must_use]
+    pub fn with_explicit_dir(mut self, dir: impl Into<String>) -> Self {
+        self.explicit_dir = Some(dir.into());
+        self
+    }
+
+    /// The request with these command stems (`commands/gsd/<stem>.md`).
+    #[must_use]
+    pub fn with_commands<S: Into<String>>(mut self, stems: impl IntoIterator<Item = S>) -> Self {
+        self.commands = stems.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// The request with these agent stems (`agents/<stem>.md`).
+    #[must_use]
+    pub fn with_agents<S: Into<String>>(mut self, stems: impl IntoIterator<Item = S>) -> Self {
+        self.agents = stems.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// The request with the routers [`derive_routers`] found in the command bodies.
+    #[must_use]
+    pub fn with_routers(mut self, routers: Routers) -> Self {
+        self.router_stems = routers.router_stems;
+        self.child_to_routers = routers.child_to_routers;
+        self
+    }
+
+    /// The request with a profile's selection (see `From<&ResolvedProfile>`).
+    #[must_use]
+    pub fn with_profile(mut self, profile: ProfileSelection) -> Self {
+        self.profile = Some(profile);
+        self
+    }
+
     /// Reads a request from JSON text as every binding does ([`crate::strict::read`]):
     /// objects only, no repeated or unknown member, and a failure that names the value at
     /// fault. Prefer it to `serde_json::from_str`, whose derived reading also takes an
@@ -755,18 +821,9 @@ mod tests {
 
     /// A global claude request on `/h`, `/w` for these stems, nothing else set.
     fn claude_request(commands: &[&str], agents: &[&str]) -> PlanRequest {
-        let owned = |stems: &[&str]| stems.iter().map(|s| (*s).to_owned()).collect();
-        PlanRequest {
-            runtime: "claude".to_owned(),
-            scope: Scope::Global,
-            host: Host::new("/h", "/w"),
-            explicit_dir: None,
-            commands: owned(commands),
-            agents: owned(agents),
-            router_stems: Vec::new(),
-            child_to_routers: BTreeMap::new(),
-            profile: None,
-        }
+        PlanRequest::new("claude", Scope::Global, Host::new("/h", "/w"))
+            .with_commands(commands.iter().copied())
+            .with_agents(agents.iter().copied())
     }
 
     /// A stem becomes a file or folder name: 200 bytes make one, 202 are refused, named.
@@ -890,6 +947,44 @@ mod tests {
         ] {
             assert_eq!(refusal(host).expect("two folders"), 2);
         }
+    }
+
+    /// Each `with_*` method sets its own field and only it.
+    #[test]
+    fn the_builder_sets_each_field_by_name() {
+        let routers = Routers {
+            router_stems: vec!["ns-x".to_owned()],
+            child_to_routers: BTreeMap::from([("help".to_owned(), vec!["ns-x".to_owned()])]),
+        };
+        let profile = ProfileSelection {
+            skills: Some(vec!["help".to_owned()]),
+            agents: None,
+        };
+        let built = PlanRequest::new("codex", Scope::Local, Host::new("/h", "/w"))
+            .with_explicit_dir("/cfg")
+            .with_commands(["help", "ns-x"])
+            .with_agents(vec!["gsd-a".to_owned()])
+            .with_routers(routers.clone())
+            .with_profile(profile.clone());
+        assert_eq!(
+            built,
+            PlanRequest {
+                runtime: "codex".to_owned(),
+                scope: Scope::Local,
+                host: Host::new("/h", "/w"),
+                explicit_dir: Some("/cfg".to_owned()),
+                commands: vec!["help".to_owned(), "ns-x".to_owned()],
+                agents: vec!["gsd-a".to_owned()],
+                router_stems: routers.router_stems,
+                child_to_routers: routers.child_to_routers,
+                profile: Some(profile),
+            }
+        );
+        let bare = PlanRequest::new("codex", Scope::Local, Host::new("/h", "/w"));
+        assert_eq!(
+            (bare.explicit_dir, bare.commands.len(), bare.profile),
+            (None, 0, None)
+        );
     }
 
     /// A resolved profile selects what a plan installs: `full` everything (agents too, though
