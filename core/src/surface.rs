@@ -69,6 +69,28 @@ pub struct SurfaceFacts {
     pub homes: BTreeMap<String, ConfigHomeFacts>,
 }
 
+impl SurfaceFacts {
+    /// Reads facts from JSON text as every binding does ([`crate::strict::read`]): objects
+    /// only, no repeated or unknown member, and a failure that names the value at fault
+    /// (`homes["/h/.claude"].manifest`). The derived `Deserialize` keeps the last of a
+    /// repeated member unseen.
+    ///
+    /// ```
+    /// let facts = gsd_core::SurfaceFacts::from_json(r#"{"homes":{"/h/.claude":{"manifest":"{}"}}}"#)?;
+    /// assert_eq!(facts.homes["/h/.claude"].manifest.as_deref(), Some("{}"));
+    /// let err = gsd_core::SurfaceFacts::from_json(r#"{"homes":{"/h/.claude":{"manifest":5}}}"#)
+    ///     .unwrap_err();
+    /// assert_eq!(err.field(), Some(r#"homes["/h/.claude"].manifest"#));
+    /// # Ok::<(), gsd_core::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// `INVALID_ARGUMENT` for text that is not surface facts.
+    pub fn from_json(text: &str) -> Result<Self, Error> {
+        crate::strict::read(text, "facts")
+    }
+}
+
 /// One config home the edge must look at.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]

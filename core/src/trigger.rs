@@ -36,6 +36,17 @@ pub struct TriggerInput {
     pub child_to_routers: BTreeMap<String, Vec<String>>,
 }
 
+impl TriggerInput {
+    /// Reads a trigger input from JSON text as every binding does ([`crate::strict::read`]):
+    /// objects only, no repeated or unknown member, a failure naming the value at fault.
+    ///
+    /// # Errors
+    /// `INVALID_ARGUMENT` for text that is not a trigger input (`stems[1]`, ...).
+    pub fn from_json(text: &str) -> Result<Self, crate::Error> {
+        crate::strict::read(text, "trigger input")
+    }
+}
+
 /// How the host reaches a trigger.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -749,6 +760,30 @@ mod tests {
         TriggerInput {
             stems: list.iter().map(|s| (*s).to_owned()).collect(),
             ..TriggerInput::default()
+        }
+    }
+
+    /// JSON text is read strictly: each list as given, and a wrong value or a repeated
+    /// member named where it is.
+    #[test]
+    fn a_trigger_input_reads_from_json_strictly() {
+        let input = TriggerInput::from_json(
+            r#"{"stems":["help"],"routerStems":["ns-x"],"childToRouters":{"help":["ns-x"]}}"#,
+        )
+        .expect("a trigger input");
+        assert_eq!(input.stems, ["help"]);
+        assert_eq!(input.child_to_routers["help"], ["ns-x"]);
+        for (text, field) in [
+            (r#"{"stems":["a",1]}"#, Some("stems[1]")),
+            (r#"{"stems":[],"stems":["b"]}"#, None),
+            (r#"{"stem":[]}"#, Some("stem")),
+        ] {
+            let err = TriggerInput::from_json(text).unwrap_err();
+            assert_eq!(
+                (err.code(), err.field()),
+                (crate::ErrorCode::InvalidArgument, field),
+                "{text}"
+            );
         }
     }
 
