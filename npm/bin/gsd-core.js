@@ -220,18 +220,32 @@ function parse(args, options, command) {
 /** Runtimes the peer installer once selected, and the runtime it now sends their users to. */
 const REMOVED_RUNTIMES = Object.freeze({ gemini: 'antigravity' });
 
-/** Options of one command that another command does not take, and the command that does. */
-const OPTION_OF = Object.freeze({
-  global: 'plan',
-  local: 'plan',
-  'config-dir': 'plan',
-  profile: 'plan',
-  minimal: 'plan',
-  'core-only': 'plan',
-  source: 'plan',
-  strict: 'doctor',
-  'first-party': 'validate',
+/**
+ * The options of each command besides `--help` and, for plan and doctor, the runtime
+ * flags (`runtimeOptions()`): what its parser takes, and what the usage error of another
+ * command names it by.
+ */
+const COMMAND_OPTIONS = Object.freeze({
+  plan: {
+    global: { type: 'boolean', short: 'g' },
+    local: { type: 'boolean', short: 'l' },
+    'config-dir': { type: 'string', short: 'c' },
+    profile: { type: 'string' },
+    minimal: { type: 'boolean' },
+    'core-only': { type: 'boolean' },
+    source: { type: 'string' },
+    json: { type: 'boolean' },
+  },
+  doctor: { json: { type: 'boolean' }, strict: { type: 'boolean' } },
+  runtimes: { json: { type: 'boolean' } },
+  validate: { json: { type: 'boolean' }, 'first-party': { type: 'boolean' } },
 });
+
+/** The command that takes `--<name>`, when one takes it and `command` does not. */
+function optionOf(name, command) {
+  if (Object.hasOwn(COMMAND_OPTIONS[command] ?? {}, name)) return undefined;
+  return Object.keys(COMMAND_OPTIONS).find((other) => Object.hasOwn(COMMAND_OPTIONS[other], name));
+}
 
 /**
  * The usage error for an option the command does not take (Node's parser names it in
@@ -243,9 +257,8 @@ function unknownOption(message, table, command) {
   const spelled = /^Unknown option '([^]*?)'(?:\. |$)/.exec(message)?.[1] ?? message;
   const said = `unknown option '${printable(spelled)}'`;
   const name = spelled.replace(/^-+/, '').split('=')[0].toLowerCase();
-  if (command !== undefined && spelled.startsWith('--') && Object.hasOwn(OPTION_OF, name) && OPTION_OF[name] !== command) {
-    return `${said}: it is an option of \`gsd-core ${OPTION_OF[name]}\`, not of ${command}`;
-  }
+  const owner = command !== undefined && spelled.startsWith('--') ? optionOf(name, command) : undefined;
+  if (owner !== undefined) return `${said}: it is an option of \`gsd-core ${owner}\`, not of ${command}`;
   if (!('all' in table)) return said;
   if (Object.hasOwn(REMOVED_RUNTIMES, name)) {
     return `${said}: the ${name} runtime was removed; its successor is --${REMOVED_RUNTIMES[name]}`;
@@ -261,7 +274,7 @@ function describeError(err) {
 }
 
 function cmdRuntimes(args) {
-  const { values, positionals } = parse(args, { json: { type: 'boolean' } }, 'runtimes');
+  const { values, positionals } = parse(args, COMMAND_OPTIONS.runtimes, 'runtimes');
   if (values.help) return print(HELP);
   if (positionals.length > 0) throw new UsageError(`runtimes takes no arguments, got '${printable(positionals.join(' '))}'`);
   const rows = api.runtimes();
@@ -353,7 +366,6 @@ class SourceTree {
   /** @param {string} root */
   constructor(root) {
     const path = require('node:path');
-    this.root = root;
     this.commandsDir = path.join(root, 'commands', 'gsd');
     this.agentsDir = path.join(root, 'agents');
     this.workflowsDir = path.join(root, 'gsd-core', 'workflows');
@@ -644,17 +656,7 @@ function checkConfigDir(configHome, given) {
 }
 
 function cmdPlan(args) {
-  const { values, positionals } = parse(args, {
-    ...runtimeOptions(),
-    global: { type: 'boolean', short: 'g' },
-    local: { type: 'boolean', short: 'l' },
-    'config-dir': { type: 'string', short: 'c' },
-    profile: { type: 'string' },
-    minimal: { type: 'boolean' },
-    'core-only': { type: 'boolean' },
-    source: { type: 'string' },
-    json: { type: 'boolean' },
-  }, 'plan');
+  const { values, positionals } = parse(args, { ...runtimeOptions(), ...COMMAND_OPTIONS.plan }, 'plan');
   if (values.help) return print(HELP);
   if (positionals.length > 0) throw new UsageError(`plan takes no positional arguments, got '${printable(positionals.join(' '))}'`);
   if (values.global && values.local) throw new UsageError('--global and --local contradict each other; choose one');
@@ -770,7 +772,7 @@ function cmdPlan(args) {
 }
 
 function cmdDoctor(args) {
-  const { values, positionals } = parse(args, { ...runtimeOptions(), json: { type: 'boolean' }, strict: { type: 'boolean' } }, 'doctor');
+  const { values, positionals } = parse(args, { ...runtimeOptions(), ...COMMAND_OPTIONS.doctor }, 'doctor');
   if (values.help) return print(HELP);
   if (positionals.length > 0) throw new UsageError(`doctor takes no positional arguments, got '${printable(positionals.join(' '))}'`);
   const picked = selectedRuntimes(values);
@@ -974,7 +976,7 @@ function manifestMayBeIn(dir) {
 }
 
 function cmdValidate(args) {
-  const { values, positionals } = parse(args, { json: { type: 'boolean' }, 'first-party': { type: 'boolean' } }, 'validate');
+  const { values, positionals } = parse(args, COMMAND_OPTIONS.validate, 'validate');
   if (values.help) return print(HELP);
   if (positionals.length !== 1) {
     const got = positionals.length === 0 ? 'none' : `${positionals.length}: ${positionals.map((p) => `'${printable(p)}'`).join(' ')}`;
