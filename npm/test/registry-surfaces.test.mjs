@@ -1,7 +1,7 @@
 // Overlay registries and the installed-surface API with facts given as data.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, writeFileSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { require, peer, tempDir, thrown, npmDir } from './helpers.mjs';
 
@@ -73,4 +73,13 @@ test('installed surfaces: facts as data equal reading the same files from disk, 
   assert.deepStrictEqual(unreadable.surfaces, peerSurfaces.resolveInstalledSurfaces('claude', host));
   assert.equal(unreadable.surfaces[0].scopes[0].installed, false);
   assert.deepStrictEqual(unreadable.diagnostics.map((d) => [d.code, d.detail.reason]), [['install_manifest_unreadable', reason]]);
+  // A manifest that is a link to a good one is never followed, read from disk as from data.
+  rmSync(join(home, '.claude', 'gsd-file-manifest.json'), { recursive: true });
+  writeFileSync(join(home, 'elsewhere.json'), manifest);
+  symlinkSync(join(home, 'elsewhere.json'), join(home, '.claude', 'gsd-file-manifest.json'));
+  const linked = gsd.resolveInstalledSurfaces('claude', host);
+  const linkData = { homes: { [join(home, '.claude')]: { manifestIsSymlink: true }, [join(cwd, '.claude')]: {} } };
+  assert.deepStrictEqual(gsd.resolveInstalledSurfaces('claude', host, { facts: linkData }), linked);
+  assert.equal(linked.surfaces[0].scopes[0].installed, false);
+  assert.deepStrictEqual(linked.diagnostics.map((d) => [d.code, d.field]), [['install_surface_symlink', 'gsd-file-manifest.json']]);
 });

@@ -25,66 +25,78 @@ fn not_a_file(kind: rustix::fs::FileType) -> &'static str {
         FileType::Fifo => "a FIFO, not a regular file",
         FileType::Socket => "a socket, not a regular file",
         FileType::BlockDevice | FileType::CharacterDevice => "a device, not a regular file",
-        FileType::Symlink => "a symbolic link, not a regular file",
         _ => "not a regular file",
     }
 }
 
-/// The manifest at `path`: `Ok(Some(text))` for a regular file, read at most one byte past
-/// the core's bound; `Ok(None)` when nothing is there; `Err(why)` when it could not be read.
-/// It is opened without following a link and without blocking (`O_NOFOLLOW | O_NONBLOCK`:
-/// a FIFO, even one swapped in after the `lstat`, never stalls the call), and the open file
-/// is checked to be a regular file before a byte is read.
-fn read_bounded(path: &str) -> Result<Option<String>, String> {
-    use rustix::fs::{Mode, OFlags};
+/// What is at a config home's manifest path.
+enum Manifest {
+    /// Nothing (or the config home is not a folder).
+    Absent,
+    /// A symbolic link, never followed.
+    Link,
+    /// A regular file's text, read at most one byte past the core's bound.
+    Text(String),
+    /// Something that could not be read, and why.
+    Unreadable(String),
+}
+
+/// Looks at the manifest at `path` with one open: without following a link and without
+/// blocking (`O_NOFOLLOW | O_NONBLOCK`: a FIFO, even one swapped in since the core listed
+/// the path, never stalls the call), and reads it only once the open file is a regular
+/// file. A link is told by the open's `ELOOP`, confirmed by `lstat`.
+fn read_manifest(path: &str) -> Manifest {
+    use rustix::fs::{FileType, Mode, OFlags};
+    let why = |e: rustix::io::Errno| Manifest::Unreadable(std::io::Error::from(e).to_string());
     let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
     let fd = match rustix::fs::open(path, flags, Mode::empty()) {
         Ok(fd) => fd,
         // Nothing there, or the config home is not a folder: no manifest.
-        Err(rustix::io::Errno::NOENT | rustix::io::Errno::NOTDIR) => return Ok(None),
-        // A link (the caller has said so already) or a directory: say what it is.
-        Err(rustix::io::Errno::LOOP | rustix::io::Errno::ISDIR) => {
-            let kind = rustix::fs::lstat(path).map_err(|e| std::io::Error::from(e).to_string())?;
-            return Err(not_a_file(rustix::fs::FileType::from_raw_mode(kind.st_mode)).to_owned());
+        Err(rustix::io::Errno::NOENT | rustix::io::Errno::NOTDIR) => return Manifest::Absent,
+        Err(rustix::io::Errno::LOOP) => {
+            return match rustix::fs::lstat(path) {
+                Ok(stat) if FileType::from_raw_mode(stat.st_mode) == FileType::Symlink => {
+                    Manifest::Link
+                }
+                Ok(stat) => Manifest::Unreadable(
+                    not_a_file(FileType::from_raw_mode(stat.st_mode)).to_owned(),
+                ),
+                Err(e) => why(e),
+            };
         }
-        Err(e) => return Err(std::io::Error::from(e).to_string()),
+        Err(e) => return why(e),
     };
-    let kind = rustix::fs::fstat(&fd).map_err(|e| std::io::Error::from(e).to_string())?;
-    let kind = rustix::fs::FileType::from_raw_mode(kind.st_mode);
-    if kind != rustix::fs::FileType::RegularFile {
-        return Err(not_a_file(kind).to_owned());
+    let kind = match rustix::fs::fstat(&fd) {
+        Ok(stat) => FileType::from_raw_mode(stat.st_mode),
+        Err(e) => return why(e),
+    };
+    if kind != FileType::RegularFile {
+        return Manifest::Unreadable(not_a_file(kind).to_owned());
     }
     let mut bytes = Vec::new();
     let limit = u64::try_from(MAX_MANIFEST_BYTES)
         .unwrap_or(u64::MAX)
         .saturating_add(1);
-    fs::File::from(fd)
-        .take(limit)
-        .read_to_end(&mut bytes)
-        .map_err(|e| e.to_string())?;
-    Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
+    match fs::File::from(fd).take(limit).read_to_end(&mut bytes) {
+        Ok(_) => Manifest::Text(String::from_utf8_lossy(&bytes).into_owned()),
+        Err(e) => Manifest::Unreadable(e.to_string()),
+    }
 }
 
 /// Reads the facts of every probe, keyed by config home.
 pub fn read_facts(probes: &[HomeProbe]) -> SurfaceFacts {
     let mut facts = SurfaceFacts::default();
     for probe in probes {
-        let manifest_is_symlink = is_symlink(&probe.manifest_path);
-        let read = if manifest_is_symlink {
-            Ok(None)
-        } else {
-            read_bounded(&probe.manifest_path)
-        };
-        let (manifest, manifest_unreadable) = match read {
-            Ok(text) => (text, None),
-            Err(why) => (None, Some(why)),
-        };
-        let home = ConfigHomeFacts {
+        let mut home = ConfigHomeFacts {
             config_home_is_symlink: is_symlink(&probe.config_home),
-            manifest_is_symlink,
-            manifest,
-            manifest_unreadable,
+            ..ConfigHomeFacts::default()
         };
+        match read_manifest(&probe.manifest_path) {
+            Manifest::Absent => {}
+            Manifest::Link => home.manifest_is_symlink = true,
+            Manifest::Text(text) => home.manifest = Some(text),
+            Manifest::Unreadable(why) => home.manifest_unreadable = Some(why),
+        }
         facts.homes.insert(probe.config_home.clone(), home);
     }
     facts
