@@ -988,7 +988,7 @@ mod tests {
     }
 
     /// A resolved profile selects what a plan installs: `full` everything (agents too, though
-    /// it names none), `core` its skills and no agent.
+    /// it names none), `core` its skills and the agents their bodies name.
     #[test]
     fn a_resolved_profile_is_a_selection() {
         let manifest = crate::profile::SkillsManifest::build(&crate::ProfileSources {
@@ -1006,9 +1006,10 @@ mod tests {
         };
         let selection = ProfileSelection::from(&core);
         assert_eq!(selection.skills.as_ref(), Some(skills));
-        assert_eq!(selection.agents, Some(core.agents.clone()));
+        // `help` is in the peer's core list, and its body names the agent.
         assert!(skills.iter().any(|s| s == "help"));
-        // Planned, the full selection places the agent; core's places none.
+        assert_eq!(selection.agents, Some(vec!["gsd-helper".to_owned()]));
+        // Planned, both place the agent: full as everything, core as named.
         let mut request = claude_request(&["help"], &["gsd-helper"]);
         request.profile = Some(ProfileSelection::from(&full));
         let agents = |request: &PlanRequest| {
@@ -1021,10 +1022,13 @@ mod tests {
         };
         assert_eq!(agents(&request), 1);
         request.profile = Some(selection);
-        assert_eq!(
-            agents(&request),
-            usize::from(core.agents.iter().any(|a| a == "gsd-helper"))
-        );
+        assert_eq!(agents(&request), 1);
+        // A selection naming no agent places none.
+        request.profile = Some(ProfileSelection {
+            agents: Some(Vec::new()),
+            ..ProfileSelection::from(&core)
+        });
+        assert_eq!(agents(&request), 0);
     }
 
     /// No scope makes no plan, but a request a plan would refuse is refused all the same.
