@@ -177,21 +177,64 @@ fn has_notes(scope: &ResolvedScope) -> bool {
     )
 }
 
+/// What [`where_notes`] warns about, found without writing a message (a decision only
+/// counts them): whether the config directory is relative, and the kinds an explicit one
+/// does not hold. `None` when the directory is not the caller's choice.
+struct WhereFacts<'k> {
+    /// `true` when the config directory is relative.
+    relative: bool,
+    /// The config directory resolved against `cwd`.
+    root: String,
+    /// The kinds outside an explicit config directory (none for an environment override).
+    outside: Vec<&'k ArtifactKind>,
+}
+
+impl<'k> WhereFacts<'k> {
+    fn of(scope: &ResolvedScope, kinds: &'k [ArtifactKind], cwd: &str) -> Option<Self> {
+        let explicit = match scope.provenance {
+            Provenance::ExplicitDir { .. } => true,
+            Provenance::EnvVar { .. } => false,
+            _ => return None,
+        };
+        let root = path::resolve(cwd, &[&scope.config_home]);
+        let outside = if explicit {
+            kinds
+                .iter()
+                .filter(|k| !path::is_within(&root, &k.dest_dir))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Some(Self {
+            relative: !path::is_absolute(&scope.config_home),
+            root,
+            outside,
+        })
+    }
+
+    /// How many notes they make.
+    fn count(&self) -> usize {
+        usize::from(self.relative) + self.outside.len()
+    }
+}
+
 /// Warnings on where a plan installs that the caller may not expect, both as the peer
 /// installs: a config directory that is relative (its files go under `cwd`, for a global
 /// install too), and kind directories an explicit config directory does not hold (a
 /// layout rooted in the home directory, codex's and antigravity's).
 fn where_notes(scope: &ResolvedScope, kinds: &[ArtifactKind], cwd: &str) -> Vec<Diagnostic> {
     let mut notes = Vec::new();
+    let Some(facts) = WhereFacts::of(scope, kinds, cwd) else {
+        return notes;
+    };
     // The field names the input the directory came from.
     let field = match &scope.provenance {
-        Provenance::ExplicitDir { .. } => "explicitDir".to_owned(),
         Provenance::EnvVar { name, .. } => format!("host.env.{name}"),
-        _ => return notes,
+        _ => "explicitDir".to_owned(),
     };
     let home = &scope.config_home;
-    if !path::is_absolute(home) {
-        let resolved = path::resolve(cwd, &[home]);
+    if facts.relative {
+        let resolved = &facts.root;
         notes.push(
             Diagnostic::new(
                 CODE_CONFIG_HOME_RELATIVE,
@@ -199,34 +242,28 @@ fn where_notes(scope: &ResolvedScope, kinds: &[ArtifactKind], cwd: &str) -> Vec<
                 format!(
                     "the config directory {} is relative: the install goes under the working directory, into {}",
                     path::quoted(home),
-                    path::quoted(&resolved)
+                    path::quoted(resolved)
                 ),
             )
             .with_field(field.clone())
             .with_detail(serde_json::json!({ "configHome": home, "resolved": resolved })),
         );
     }
-    if matches!(scope.provenance, Provenance::ExplicitDir { .. }) {
-        let root = path::resolve(cwd, &[home]);
-        for kind in kinds
-            .iter()
-            .filter(|k| !path::is_within(&root, &k.dest_dir))
-        {
-            notes.push(
-                Diagnostic::new(
-                    CODE_OUTSIDE_EXPLICIT_DIR,
-                    Severity::Warning,
-                    format!(
-                        "the {} directory {} is outside the explicit config directory {}: the runtime's layout roots it in the home directory",
-                        kind.kind,
-                        path::quoted(&kind.dest_dir),
-                        path::quoted(&root)
-                    ),
-                )
-                .with_field(field.clone())
-                .with_detail(serde_json::json!({ "kind": kind.kind, "destDir": kind.dest_dir })),
-            );
-        }
+    for kind in facts.outside {
+        notes.push(
+            Diagnostic::new(
+                CODE_OUTSIDE_EXPLICIT_DIR,
+                Severity::Warning,
+                format!(
+                    "the {} directory {} is outside the explicit config directory {}: the runtime's layout roots it in the home directory",
+                    kind.kind,
+                    path::quoted(&kind.dest_dir),
+                    path::quoted(&facts.root)
+                ),
+            )
+            .with_field(field.clone())
+            .with_detail(serde_json::json!({ "kind": kind.kind, "destDir": kind.dest_dir })),
+        );
     }
     notes
 }
@@ -298,9 +335,9 @@ pub(super) fn decide<'a>(
             checked.push((index, out));
         }
     }
-    // Built again when asked for (they hold nothing the decision keeps): only counted here.
+    // Only counted here, without writing a message; the notes are written when asked for.
     let notes = if has_notes(&resolved) {
-        where_notes(&resolved, &layout_kinds, inputs.cwd).len()
+        WhereFacts::of(&resolved, &layout_kinds, inputs.cwd).map_or(0, |facts| facts.count())
     } else {
         0
     };
