@@ -50,7 +50,8 @@ pub const PROFILES: &[(&str, &[&str])] = &[
 ];
 
 /// One command file: its stem (file name without `.md`) and its text.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct CommandSource {
     /// File name without `.md`, e.g. `plan-phase`.
     pub stem: String,
@@ -60,7 +61,8 @@ pub struct CommandSource {
 
 /// One workflow file: its path relative to the workflows folder (`/`-separated, e.g.
 /// `execute-phase.md` or `execute-phase/steps/verify.md`) and its text.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct WorkflowSource {
     /// Path relative to the workflows folder.
     pub path: String,
@@ -68,12 +70,16 @@ pub struct WorkflowSource {
     pub body: String,
 }
 
-/// The files a profile is resolved from.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// The files a profile is resolved from. As data, `{ commands?: [{ stem, body }],
+/// workflows?: [{ path, body }] }` (a missing list is empty, an unknown member refused).
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ProfileSources {
     /// Every command file (only `*.md` files of the commands folder).
+    #[serde(default)]
     pub commands: Vec<CommandSource>,
     /// Every workflow file (regular files, any depth).
+    #[serde(default)]
     pub workflows: Vec<WorkflowSource>,
 }
 

@@ -308,7 +308,7 @@ test('review fixes: nesting, inherited options, records read as objects, a profi
   assert.equal(gsd.resolveInstallPlan('claude', 'global', h, Object.create({ extra: 1 })).scope.configHome, '/h/.claude');
   refused(() => gsd.resolveInstallPlan('claude', 'global', h, { extra: 1 }), 'INVALID_ARGUMENT', 'extra', 'extra is invalid: unknown field `extra`, expected one of `explicitDir`, `inventory`, `commands`, `agents`, `routerStems`, `childToRouters`, `profile`, `registry`');
   // Calls that cross objects (not text) read records as objects and render keys safely too.
-  refused(() => gsd.resolveProfile(['core'], { commands: [['help', '']] }), 'INVALID_ARGUMENT', 'sources.commands[0]', 'sources.commands[0] is invalid: invalid type: sequence, expected struct CommandInput');
+  refused(() => gsd.resolveProfile(['core'], { commands: [['help', '']] }), 'INVALID_ARGUMENT', 'sources.commands[0]', 'sources.commands[0] is invalid: invalid type: sequence, expected struct CommandSource');
   refused(() => gsd.resolveScope('claude', 'global', { ...h, env: { 'X\u001b[2J\u202eY': 5 } }), 'INVALID_ARGUMENT', 'host.env["X\\u001b[2J\ufffdY"]', 'host.env["X\\u001b[2J\ufffdY"] is invalid: invalid type: integer `5`, expected a string');
   // A profile name selects nothing by itself, and `full` means every skill.
   const inventory = gsd.inventory({ commands: ['help'] });

@@ -340,8 +340,7 @@ pub fn compat_validate_body(body: String, manifest: String) -> String {
 #[napi(catch_unwind)]
 pub fn compat_skills_manifest(sources: String) -> String {
     with(|| {
-        let sources: gsd_core::ProfileSources =
-            parse::<crate::convert::SourcesInput>(&sources, "sources")?.into();
+        let sources: gsd_core::ProfileSources = parse(&sources, "sources")?;
         let manifest = gsd_core::SkillsManifest::build(&sources);
         let mut entries: Vec<(String, &[String])> = Vec::with_capacity(2 * sources.commands.len());
         for command in &sources.commands {

@@ -537,57 +537,9 @@ pub fn overlays(env: Env, value: Value) -> JsResult<Vec<gsd_core::Overlay>> {
         .collect())
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CommandInput {
-    stem: String,
-    body: String,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct WorkflowInput {
-    path: String,
-    body: String,
-}
-
-/// Profile sources as they cross, `{ commands?: [{ stem, body }], workflows?: [{ path,
-/// body }] }` (a missing list is empty), by value or as JSON text.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SourcesInput {
-    #[serde(default)]
-    commands: Vec<CommandInput>,
-    #[serde(default)]
-    workflows: Vec<WorkflowInput>,
-}
-
-impl From<SourcesInput> for gsd_core::ProfileSources {
-    fn from(input: SourcesInput) -> Self {
-        Self {
-            commands: input
-                .commands
-                .into_iter()
-                .map(|c| gsd_core::profile::CommandSource {
-                    stem: c.stem,
-                    body: c.body,
-                })
-                .collect(),
-            workflows: input
-                .workflows
-                .into_iter()
-                .map(|w| gsd_core::profile::WorkflowSource {
-                    path: w.path,
-                    body: w.body,
-                })
-                .collect(),
-        }
-    }
-}
-
 /// Profile sources from `{ commands: [{ stem, body }], workflows: [{ path, body }] }`.
 pub fn profile_sources(env: Env, value: Value) -> JsResult<gsd_core::ProfileSources> {
-    from_value::<SourcesInput>(env, "sources", value).map(Into::into)
+    from_value(env, "sources", value)
 }
 
 /// `{ name, skills: "*" | [...], agents: [...] }` (sorted lists).
